@@ -1,0 +1,90 @@
+#ifndef CLUASHIM_H
+#define CLUASHIM_H
+
+/* What Swift cannot do with Lua by itself: the macros it cannot import, and the
+ * places where a Lua error must be raised. Lua raises errors with longjmp, and a
+ * longjmp must never cross a Swift frame, so Swift functions exposed to Lua
+ * return CD_RAISE with the message pushed, and the C trampoline raises it
+ * after the Swift frame has returned. */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <lua.h>
+#include <lauxlib.h>
+#include <lualib.h>
+
+/* Returned by a host function to raise the error message on top of the stack. */
+#define CD_RAISE (-1)
+
+/* A Swift function exposed to Lua: returns its result count or CD_RAISE, and never
+ * calls a function that raises. `context` is the pointer given at registration. */
+typedef int (*cd_host_function)(lua_State *L, void *context);
+
+/* Pushes a Lua function that calls `fn(L, context)`. */
+void cd_push_host_function(lua_State *L, cd_host_function fn, void *context);
+
+/* Macros, as functions. */
+int cd_registry_index(void);
+int cd_upvalue_index(int i);
+void cd_pop(lua_State *L, int n);
+void cd_new_table(lua_State *L);
+const char *cd_to_string(lua_State *L, int index, size_t *length);
+int cd_is_none_or_nil(lua_State *L, int index);
+int cd_is_integer(lua_State *L, int index);
+
+/* Opens the standard libraries inside a protected call; returns a Lua status. */
+int cd_open_libs(lua_State *L);
+
+/* Loads source text only (precompiled bytecode can crash the VM); returns a Lua status
+ * and leaves the chunk or the error message on the stack. */
+int cd_load_text(lua_State *L, const char *source, size_t length, const char *chunk_name);
+
+/* Calls the function below `nargs` arguments, with a message handler that adds a
+ * traceback. Returns a Lua status; on error the message (with traceback) is on top.
+ * LUA_ERRMEM skips the handler: the message is then Lua's bare one. */
+int cd_pcall_traceback(lua_State *L, int nargs, int nresults);
+
+/* The fields of a hook's `t` table. */
+typedef struct cd_tick_fields {
+    double remaining;
+    double elapsed;
+    double progress;
+    lua_Integer days;
+    lua_Integer hours;
+    lua_Integer minutes;
+    lua_Integer seconds;
+    lua_Integer tenths;
+    lua_Integer missed;
+} cd_tick_fields;
+
+/* Pushes a new `t` table; `id_index` is a stack index of the id value (0 for none). */
+void cd_push_tick_table(lua_State *L, int id_index, const cd_tick_fields *fields);
+
+/* Pushes registry[ref]. */
+void cd_push_ref(lua_State *L, int ref);
+/* Pops the top value into the registry and returns its reference. */
+int cd_ref(lua_State *L);
+void cd_unref(lua_State *L, int ref);
+
+/* A countdown handle as Lua holds it: a full userdata with this payload. */
+typedef struct cd_handle {
+    int32_t slot;
+    uint32_t generation;
+    /* The state to report once the countdown has ended (CountdownState raw value). */
+    uint8_t final_state;
+    /* The tick interval, kept so that append can restart an ended countdown. */
+    int64_t every_ns;
+} cd_handle;
+
+/* Pushes a new handle userdata with the handle metatable (created on first use,
+ * stored in the registry under "cdscript.handle") and 3 user values. */
+cd_handle *cd_new_handle(lua_State *L);
+/* The handle at `index`, or NULL when the value there is not one. */
+cd_handle *cd_to_handle(lua_State *L, int index);
+/* Pushes the handle metatable. */
+void cd_push_handle_metatable(lua_State *L);
+
+/* Line-buffers stdout, so `print` output appears line by line even in a pipe. */
+void cd_line_buffer_stdout(void);
+
+#endif

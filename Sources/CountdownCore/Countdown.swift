@@ -1,0 +1,96 @@
+/// Identifies one countdown in a `Scheduler`. A key whose countdown has ended
+/// never matches a later countdown that reuses its storage.
+public struct CountdownKey: Hashable, Sendable {
+    public let slot: Int32
+    public let generation: UInt32
+
+    public init(slot: Int32, generation: UInt32) {
+        self.slot = slot
+        self.generation = generation
+    }
+}
+
+public enum CountdownState: UInt8, Sendable, CustomStringConvertible {
+    case running, paused, finished, cancelled
+
+    public var description: String {
+        switch self {
+        case .running: "running"
+        case .paused: "paused"
+        case .finished: "finished"
+        case .cancelled: "cancelled"
+        }
+    }
+}
+
+/// When a countdown ends.
+public enum Deadline: Equatable, Sendable {
+    /// A duration from now, measured on the boot clock.
+    case after(Nanoseconds)
+    /// An absolute instant on the wall clock, nanoseconds since the epoch (UTC).
+    case wall(Nanoseconds)
+}
+
+/// What a script asks for when it starts a countdown.
+public struct CountdownSpec: Sendable {
+    public var id: String?
+    public var deadline: Deadline
+    /// The tick interval.
+    public var every: Nanoseconds
+    /// False when nobody listens to ticks: only the end is scheduled.
+    public var wantsTicks: Bool
+
+    public init(id: String? = nil, deadline: Deadline, every: Nanoseconds = Time.nanosecondsPerSecond, wantsTicks: Bool = true) {
+        self.id = id
+        self.deadline = deadline
+        self.every = every
+        self.wantsTicks = wantsTicks
+    }
+}
+
+/// Why a countdown ended.
+public enum EndReason: Sendable, Equatable {
+    /// Its deadline passed.
+    case finished
+    /// A script cancelled it.
+    case cancelled
+    /// A new countdown with the same id took its place; no hook runs.
+    case replaced
+    /// The host stopped it after an error; no hook runs.
+    case stopped
+}
+
+/// One event of a countdown, as hooks see it.
+public struct Tick: Sendable {
+    public let key: CountdownKey
+    /// The instant the tick stands for, on the boot clock.
+    public let instant: Nanoseconds
+    public let remaining: Nanoseconds
+    /// The countdown's whole length, appends included.
+    public let total: Nanoseconds
+    /// Ticks skipped because the process or machine stalled.
+    public let missed: Int64
+
+    public init(key: CountdownKey, instant: Nanoseconds, remaining: Nanoseconds, total: Nanoseconds, missed: Int64) {
+        self.key = key
+        self.instant = instant
+        self.remaining = remaining
+        self.total = total
+        self.missed = missed
+    }
+
+    public var elapsed: Nanoseconds { max(0, total - remaining) }
+
+    /// 0 at the start, 1 at the end.
+    public var progress: Double {
+        total <= 0 ? 1 : min(1, max(0, Double(elapsed) / Double(total)))
+    }
+
+    public var breakdown: TimeBreakdown { TimeBreakdown(remaining) }
+}
+
+/// Receives every event of a scheduler, on the scheduler's thread.
+public protocol SchedulerDelegate: AnyObject {
+    func countdownDidTick(_ tick: Tick)
+    func countdownDidEnd(_ tick: Tick, reason: EndReason)
+}

@@ -1,0 +1,365 @@
+/// The one scheduler that drives every countdown.
+///
+/// It owns the countdowns and their pending ticks, reads time only from its
+/// injected `TimeSource`, and does no I/O: a run loop (or a test's virtual clock)
+/// asks for `nextDue` and calls `runDue` when that instant has come.
+///
+/// Semantics (see README, "Tick semantics"):
+/// - Deadlines are absolute; remaining time is always `deadline - now`.
+/// - Ticks land where the remaining time is a whole multiple of `every`, plus one at start.
+/// - A tick fired a whole interval or more late is a catch-up: one tick with the true
+///   remaining time and the count of missed ticks, never a burst of stale ones.
+/// - The end is reported exactly once.
+///
+/// Not thread-safe by design: one thread owns the scheduler and the Lua state.
+public final class Scheduler {
+    struct Record {
+        var generation: UInt32 = 0
+        var epoch: UInt32 = 0
+        var live = false
+        var state: CountdownState = .finished
+        var wantsTicks = true
+        var isWall = false
+        var every: Nanoseconds = 0
+        var deadline: Nanoseconds = 0
+        var wallDeadline: Nanoseconds = 0
+        var total: Nanoseconds = 0
+        var pausedRemaining: Nanoseconds = 0
+        var seq: UInt64 = 0
+        var started: Nanoseconds = 0
+        var id: String?
+    }
+
+    public let clock: TimeSource
+    public weak var delegate: SchedulerDelegate?
+
+    var records: ContiguousArray<Record> = []
+    private var freeSlots: [Int32] = []
+    private var ids: [String: CountdownKey] = [:]
+    private var queue = TickQueue()
+    private var nextSeq: UInt64 = 0
+    private var dispatchInstant: Nanoseconds?
+    private var wallCountdowns = 0
+    private var wallReferenceOffset: Nanoseconds = 0
+
+    /// Countdowns that are running or paused.
+    public private(set) var activeCount = 0
+    /// Ticks and ends delivered so far; `runAll` limits use it.
+    public private(set) var dispatchCount = 0
+
+    /// How far the wall clock may move against the boot clock before `at`
+    /// countdowns are re-based onto it. Slewing by NTP stays below this for seconds.
+    public var wallJumpTolerance: Nanoseconds = 2_000_000
+
+    public init(clock: TimeSource) {
+        self.clock = clock
+    }
+
+    /// The current instant: the tick's instant while a hook runs, so that every
+    /// hook sees one consistent time; otherwise the clock's.
+    public var now: Nanoseconds { dispatchInstant ?? clock.bootNow() }
+
+    // MARK: Starting
+
+    /// Creates a countdown; nothing fires yet. Call `announce(_:)` once the caller
+    /// is ready for events (the Lua host registers its hooks in between).
+    /// A running countdown with the same id ends with reason `.replaced`.
+    public func start(_ spec: CountdownSpec) -> CountdownKey {
+        precondition(spec.every > 0, "tick interval must be positive")
+        if let id = spec.id, let old = ids[id] {
+            end(old, reason: .replaced, at: now)
+        }
+        let now = self.now
+        let slot: Int32
+        if let reused = freeSlots.popLast() {
+            slot = reused
+        } else {
+            slot = Int32(records.count)
+            records.append(Record())
+        }
+        var record = records[Int(slot)]
+        record.generation &+= 1
+        record.epoch &+= 1
+        record.live = true
+        record.state = .running
+        record.wantsTicks = spec.wantsTicks
+        record.every = spec.every
+        record.seq = nextSeq
+        record.started = now
+        record.id = spec.id
+        nextSeq += 1
+        switch spec.deadline {
+        case .after(let duration):
+            record.isWall = false
+            record.deadline = now + duration
+            record.total = duration
+        case .wall(let wallDeadline):
+            rebaseIfWallMoved(now: now)
+            record.isWall = true
+            record.wallDeadline = wallDeadline
+            let wallNow = clock.wallNow()
+            record.deadline = now + (wallDeadline - wallNow)
+            record.total = max(0, wallDeadline - wallNow)
+            wallCountdowns += 1
+        }
+        records[Int(slot)] = record
+        activeCount += 1
+        let key = CountdownKey(slot: slot, generation: record.generation)
+        if let id = spec.id { ids[id] = key }
+        return key
+    }
+
+    /// Fires a new countdown's first tick at once, or its end if its deadline has
+    /// already passed, and queues what follows.
+    public func announce(_ key: CountdownKey) {
+        guard let slot = liveSlot(key), records[slot].state == .running else { return }
+        // The first tick stands for the start instant, so it shows the whole length.
+        let now = records[slot].started
+        let remaining = records[slot].deadline - now
+        if remaining <= 0 {
+            end(key, reason: .finished, at: now)
+            return
+        }
+        reschedule(slot, now: now)
+        dispatch(Tick(key: key, instant: now, remaining: remaining, total: records[slot].total, missed: 0))
+    }
+
+    // MARK: Changing
+
+    /// Moves the deadline later (or earlier, for a negative amount) by `amount`.
+    /// Returns false when the countdown has ended.
+    @discardableResult
+    public func append(_ key: CountdownKey, _ amount: Nanoseconds) -> Bool {
+        guard let slot = liveSlot(key) else { return false }
+        records[slot].total += amount
+        records[slot].wallDeadline += amount
+        if records[slot].state == .paused {
+            records[slot].pausedRemaining = max(0, records[slot].pausedRemaining + amount)
+            return true
+        }
+        records[slot].deadline += amount
+        // Whole intervals keep the queued tick aligned; anything else re-phases it.
+        if !records[slot].wantsTicks || amount % records[slot].every != 0 || amount < 0 {
+            reschedule(slot, now: now)
+        }
+        return true
+    }
+
+    /// Freezes the remaining time. Returns false unless the countdown was running.
+    @discardableResult
+    public func pause(_ key: CountdownKey) -> Bool {
+        guard let slot = liveSlot(key), records[slot].state == .running else { return false }
+        records[slot].pausedRemaining = max(0, records[slot].deadline - now)
+        records[slot].state = .paused
+        records[slot].epoch &+= 1
+        return true
+    }
+
+    /// Continues from the remaining time frozen by `pause`. The next tick lands on
+    /// the same alignment as before. Returns false unless the countdown was paused.
+    @discardableResult
+    public func resume(_ key: CountdownKey) -> Bool {
+        guard let slot = liveSlot(key), records[slot].state == .paused else { return false }
+        let now = self.now
+        records[slot].deadline = now + records[slot].pausedRemaining
+        records[slot].wallDeadline = clock.wallNow() + records[slot].pausedRemaining
+        records[slot].state = .running
+        reschedule(slot, now: now)
+        return true
+    }
+
+    /// Ends a countdown with `.cancelled` (its done hook runs) or `.stopped` (none runs).
+    /// Returns false when it had already ended.
+    @discardableResult
+    public func cancel(_ key: CountdownKey, reason: EndReason = .cancelled) -> Bool {
+        guard liveSlot(key) != nil else { return false }
+        end(key, reason: reason, at: now)
+        return true
+    }
+
+    /// Cancels every active countdown, in start order.
+    public func cancelAll() {
+        for key in activeKeys { cancel(key) }
+    }
+
+    // MARK: Reading
+
+    public func state(_ key: CountdownKey) -> CountdownState? {
+        liveSlot(key).map { records[$0].state }
+    }
+
+    /// Remaining time, never negative; nil once the countdown has ended.
+    public func remaining(_ key: CountdownKey) -> Nanoseconds? {
+        guard let slot = liveSlot(key) else { return nil }
+        return remaining(slot: slot, now: now)
+    }
+
+    public func total(_ key: CountdownKey) -> Nanoseconds? {
+        liveSlot(key).map { records[$0].total }
+    }
+
+    public func every(_ key: CountdownKey) -> Nanoseconds? {
+        liveSlot(key).map { records[$0].every }
+    }
+
+    public func id(_ key: CountdownKey) -> String? {
+        liveSlot(key).flatMap { records[$0].id }
+    }
+
+    /// The wall-clock deadline (UTC), whichever clock the countdown runs on.
+    public func wallDeadline(_ key: CountdownKey) -> Nanoseconds? {
+        guard let slot = liveSlot(key) else { return nil }
+        let r = records[slot]
+        if r.isWall || r.state == .paused { return r.isWall ? r.wallDeadline : clock.wallNow() + r.pausedRemaining }
+        return clock.wallNow() + (r.deadline - now)
+    }
+
+    /// The active countdown started under `id`.
+    public func key(forID id: String) -> CountdownKey? { ids[id] }
+
+    /// Active countdowns in start order.
+    public var activeKeys: [CountdownKey] {
+        var live: [(UInt64, CountdownKey)] = []
+        live.reserveCapacity(activeCount)
+        for (i, r) in records.enumerated() where r.live {
+            live.append((r.seq, CountdownKey(slot: Int32(i), generation: r.generation)))
+        }
+        return live.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    // MARK: Driving
+
+    /// The instant of the earliest pending tick, or nil when nothing is scheduled
+    /// (then a run loop should sleep without a timeout: no wake-ups while idle).
+    public func nextDue() -> Nanoseconds? {
+        while let (source, entry) = queue.earliest(seqOf: { records[Int($0)].seq }) {
+            if records[Int(entry.slot)].epoch == entry.epoch { return entry.due }
+            queue.remove(from: source)
+        }
+        return nil
+    }
+
+    /// Fires every tick that is due now, in (instant, start order). Ticks queued
+    /// by hooks during the pass are later than now, so a pass always ends.
+    public func runDue() {
+        let now = clock.bootNow()
+        rebaseIfWallMoved(now: now)
+        while let (source, entry) = queue.earliest(seqOf: { records[Int($0)].seq }), entry.due <= now {
+            queue.remove(from: source)
+            let slot = Int(entry.slot)
+            guard records[slot].epoch == entry.epoch else { continue }
+            fire(slot: slot, due: entry.due, now: now)
+        }
+    }
+
+    // MARK: Internals
+
+    @inline(__always)
+    private func liveSlot(_ key: CountdownKey) -> Int? {
+        let slot = Int(key.slot)
+        guard slot >= 0, slot < records.count else { return nil }
+        let r = records[slot]
+        return r.live && r.generation == key.generation ? slot : nil
+    }
+
+    private func remaining(slot: Int, now: Nanoseconds) -> Nanoseconds {
+        let r = records[slot]
+        return r.state == .paused ? r.pausedRemaining : max(0, r.deadline - now)
+    }
+
+    private func key(_ slot: Int) -> CountdownKey {
+        CountdownKey(slot: Int32(slot), generation: records[slot].generation)
+    }
+
+    /// Queues the next tick aligned to the deadline, strictly after `now`.
+    private func reschedule(_ slot: Int, now: Nanoseconds) {
+        records[slot].epoch &+= 1
+        let r = records[slot]
+        let remaining = r.deadline - now
+        let due: Nanoseconds
+        if remaining <= 0 {
+            due = now
+        } else if !r.wantsTicks {
+            due = r.deadline
+        } else {
+            let phase = remaining % r.every
+            due = now + (phase == 0 ? r.every : phase)
+        }
+        queue.push(TickEntry(due: due, slot: Int32(slot), epoch: r.epoch), seq: r.seq)
+    }
+
+    private func fire(slot: Int, due: Nanoseconds, now: Nanoseconds) {
+        let r = records[slot]
+        let k = key(slot)
+        let lateness = now - due
+        if r.deadline <= now {
+            // The end, noticed on time or late: report it once, with the ticks it skipped.
+            let missed = r.wantsTicks && r.deadline > due ? (r.deadline - due + r.every - 1) / r.every : 0
+            end(k, reason: .finished, at: max(due, min(now, r.deadline)), missed: missed)
+            return
+        }
+        if lateness >= r.every {
+            // A stall: one catch-up tick with the true remaining time.
+            let missed = lateness / r.every
+            let next = min(due + (missed + 1) * r.every, r.deadline)
+            queue.push(TickEntry(due: next, slot: Int32(slot), epoch: r.epoch), seq: r.seq)
+            dispatch(Tick(key: k, instant: now, remaining: r.deadline - now, total: r.total, missed: missed))
+            return
+        }
+        let next = min(due + r.every, r.deadline)
+        if next == due + r.every {
+            queue.pushInOrder(TickEntry(due: next, slot: Int32(slot), epoch: r.epoch), interval: r.every)
+        } else {
+            queue.push(TickEntry(due: next, slot: Int32(slot), epoch: r.epoch), seq: r.seq)
+        }
+        dispatch(Tick(key: k, instant: due, remaining: r.deadline - due, total: r.total, missed: 0))
+    }
+
+    private func dispatch(_ tick: Tick) {
+        dispatchCount += 1
+        let outer = dispatchInstant
+        dispatchInstant = tick.instant
+        delegate?.countdownDidTick(tick)
+        dispatchInstant = outer
+    }
+
+    private func end(_ key: CountdownKey, reason: EndReason, at instant: Nanoseconds, missed: Int64 = 0) {
+        guard let slot = liveSlot(key) else { return }
+        let r = records[slot]
+        let remaining = reason == .finished ? 0 : remaining(slot: slot, now: instant)
+        records[slot].live = false
+        records[slot].state = reason == .finished ? .finished : .cancelled
+        records[slot].epoch &+= 1
+        records[slot].id = nil
+        if r.isWall { wallCountdowns -= 1 }
+        if let id = r.id, ids[id] == key { ids[id] = nil }
+        activeCount -= 1
+        freeSlots.append(Int32(slot))
+        if activeCount == 0 { queue.removeAll() }
+        let tick = Tick(key: key, instant: instant, remaining: remaining, total: r.total, missed: missed)
+        dispatchCount += 1
+        let outer = dispatchInstant
+        dispatchInstant = instant
+        delegate?.countdownDidEnd(tick, reason: reason)
+        dispatchInstant = outer
+    }
+
+    /// `at` countdowns follow the wall clock: when it jumps against the boot clock,
+    /// their boot-clock deadlines move with it. Duration countdowns never move.
+    private func rebaseIfWallMoved(now: Nanoseconds) {
+        guard wallCountdowns > 0 else {
+            wallReferenceOffset = clock.wallNow() - now
+            return
+        }
+        let offset = clock.wallNow() - now
+        guard abs(offset - wallReferenceOffset) > wallJumpTolerance else { return }
+        wallReferenceOffset = offset
+        for slot in records.indices where records[slot].live && records[slot].isWall && records[slot].state == .running {
+            let deadline = records[slot].wallDeadline - offset
+            guard deadline != records[slot].deadline else { continue }
+            records[slot].deadline = deadline
+            records[slot].total = max(records[slot].total, deadline - now)
+            reschedule(slot, now: now)
+        }
+    }
+}

@@ -1,0 +1,109 @@
+/// A pending tick: a countdown's slot and the epoch it was queued under.
+/// When the countdown is paused, rescheduled or ended its epoch moves on, and
+/// the entry is skipped when it comes up (lazy removal: cancel stays O(1)).
+struct TickEntry {
+    var due: Nanoseconds
+    var slot: Int32
+    var epoch: UInt32
+}
+
+/// All pending ticks, kept the way a timer manager keeps them:
+///
+/// - one FIFO list per tick interval. Ticks come due in order, and each is
+///   re-queued one interval later, so each list stays sorted with O(1) work.
+/// - a binary heap for the rest: first ticks after a start, resume or append,
+///   and catch-up ticks after a stall, whose instants do not follow that order.
+///
+/// A heap over every countdown costs about 20 times a FIFO per tick at a million
+/// countdowns (see docs/design.md); the heap here only holds the irregular few.
+struct TickQueue {
+    private(set) var lists: [(interval: Nanoseconds, entries: RingBuffer<TickEntry>)] = []
+    private var listIndex: [Nanoseconds: Int] = [:]
+    private var heap: [(entry: TickEntry, seq: UInt64)] = []
+
+    var isEmpty: Bool { heap.isEmpty && lists.allSatisfy { $0.entries.isEmpty } }
+
+    /// Queues a tick exactly one interval after the tick that was just fired.
+    /// Callers guarantee order: ticks are fired in (due, start order), so these pushes are too.
+    mutating func pushInOrder(_ entry: TickEntry, interval: Nanoseconds) {
+        if let i = listIndex[interval] {
+            lists[i].entries.append(entry)
+        } else {
+            listIndex[interval] = lists.count
+            var list = RingBuffer<TickEntry>()
+            list.append(entry)
+            lists.append((interval, list))
+        }
+    }
+
+    /// Queues a tick at any instant.
+    mutating func push(_ entry: TickEntry, seq: UInt64) {
+        heap.append((entry, seq))
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard Self.less(heap[child], heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    /// Where the earliest entry lives: -1 for the heap, otherwise a list index.
+    /// `seqOf` gives the start order of a slot, to order ties across lists.
+    @inline(__always)
+    func earliest(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
+        var best: (source: Int, entry: TickEntry, seq: UInt64)?
+        if let top = heap.first { best = (-1, top.entry, top.seq) }
+        for i in lists.indices {
+            guard let head = lists[i].entries.first else { continue }
+            if let b = best {
+                if head.due > b.entry.due { continue }
+                if head.due == b.entry.due {
+                    let seq = seqOf(head.slot)
+                    if seq >= b.seq { continue }
+                    best = (i, head, seq)
+                    continue
+                }
+            }
+            best = (i, head, seqOf(head.slot))
+        }
+        return best.map { ($0.source, $0.entry) }
+    }
+
+    mutating func remove(from source: Int) {
+        if source >= 0 {
+            lists[source].entries.removeFirst()
+        } else {
+            popHeap()
+        }
+    }
+
+    mutating func removeAll() {
+        for i in lists.indices { lists[i].entries.removeAll() }
+        heap.removeAll()
+    }
+
+    var count: Int { heap.count + lists.reduce(0) { $0 + $1.entries.count } }
+
+    private mutating func popHeap() {
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return }
+        heap[0] = last
+        var parent = 0
+        let n = heap.count
+        while true {
+            let left = 2 * parent + 1
+            guard left < n else { break }
+            var child = left
+            if left + 1 < n, Self.less(heap[left + 1], heap[left]) { child = left + 1 }
+            guard Self.less(heap[child], heap[parent]) else { break }
+            heap.swapAt(child, parent)
+            parent = child
+        }
+    }
+
+    @inline(__always)
+    private static func less(_ a: (entry: TickEntry, seq: UInt64), _ b: (entry: TickEntry, seq: UInt64)) -> Bool {
+        a.entry.due < b.entry.due || (a.entry.due == b.entry.due && a.seq < b.seq)
+    }
+}

@@ -1,0 +1,27 @@
+/// Time inside cdscript is kept in whole nanoseconds, never in floating point,
+/// so that 0.3 s is exactly three tenths and tick arithmetic never drifts.
+public typealias Nanoseconds = Int64
+
+public enum Time {
+    public static let nanosecondsPerSecond: Nanoseconds = 1_000_000_000
+    public static let nanosecondsPerTenth: Nanoseconds = 100_000_000
+
+    /// The largest duration accepted from a script: about 292 years less a margin,
+    /// so that deadline arithmetic can never overflow.
+    public static let maximumDuration: Nanoseconds = Int64.max / 4
+
+    /// Converts seconds from a script to nanoseconds, rounding to the nearest one.
+    /// Returns nil for NaN, infinities and values beyond `maximumDuration`.
+    public static func nanoseconds(fromSeconds seconds: Double) -> Nanoseconds? {
+        guard seconds.isFinite else { return nil }
+        let scaled = (seconds * 1e9).rounded()
+        guard abs(scaled) <= Double(maximumDuration) else { return nil }
+        return Nanoseconds(scaled)
+    }
+
+    /// Converts nanoseconds to seconds for a script.
+    @inline(__always)
+    public static func seconds(_ ns: Nanoseconds) -> Double {
+        Double(ns) / 1e9
+    }
+}

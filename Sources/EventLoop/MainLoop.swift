@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import CountdownCore
+
+/// The one run loop: one thread, one timer, one wait.
+///
+/// A `timerfd` on `CLOCK_BOOTTIME`, armed at the scheduler's earliest tick with an
+/// absolute deadline, wakes the loop; a `signalfd` delivers signals into the same
+/// `poll`; a second timerfd on `CLOCK_REALTIME` with `TFD_TIMER_CANCEL_ON_SET`
+/// reports wall-clock changes, so `at` countdowns follow them at once. While
+/// nothing is scheduled the loop blocks in `poll` with no timeout: zero wake-ups.
+public final class MainLoop {
+    /// Why `run` returned.
+    public enum Outcome: Equatable, Sendable {
+        /// Nothing is left to do.
+        case finished
+        /// A signal asked the process to end.
+        case signal(Int32)
+        /// `stop()` was called.
+        case stopped
+    }
+
+    public let scheduler: Scheduler
+    /// Maps an instant on the scheduler's clock to the real boot clock (identity
+    /// except in fast-forward runs).
+    public var realInstant: (Nanoseconds) -> Nanoseconds = { $0 }
+    /// Decides whether the run is over; by default when no countdown is active.
+    public var isDone: () -> Bool
+    /// Extra descriptors to watch (terminal input, say) and their handlers.
+    public private(set) var watched: [(fd: Int32, handler: () -> Void)] = []
+    /// Signals that do not end the run are passed here (SIGWINCH, SIGCONT, ...).
+    public var onSignal: (Int32) -> Void = { _ in }
+    /// Called after every pass, once the due ticks have fired (a view redraws here).
+    public var afterPass: () -> Void = {}
+
+    /// Signals that end the run.
+    public static let terminatingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+    /// Signals watched without ending the run.
+    public static let observedSignals: [Int32] = [SIGWINCH, SIGCONT]
+
+    private let timerFD: Int32
+    private let wallWatchFD: Int32
+    private let signalFD: Int32
+    private var armedAt: Nanoseconds?
+    private var stopRequested = false
+    private var blocked = sigset_t()
+    private var previousMask = sigset_t()
+
+    /// Wake-ups of the loop so far (benchmarks read it).
+    public private(set) var wakeups = 0
+
+    public init(scheduler: Scheduler) throws(LoopError) {
+        self.scheduler = scheduler
+        self.isDone = { [unowned scheduler] in scheduler.activeCount == 0 }
+        sigemptyset(&blocked)
+        for s in Self.terminatingSignals + Self.observedSignals { sigaddset(&blocked, s) }
+        // Block first, so that a signal arriving before the first poll is queued, not lost.
+        pthread_sigmask(SIG_BLOCK, &blocked, &previousMask)
+        signalFD = signalfd(-1, &blocked, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
+        timerFD = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        wallWatchFD = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        guard signalFD >= 0, timerFD >= 0 else {
+            throw LoopError(message: "cannot create the run loop's timer or signal descriptor: \(String(cString: strerror(errno)))")
+        }
+        armWallWatch()
+    }
+
+    deinit {
+        close(signalFD)
+        close(timerFD)
+        if wallWatchFD >= 0 { close(wallWatchFD) }
+        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+    }
+
+    /// Watches `fd` for input; `handler` runs on the loop's thread when it is readable.
+    public func watch(_ fd: Int32, handler: @escaping () -> Void) {
+        watched.append((fd, handler))
+    }
+
+    public func unwatch(_ fd: Int32) {
+        watched.removeAll { $0.fd == fd }
+    }
+
+    /// Ends `run` after the current pass.
+    public func stop() { stopRequested = true }
+
+    /// Runs until `isDone`, a terminating signal, or `stop()`.
+    public func run() -> Outcome {
+        stopRequested = false
+        // Ticks that came due while the script loaded fire first.
+        scheduler.runDue()
+        afterPass()
+        var fds: [pollfd] = []
+        while true {
+            if stopRequested { return .stopped }
+            if isDone() { return .finished }
+            arm(scheduler.nextDue())
+            fds.removeAll(keepingCapacity: true)
+            fds.append(pollfd(fd: signalFD, events: Int16(POLLIN), revents: 0))
+            fds.append(pollfd(fd: timerFD, events: Int16(POLLIN), revents: 0))
+            if wallWatchFD >= 0 { fds.append(pollfd(fd: wallWatchFD, events: Int16(POLLIN), revents: 0)) }
+            for w in watched { fds.append(pollfd(fd: w.fd, events: Int16(POLLIN), revents: 0)) }
+            let ready = poll(&fds, nfds_t(fds.count), -1)
+            wakeups += 1
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .stopped
+            }
+            if fds[0].revents != 0, let signal = drainSignals() {
+                return .signal(signal)
+            }
+            if fds[1].revents != 0 {
+                var expirations: UInt64 = 0
+                _ = read(timerFD, &expirations, 8)
+                armedAt = nil
+            }
+            if wallWatchFD >= 0, fds[2].revents != 0 {
+                // The wall clock was set: re-arm the watch; runDue re-bases `at` countdowns.
+                armWallWatch()
+            }
+            scheduler.runDue()
+            let base = wallWatchFD >= 0 ? 3 : 2
+            for (i, w) in watched.enumerated() where base + i < fds.count && fds[base + i].revents != 0 {
+                w.handler()
+            }
+            afterPass()
+        }
+    }
+
+    /// Reads pending signals; returns the first terminating one.
+    private func drainSignals() -> Int32? {
+        var info = signalfd_siginfo()
+        var terminating: Int32?
+        while read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
+            let signal = Int32(info.ssi_signo)
+            if Self.terminatingSignals.contains(signal) {
+                terminating = terminating ?? signal
+            } else {
+                onSignal(signal)
+            }
+        }
+        return terminating
+    }
+
+    /// Re-arms the tick timer only when the earliest tick changed.
+    private func arm(_ due: Nanoseconds?) {
+        let target = due.map(realInstant)
+        guard target != armedAt else { return }
+        armedAt = target
+        var spec = itimerspec()
+        if let target {
+            // An absolute deadline of 0 would disarm the timer; 1 ns means "now".
+            let t = max(1, target)
+            spec.it_value = timespec(tv_sec: Int(t / 1_000_000_000), tv_nsec: Int(t % 1_000_000_000))
+        }
+        timerfd_settime(timerFD, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+    }
+
+    private func armWallWatch() {
+        guard wallWatchFD >= 0 else { return }
+        var expirations: UInt64 = 0
+        _ = read(wallWatchFD, &expirations, 8)
+        var spec = itimerspec()
+        // Far in the future: it never expires, it only reports clock changes.
+        spec.it_value = timespec(tv_sec: Int(Int32.max) * 4, tv_nsec: 0)
+        timerfd_settime(wallWatchFD, Int32(TFD_TIMER_ABSTIME) | cdl_timer_cancel_on_set(), &spec, nil)
+    }
+}
+
+public struct LoopError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

@@ -1,0 +1,167 @@
+import CLua
+import CLuaShim
+import CountdownCore
+
+/// The global `countdown` table (also `require("cdscript")`).
+extension LuaHost {
+    func installCountdownLibrary() {
+        let L = vm.state
+        // Handle methods, looked up by the handle metatable's __index.
+        lua_createtable(L, 0, 6)
+        register([
+            ("append", Self.handleAppend),
+            ("pause", Self.handlePause),
+            ("resume", Self.handleResume),
+            ("cancel", Self.handleCancel),
+            ("remaining", Self.handleRemaining),
+            ("state", Self.handleState),
+        ], into: L)
+        methodsRef = cd_ref(L)
+
+        cd_push_handle_metatable(L)
+        register([("__index", Self.handleIndex), ("__tostring", Self.handleToString)], into: L)
+        L.push("locked")
+        L.setRawField(-2, "__metatable")
+        L.pop()
+
+        lua_createtable(L, 0, 6)
+        register([
+            ("start", Self.start),
+            ("get", Self.get),
+            ("list", Self.list),
+            ("cancel_all", Self.cancelAll),
+            ("format", Self.format),
+        ], into: L)
+        lua_pushvalue(L, -1)
+        countdownTableRef = cd_ref(L)
+        setGlobal("countdown")
+
+        // require("cdscript") returns the same table.
+        pushGlobals(L)
+        if L.rawField(-1, "package") == LUA_TTABLE, L.rawField(-1, "loaded") == LUA_TTABLE {
+            cd_push_ref(L, countdownTableRef)
+            L.setRawField(-2, "cdscript")
+        }
+        lua_settop(L, 0)
+    }
+
+    static let start: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let options = try StartOptions.read(L, at: 1, host: host)
+            let handle = cd_new_handle(L)!
+            let handleIndex = lua_gettop(L)
+            if let id = options.id { L.push(id) } else { lua_pushnil(L) }
+            lua_setiuservalue(L, handleIndex, 1)
+            for (hook, slot) in [(options.onTick, Int32(2)), (options.onDone, Int32(3))] {
+                if hook != 0 { lua_pushvalue(L, hook) } else { lua_pushnil(L) }
+                lua_setiuservalue(L, handleIndex, slot)
+            }
+            handle.pointee.every_ns = options.every
+            host.launch(L, handleIndex: handleIndex, deadline: options.deadline)
+            return 1
+        }
+    }
+
+    /// Starts the countdown described by the handle at `handleIndex` (its user
+    /// values hold id and hooks), keeps references for the run, and fires its first tick.
+    func launch(_ L: OpaquePointer, handleIndex: Int32, deadline: Deadline) {
+        let handle = cd_to_handle(L, handleIndex)!
+        lua_getiuservalue(L, handleIndex, 1)
+        let id = L.string(at: -1)
+        var refs = HookRefs()
+        refs.id = id == nil ? LUA_NOREF : cd_ref(L)
+        if id == nil { L.pop() }
+        let hasTick = lua_getiuservalue(L, handleIndex, 2) != LUA_TNIL
+        refs.tick = hasTick ? cd_ref(L) : LUA_NOREF
+        if !hasTick { L.pop() }
+        let hasDone = lua_getiuservalue(L, handleIndex, 3) != LUA_TNIL
+        refs.done = hasDone ? cd_ref(L) : LUA_NOREF
+        if !hasDone { L.pop() }
+        lua_pushvalue(L, handleIndex)
+        refs.handle = cd_ref(L)
+
+        let spec = CountdownSpec(id: id, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick)
+        let key = scheduler.start(spec)
+        handle.pointee.slot = key.slot
+        handle.pointee.generation = key.generation
+        handle.pointee.final_state = CountdownState.running.rawValue
+        let slot = Int(key.slot)
+        if slot >= hooks.count {
+            hooks.append(contentsOf: repeatElement(HookRefs(), count: slot - hooks.count + 1))
+        }
+        hooks[slot] = refs
+        scheduler.announce(key)
+    }
+
+    static let get: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            guard let id = L.string(at: 1) else {
+                throw APIError("countdown.get: 'id' must be a string, got \(L.typeName(at: 1))")
+            }
+            if let key = host.scheduler.key(forID: id) {
+                cd_push_ref(L, host.hooks[Int(key.slot)].handle)
+            } else {
+                lua_pushnil(L)
+            }
+            return 1
+        }
+    }
+
+    static let list: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let keys = host.scheduler.activeKeys
+            lua_createtable(L, Int32(keys.count), 0)
+            for (i, key) in keys.enumerated() {
+                cd_push_ref(L, host.hooks[Int(key.slot)].handle)
+                lua_rawseti(L, -2, lua_Integer(i + 1))
+            }
+            return 1
+        }
+    }
+
+    static let cancelAll: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            host.scheduler.cancelAll()
+            return 0
+        }
+    }
+
+    static let format: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let fn = "countdown.format"
+            let remaining: Double
+            if let seconds = L.number(at: 1) {
+                remaining = seconds
+            } else if L.type(at: 1) == LUA_TTABLE {
+                L.rawField(1, "remaining")
+                guard let seconds = L.number(at: -1) else {
+                    throw APIError("\(fn): the table given has no numeric 'remaining' field")
+                }
+                remaining = seconds
+                L.pop()
+            } else {
+                throw APIError("\(fn): expected seconds or a tick table as argument 1, got \(L.typeName(at: 1))")
+            }
+            guard let patternText = L.string(at: 2) else {
+                throw APIError("\(fn): expected a pattern string as argument 2, got \(L.typeName(at: 2))")
+            }
+            guard let ns = Time.nanoseconds(fromSeconds: remaining) else {
+                throw APIError("\(fn): seconds must be a finite number, got \(remaining)")
+            }
+            let pattern: FormatPattern
+            if let cached = host.patterns[patternText] {
+                pattern = cached
+            } else {
+                do {
+                    pattern = try FormatPattern(patternText)
+                } catch {
+                    throw APIError("\(fn): \(error)")
+                }
+                if host.patterns.count > 256 { host.patterns.removeAll() }
+                host.patterns[patternText] = pattern
+            }
+            L.push(pattern.render(ns))
+            return 1
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import CLua
+import CLuaShim
+import CountdownCore
+
+/// Methods of a countdown handle: `h:append(s)`, `h:pause()`, `h:resume()`,
+/// `h:cancel()`, `h:remaining()`, `h:state()`, and the field `h.id`.
+extension LuaHost {
+    /// The handle passed as `self`, or an error that explains the colon.
+    static func handle(_ L: OpaquePointer, method: String) throws(APIError) -> UnsafeMutablePointer<cd_handle> {
+        guard let handle = cd_to_handle(L, 1) else {
+            if L.type(at: 1) == LUA_TNONE || lua_type(L, 1) != LUA_TUSERDATA {
+                throw APIError("\(method): call it as a method with a colon, h:\(method)(...), not h.\(method)(...)")
+            }
+            throw APIError("\(method): expected a countdown handle as self, got \(L.typeName(at: 1))")
+        }
+        return handle
+    }
+
+    static func key(_ handle: UnsafeMutablePointer<cd_handle>) -> CountdownKey {
+        CountdownKey(slot: handle.pointee.slot, generation: handle.pointee.generation)
+    }
+
+    static let handleIndex: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            if L.string(at: 2) == "id" {
+                lua_getiuservalue(L, 1, 1)
+                return 1
+            }
+            cd_push_ref(L, host.methodsRef)
+            lua_pushvalue(L, 2)
+            lua_rawget(L, -2)
+            return 1
+        }
+    }
+
+    static let handleToString: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let handle = try LuaHost.handle(L, method: "__tostring")
+            lua_getiuservalue(L, 1, 1)
+            let id = L.string(at: -1).map { "\"\($0)\"" } ?? "anonymous"
+            L.push("countdown \(id) (\(host.state(of: handle)))")
+            return 1
+        }
+    }
+
+    func state(of handle: UnsafeMutablePointer<cd_handle>) -> CountdownState {
+        scheduler.state(LuaHost.key(handle)) ?? CountdownState(rawValue: handle.pointee.final_state) ?? .cancelled
+    }
+
+    static let handleAppend: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let handle = try LuaHost.handle(L, method: "append")
+            guard let seconds = L.number(at: 2) else {
+                throw APIError("append: 'seconds' must be a number, got \(L.typeName(at: 2))")
+            }
+            let amount = try StartOptions.duration(seconds, name: "seconds", function: "append")
+            if !host.scheduler.append(LuaHost.key(handle), amount) {
+                // Ended: start again with the same id, hooks and interval.
+                host.launch(L, handleIndex: 1, deadline: .after(amount))
+            }
+            lua_settop(L, 1)
+            return 1
+        }
+    }
+
+    static let handlePause: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let handle = try LuaHost.handle(L, method: "pause")
+            lua_pushboolean(L, host.scheduler.pause(LuaHost.key(handle)) ? 1 : 0)
+            return 1
+        }
+    }
+
+    static let handleResume: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let handle = try LuaHost.handle(L, method: "resume")
+            lua_pushboolean(L, host.scheduler.resume(LuaHost.key(handle)) ? 1 : 0)
+            return 1
+        }
+    }
+
+    static let handleCancel: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let handle = try LuaHost.handle(L, method: "cancel")
+            lua_pushboolean(L, host.scheduler.cancel(LuaHost.key(handle)) ? 1 : 0)
+            return 1
+        }
+    }
+
+    static let handleRemaining: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let handle = try LuaHost.handle(L, method: "remaining")
+            lua_pushnumber(L, Time.seconds(host.scheduler.remaining(LuaHost.key(handle)) ?? 0))
+            return 1
+        }
+    }
+
+    static let handleState: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let handle = try LuaHost.handle(L, method: "state")
+            L.push(host.state(of: handle).description)
+            return 1
+        }
+    }
+}

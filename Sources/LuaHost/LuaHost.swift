@@ -1,0 +1,107 @@
+import CLua
+import CLuaShim
+import CountdownCore
+import Foundation
+
+/// Binds the scheduler to Lua scripts: installs the `countdown` library, keeps
+/// each countdown's hooks, and calls them when the scheduler reports events.
+///
+/// The host owns countdowns by id, not by handle: a script that drops its handle
+/// never cancels a countdown.
+public final class LuaHost {
+    public let vm: LuaVM
+    public let scheduler: Scheduler
+    /// The zone that local clock times ("20:00") are read in.
+    public var timeZone: TimeZone = .current
+    /// Where hook errors are reported (the command line prints them to stderr).
+    public var reportError: (String) -> Void = { message in
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+    /// Hook errors so far; the run ends non-zero when there were any.
+    public private(set) var hookErrorCount = 0
+
+    struct HookRefs {
+        var handle: Int32 = LUA_NOREF
+        var tick: Int32 = LUA_NOREF
+        var done: Int32 = LUA_NOREF
+        var id: Int32 = LUA_NOREF
+    }
+
+    /// Per scheduler slot: registry references to the countdown's handle, hooks and id.
+    var hooks: ContiguousArray<HookRefs> = []
+    /// The state of the innermost host call: hooks fired from inside a host
+    /// function (a start's first tick, a cancel's on_done) run on the caller's thread.
+    var current: OpaquePointer
+    var methodsRef: Int32 = LUA_NOREF
+    var countdownTableRef: Int32 = LUA_NOREF
+    var patterns: [String: FormatPattern] = [:]
+
+    public init(scheduler: Scheduler) {
+        self.vm = LuaVM()
+        self.scheduler = scheduler
+        self.current = vm.state
+        scheduler.delegate = self
+        installCountdownLibrary()
+    }
+
+    deinit {
+        scheduler.delegate = nil
+    }
+
+    var context: UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(self).toOpaque()
+    }
+
+    /// The body of every host function: finds the host, tracks the calling Lua
+    /// thread, and turns a thrown `APIError` into `CD_RAISE` with the message pushed.
+    /// The C trampoline raises it after this Swift frame has returned.
+    @inline(__always)
+    static func hostCall(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ body: (LuaHost, OpaquePointer) throws(APIError) -> Int32) -> Int32 {
+        let host = Unmanaged<LuaHost>.fromOpaque(context!).takeUnretainedValue()
+        let L = L!
+        let outer = host.current
+        host.current = L
+        defer { host.current = outer }
+        do {
+            return try body(host, L)
+        } catch {
+            L.push(error.message)
+            return CD_RAISE
+        }
+    }
+
+    /// Pushes the global table.
+    func pushGlobals(_ L: OpaquePointer) {
+        lua_rawgeti(L, cd_registry_index(), lua_Integer(LUA_RIDX_GLOBALS))
+    }
+
+    /// Sets a global without metamethods; pops the value.
+    public func setGlobal(_ name: String) {
+        let L = vm.state
+        pushGlobals(L)
+        lua_rotate(L, -2, 1)
+        L.setRawField(-2, name)
+        L.pop()
+    }
+
+    /// Registers functions into the table on top of the stack.
+    func register(_ functions: [(String, cd_host_function)], into L: OpaquePointer) {
+        for (name, fn) in functions {
+            L.pushHostFunction(fn, context: context)
+            L.setRawField(-2, name)
+        }
+    }
+
+    func reportHookError(countdown id: String?, hook: String, message: String) {
+        hookErrorCount += 1
+        let name = id.map { "countdown \"\($0)\"" } ?? "an anonymous countdown"
+        reportError("cdscript: error in \(hook) of \(name): \(message)")
+    }
+}
+
+extension LuaHost {
+    /// Makes stdout line-buffered, so that `print` output reaches a pipe line by line.
+    public static func lineBufferStandardOutput() {
+        cd_line_buffer_stdout()
+    }
+}

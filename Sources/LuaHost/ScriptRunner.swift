@@ -1,0 +1,55 @@
+import CLua
+import CLuaShim
+import Foundation
+
+extension LuaHost {
+    /// Loads and runs a script file's main chunk. Script arguments reach Lua as the
+    /// global `arg` (`arg[0]` is the path) and as the chunk's `...`.
+    /// Returns nil when the chunk ran to its end.
+    public func runScript(atPath path: String, arguments: [String] = []) -> ScriptFailure? {
+        let source: Data
+        do {
+            source = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = (error as NSError).localizedDescription
+            return ScriptFailure(kind: .unreadable, message: "cannot read script \(path): \(Self.describeReadFailure(path: path, fallback: reason))")
+        }
+        return runScript(source: source, chunkName: "@" + path, arguments: [path] + arguments)
+    }
+
+    /// Runs source text as a script. `arguments[0]` becomes `arg[0]`.
+    public func runScript(source: Data, chunkName: String, arguments: [String] = []) -> ScriptFailure? {
+        let L = vm.state
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        let status = source.withUnsafeBytes { raw in
+            cd_load_text(L, raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, chunkName)
+        }
+        if status != LUA_OK {
+            let message = L.string(at: -1) ?? "unknown load error"
+            return ScriptFailure(kind: status == LUA_ERRSYNTAX ? .syntax : .runtime, message: message)
+        }
+        lua_createtable(L, Int32(arguments.count), 1)
+        for (i, argument) in arguments.enumerated() {
+            L.push(argument)
+            lua_rawseti(L, -2, lua_Integer(i))
+        }
+        setGlobal("arg")
+        for argument in arguments.dropFirst() { L.push(argument) }
+        let callStatus = cd_pcall_traceback(L, Int32(max(0, arguments.count - 1)), 0)
+        if callStatus != LUA_OK {
+            return ScriptFailure(kind: .runtime, message: L.string(at: -1) ?? "error object is not a string")
+        }
+        return nil
+    }
+
+    static func describeReadFailure(path: String, fallback: String) -> String {
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            return "no such file"
+        }
+        if isDirectory.boolValue { return "it is a directory" }
+        if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
+        return fallback
+    }
+}

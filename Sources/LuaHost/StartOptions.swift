@@ -1,0 +1,139 @@
+import CLua
+import CLuaShim
+import CountdownCore
+import Foundation
+
+/// The options of `countdown.start{...}`, read and checked.
+struct StartOptions {
+    var id: String?
+    var deadline: Deadline
+    var every: Nanoseconds
+    /// Stack indices of the hooks, 0 when absent.
+    var onTick: Int32
+    var onDone: Int32
+
+    static let minimumEvery: Nanoseconds = Time.nanosecondsPerTenth
+    static let fields: Set<String> = ["id", "seconds", "at", "every", "on_tick", "on_done"]
+
+    /// Reads the options table at `index`. Hooks stay on the stack where they are.
+    static func read(_ L: OpaquePointer, at index: Int32, host: LuaHost) throws(APIError) -> StartOptions {
+        let fn = "countdown.start"
+        guard L.type(at: index) == LUA_TTABLE else {
+            throw APIError("\(fn): expected a table of options such as {seconds = 60}, got \(L.typeName(at: index))")
+        }
+        try checkFieldNames(L, at: index, allowed: fields, function: fn)
+
+        var id: String?
+        switch L.rawField(index, "id") {
+        case LUA_TNIL: break
+        case LUA_TSTRING:
+            id = L.string(at: -1)
+            if id?.isEmpty == true { throw APIError("\(fn): 'id' must not be empty") }
+        default:
+            throw APIError("\(fn): 'id' must be a string, got \(L.typeName(at: -1))")
+        }
+        L.pop()
+
+        let seconds = try optionalNumber(L, index, "seconds", fn)
+        let atType = L.rawField(index, "at")
+        let at = L.string(at: -1)
+        L.pop()
+        if atType != LUA_TNIL && at == nil {
+            throw APIError("\(fn): 'at' must be a string such as \"2026-12-01T20:00:00+08:00\" or \"20:00\", got \(lua_typename(L, atType).map { String(cString: $0) } ?? "?")")
+        }
+        let deadline: Deadline
+        switch (seconds, at) {
+        case (nil, nil):
+            throw APIError("\(fn): give 'seconds' (a duration) or 'at' (a deadline)")
+        case (.some, .some):
+            throw APIError("\(fn): give either 'seconds' or 'at', not both")
+        case (let seconds?, nil):
+            deadline = .after(try duration(seconds, name: "seconds", function: fn))
+        case (nil, let text?):
+            do {
+                deadline = .wall(try DeadlineParser.parse(text, wallNow: host.scheduler.clock.wallNow(), timeZone: host.timeZone))
+            } catch {
+                throw APIError("\(fn): 'at' = \"\(text)\": \(error)")
+            }
+        }
+
+        var every = Time.nanosecondsPerSecond
+        if let value = try optionalNumber(L, index, "every", fn) {
+            guard let ns = Time.nanoseconds(fromSeconds: value), ns >= minimumEvery else {
+                throw APIError("\(fn): 'every' must be at least 0.1 seconds, got \(format(value))")
+            }
+            every = ns
+        }
+        let onTick = try hook(L, index, "on_tick", fn)
+        let onDone = try hook(L, index, "on_done", fn)
+        return StartOptions(id: id, deadline: deadline, every: every, onTick: onTick, onDone: onDone)
+    }
+
+    /// A positive duration in seconds, as nanoseconds.
+    static func duration(_ seconds: Double, name: String, function: String) throws(APIError) -> Nanoseconds {
+        guard let ns = Time.nanoseconds(fromSeconds: seconds), ns > 0 else {
+            throw APIError("\(function): '\(name)' must be a number of seconds > 0, got \(format(seconds))")
+        }
+        return ns
+    }
+
+    static func optionalNumber(_ L: OpaquePointer, _ index: Int32, _ name: String, _ fn: String) throws(APIError) -> Double? {
+        let type = L.rawField(index, name)
+        defer { L.pop() }
+        if type == LUA_TNIL { return nil }
+        guard let value = L.number(at: -1) else {
+            throw APIError("\(fn): '\(name)' must be a number, got \(L.typeName(at: -1))")
+        }
+        return value
+    }
+
+    /// Leaves a hook on the stack and returns its index, or 0 when absent.
+    static func hook(_ L: OpaquePointer, _ index: Int32, _ name: String, _ fn: String) throws(APIError) -> Int32 {
+        let type = L.rawField(index, name)
+        if type == LUA_TNIL {
+            L.pop()
+            return 0
+        }
+        guard L.isCallable(at: -1) else {
+            let got = L.typeName(at: -1)
+            L.pop()
+            throw APIError("\(fn): '\(name)' must be a function, got \(got)")
+        }
+        return lua_gettop(L)
+    }
+
+    static func checkFieldNames(_ L: OpaquePointer, at index: Int32, allowed: Set<String>, function: String) throws(APIError) {
+        let table = lua_absindex(L, index)
+        lua_pushnil(L)
+        while lua_next(L, table) != 0 {
+            L.pop()
+            guard let name = L.string(at: -1) else {
+                L.pop()
+                throw APIError("\(function): option names must be strings, got a \(L.typeName(at: -1)) key")
+            }
+            if !allowed.contains(name) {
+                L.pop()
+                let suggestion = allowed.min { editDistance($0, name) < editDistance($1, name) }
+                    .flatMap { editDistance($0, name) <= 2 ? " (did you mean '\($0)'?)" : nil } ?? ""
+                throw APIError("\(function): unknown option '\(name)'\(suggestion); known: \(allowed.sorted().joined(separator: ", "))")
+            }
+        }
+    }
+
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var row = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = row
+        }
+        return previous[b.count]
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

@@ -1,0 +1,20 @@
+import ArgumentParser
+
+@main
+struct CDScript: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "cdscript",
+        abstract: "Run Lua countdown scripts on one shared scheduler.",
+        discussion: """
+            `cdscript FILE.lua [ARGS...]` is the same as `cdscript run FILE.lua [ARGS...]`.
+            Exit codes: 0 success, 1 a hook raised an error, 2 the script raised an error,
+            3 syntax error, 4 unreadable script, 5 system error, 64 bad usage,
+            129 SIGHUP, 143 SIGTERM.
+            """,
+        version: version,
+        subcommands: [RunCommand.self],
+        defaultSubcommand: RunCommand.self
+    )
+}

@@ -1,0 +1,21 @@
+/// Exit codes of `cdscript`; README.md lists them for users.
+enum ExitStatus: Int32 {
+    /// The script ran to its end without errors (also after Ctrl-C or `q`).
+    case success = 0
+    /// A hook raised an error; the other countdowns ran on.
+    case hookError = 1
+    /// The script's main chunk raised an error.
+    case scriptError = 2
+    /// The script is not valid Lua.
+    case syntaxError = 3
+    /// The script file is missing or unreadable.
+    case unreadableScript = 4
+    /// The run loop could not be set up.
+    case systemError = 5
+    /// Bad command-line usage (swift-argument-parser's own code).
+    case usage = 64
+    /// Ended by SIGHUP.
+    case hangup = 129
+    /// Ended by SIGTERM.
+    case terminated = 143
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@Suite("cdscript run: the real binary on short countdowns")
+struct RunCommandTests {
+    @Test("a 2 s cooldown prints each second, enables the button and exits 0 after about 2 s")
+    func smsCooldown() throws {
+        let result = try BinaryRunner.run(["examples/sms_code.lua", "2"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.lines == [
+            "[  disabled ] Resend in 2s",
+            "[  disabled ] Resend in 1s",
+            "[Resend code] enabled",
+        ])
+        #expect(result.seconds > 1.9 && result.seconds < 3.5)
+    }
+
+    @Test("`run FILE` is the same as `FILE`, and script arguments reach arg and ...")
+    func runSubcommandAndArguments() throws {
+        let path = try BinaryRunner.script("""
+            print(arg[0] ~= nil, arg[1], arg[2], select('#', ...), ...)
+            """)
+        let direct = try BinaryRunner.run([path, "one", "--two"])
+        let viaRun = try BinaryRunner.run(["run", path, "one", "--two"])
+        #expect(direct.status == 0)
+        #expect(direct.stdout == "true\tone\t--two\t2\tone\t--two\n")
+        #expect(viaRun.stdout == direct.stdout)
+    }
+
+    @Test("ticks are aligned to the deadline: 1.5 s every 0.1 gives 15 ticks in order, then done once")
+    func tenthTicks() throws {
+        let path = try BinaryRunner.script("""
+            countdown.start{ seconds = 1.5, every = 0.1,
+              on_tick = function(t) print(countdown.format(t, "{s}.{t}")) end,
+              on_done = function(t, reason) print("done", reason, t.remaining) end }
+            """)
+        let result = try BinaryRunner.run([path])
+        #expect(result.status == 0)
+        let expected = (1...15).reversed().map { "\($0 / 10).\($0 % 10)" } + ["done\tfinished\t0.0"]
+        #expect(result.lines == expected)
+        #expect(result.seconds > 1.45 && result.seconds < 3)
+    }
+
+    @Test("print output reaches a pipe line by line, before the run ends")
+    func lineBuffered() throws {
+        let path = try BinaryRunner.script("""
+            print("first")
+            countdown.start{ seconds = 0.5 }
+            """)
+        let result = try BinaryRunner.run([path], signal: SIGTERM, signalAfter: 0.25)
+        #expect(result.stdout == "first\n")
+        #expect(result.status == 143)
+    }
+
+    @Test("Ctrl-C ends the run cleanly with exit 0")
+    func interrupt() throws {
+        let path = try BinaryRunner.script("countdown.start{ seconds = 30 }")
+        let result = try BinaryRunner.run([path], signal: SIGINT, signalAfter: 0.3)
+        #expect(result.status == 0)
+        #expect(result.seconds < 5)
+    }
+
+    @Test("--help and --version")
+    func helpAndVersion() throws {
+        let help = try BinaryRunner.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("USAGE"))
+        #expect(help.stdout.contains("Exit codes"))
+        let version = try BinaryRunner.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+    }
+}
