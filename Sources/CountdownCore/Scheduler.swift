@@ -101,7 +101,12 @@ public final class Scheduler {
             record.deadline = now + (wallDeadline - wallNow)
             record.total = max(0, wallDeadline - wallNow)
             wallCountdowns += 1
+        case .boot(let bootDeadline):
+            record.isWall = false
+            record.deadline = bootDeadline
+            record.total = max(0, bootDeadline - now)
         }
+        if let length = spec.length { record.total = max(length, record.deadline - now) }
         records[Int(slot)] = record
         activeCount += 1
         let key = CountdownKey(slot: slot, generation: record.generation)
@@ -212,6 +217,19 @@ public final class Scheduler {
         let r = records[slot]
         if r.isWall || r.state == .paused { return r.isWall ? r.wallDeadline : clock.wallNow() + r.pausedRemaining }
         return clock.wallNow() + (r.deadline - now)
+    }
+
+    /// The deadline on the boot clock (for a paused countdown: where it would end if
+    /// resumed now); nil once the countdown has ended.
+    public func bootDeadline(_ key: CountdownKey) -> Nanoseconds? {
+        guard let slot = liveSlot(key) else { return nil }
+        let r = records[slot]
+        return r.state == .paused ? now + r.pausedRemaining : r.deadline
+    }
+
+    /// True for a countdown to a wall-clock instant (`at`), which follows the wall clock.
+    public func followsWallClock(_ key: CountdownKey) -> Bool? {
+        liveSlot(key).map { records[$0].isWall }
     }
 
     /// The active countdown started under `id`.

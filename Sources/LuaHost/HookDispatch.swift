@@ -25,6 +25,7 @@ extension LuaHost: SchedulerDelegate {
         let slot = Int(tick.key.slot)
         let refs = hooks[slot]
         hooks[slot] = HookRefs()
+        storeEnded(tick, reason: reason, idRef: refs.id)
         let L = current
         let base = lua_gettop(L)
         defer { lua_settop(L, base) }
