@@ -115,18 +115,26 @@ public final class CountdownStore: CountdownPersistence {
     private func openNow() throws(StoreError) -> DatabaseQueue {
         try makeDirectory()
         try createFileIfMissing()
-        try inspectReadOnly()
         var config = Configuration()
-        config.journalMode = .wal
+        // No journal mode yet: nothing may be written before the file is inspected.
         config.busyMode = .timeout(busyTimeout)
         config.label = "cdscript.store"
         let queue: DatabaseQueue
         do {
             queue = try DatabaseQueue(path: path, configuration: config)
-            // GRDB's WAL set-up picks NORMAL, which may lose the last commits on power
-            // loss; a countdown a script was told is stored must stay stored.
-            try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
         } catch {
+            throw classify(error)
+        }
+        do {
+            try inspect(queue)
+            try queue.writeWithoutTransaction { db in
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                guard mode == "wal" else { throw StoreError(.failed, path: path, reason: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))") }
+                // A countdown a script was told is stored must stay stored, power loss included.
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+        } catch {
+            try? queue.close()
             throw classify(error)
         }
         try migrate(queue)
@@ -169,38 +177,27 @@ public final class CountdownStore: CountdownPersistence {
         }
     }
 
-    /// Looks at an existing file without writing to it: a damaged file, someone
-    /// else's database or a newer schema must stay exactly as it is.
-    private func inspectReadOnly() throws(StoreError) {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size > 0 else { return }
-        var config = Configuration()
-        config.readonly = true
-        config.busyMode = .timeout(busyTimeout)
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: config)
-            try queue.read { db throws in
-                let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
-                guard check == ["ok"] else {
-                    throw StoreError(.corrupt, path: path, reason: "integrity check: \(check.prefix(3).joined(separator: "; "))")
-                }
-                let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-                let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
-                if version > StoreSchema.version {
-                    throw StoreError(.newerSchema, path: path, reason: "schema version \(version); this one knows up to \(StoreSchema.version)")
-                }
-                if tables.contains("grdb_migrations"), try StoreSchema.migrator.hasBeenSuperseded(db) {
-                    let known = try StoreSchema.migrator.appliedIdentifiers(db)
-                    throw StoreError(.newerSchema, path: path, reason: "it has migrations this cdscript does not know, beyond \(known.sorted().joined(separator: ", "))")
-                }
-                if !tables.isEmpty && !tables.contains("countdown") {
-                    throw StoreError(.corrupt, path: path, reason: "it has tables but no 'countdown' table")
-                }
+    /// Looks at the file with reads only: a damaged file, someone else's database
+    /// or a newer schema must stay exactly as it is. (A read may replay the WAL a
+    /// killed process left behind into the shared-memory index, which changes no data.)
+    private func inspect(_ queue: DatabaseQueue) throws {
+        try queue.read { db throws in
+            let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+            guard check == ["ok"] else {
+                throw StoreError(.corrupt, path: path, reason: "integrity check: \(check.prefix(3).joined(separator: "; "))")
             }
-        } catch let error as StoreError {
-            throw error
-        } catch {
-            throw classify(error)
+            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+            if version > StoreSchema.version {
+                throw StoreError(.newerSchema, path: path, reason: "schema version \(version); this one knows up to \(StoreSchema.version)")
+            }
+            if tables.contains("grdb_migrations"), try StoreSchema.migrator.hasBeenSuperseded(db) {
+                let known = try StoreSchema.migrator.appliedIdentifiers(db)
+                throw StoreError(.newerSchema, path: path, reason: "it has migrations this cdscript does not know, beyond \(known.sorted().joined(separator: ", "))")
+            }
+            if !tables.isEmpty && !tables.contains("countdown") && !tables.isSubset(of: ["grdb_migrations"]) {
+                throw StoreError(.corrupt, path: path, reason: "it has tables but no 'countdown' table")
+            }
         }
     }
 
