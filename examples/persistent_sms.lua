@@ -16,7 +16,9 @@ end
 
 local hooks = {
   on_tick = function(t)
-    show(false, countdown.format(t, "Resend in {S}s") .. (t.missed > 0 and (" (%d ticks missed)"):format(t.missed) or ""))
+    -- Whole seconds rounded up: a cooldown picked up at 51.2 s shows 52, then 51 on the next tick.
+    local seconds = math.ceil(t.remaining - 1e-9)
+    show(false, ("Resend in %ds"):format(seconds) .. (t.missed > 0 and (" (%d ticks missed)"):format(t.missed) or ""))
   end,
   on_done = function(_, reason)
     if reason == "finished" then show(true, "enabled") end

@@ -49,6 +49,20 @@ enum CountdownListing {
         let deadline: String?
         let every: Double
         let total: Double
+
+        // A paused countdown has no deadline: say null rather than leave the key out.
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(state, forKey: .state)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(remaining, forKey: .remaining)
+            try c.encode(deadline, forKey: .deadline)
+            try c.encode(every, forKey: .every)
+            try c.encode(total, forKey: .total)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, state, kind, remaining, deadline, every, total }
     }
 
     static func entries(_ countdowns: [StoredCountdown], at now: StoreInstant) -> [Entry] {

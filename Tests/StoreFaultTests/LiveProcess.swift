@@ -39,8 +39,10 @@ final class LiveProcess: @unchecked Sendable {
         started = Date()
         try process.run()
         let start = started
+        // Dedicated threads, not the shared dispatch pool: with several processes
+        // running, a pool worker may start late and misdate the lines.
         readers.enter()
-        DispatchQueue.global().async { [self] in
+        Thread.detachNewThread { [self] in
             var pending = Data()
             let handle = out.fileHandleForReading
             while true {
@@ -57,7 +59,7 @@ final class LiveProcess: @unchecked Sendable {
             readers.leave()
         }
         readers.enter()
-        DispatchQueue.global().async { [self] in
+        Thread.detachNewThread { [self] in
             let data = err.fileHandleForReading.readDataToEndOfFile()
             lock.withLock { errData = data }
             readers.leave()
