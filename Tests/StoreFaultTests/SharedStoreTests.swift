@@ -29,6 +29,22 @@ extension StoreFaults {
             #expect(abs(values[0] + values[1] - 30) < 0.001, "elapsed continues from the first process")
         }
 
+        @Test("four processes creating the same new store at once all succeed")
+        func concurrentCreation() throws {
+            for round in 0..<5 {
+                let dir = Scratch.directory("create-race")
+                let script = Scratch.script(#"countdown.start{ id = arg[1], seconds = 100, persist = true }; os.exit(0)"#)
+                let processes = try (0..<4).map { try LiveProcess(["--state-dir", dir, script, "p\($0)"]) }
+                for (i, p) in processes.enumerated() {
+                    #expect(p.wait(timeout: 60) == 0, "round \(round), process \(i): \(p.stderr)")
+                    #expect(p.stderr.isEmpty, "round \(round), process \(i): \(p.stderr)")
+                }
+                let (integrity, rows) = try StoreInspection.read(dir + "/state.sqlite")
+                #expect(integrity == ["ok"])
+                #expect(Set(rows.keys) == ["p0", "p1", "p2", "p3"], "round \(round)")
+            }
+        }
+
         @Test("four processes writing at once lose no update and never fail on a locked database")
         func concurrentWriters() throws {
             let dir = Scratch.directory("writers")
