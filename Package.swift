@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -32,10 +33,12 @@ let package = Package(
         .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore"], swiftSettings: hotPath),
         .target(name: "CLinux"),
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),
+        // Adapter: countdowns kept across processes in SQLite (GRDB); only the executable and tests import it.
+        .target(name: "CountdownStore", dependencies: ["CountdownCore", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "cdscript",
             dependencies: [
-                "CountdownCore", "LuaHost", "EventLoop",
+                "CountdownCore", "LuaHost", "EventLoop", "CountdownStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,6 +54,9 @@ let package = Package(
         .testTarget(name: "CountdownCoreTests", dependencies: ["CountdownCore"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "CountdownStoreTests", dependencies: ["CountdownStore", "CountdownCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Runs the real binary against real stores: kill -9, SIGSTOP, clock jumps, bad files.
+        .testTarget(name: "StoreFaultTests", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -29,6 +29,9 @@ public enum Deadline: Equatable, Sendable {
     case after(Nanoseconds)
     /// An absolute instant on the wall clock, nanoseconds since the epoch (UTC).
     case wall(Nanoseconds)
+    /// An absolute instant on the boot clock: a duration countdown picked up from a
+    /// store within the boot that started it, so a wall-clock change cannot move it.
+    case boot(Nanoseconds)
 }
 
 /// What a script asks for when it starts a countdown.
@@ -39,12 +42,16 @@ public struct CountdownSpec: Sendable {
     public var every: Nanoseconds
     /// False when nobody listens to ticks: only the end is scheduled.
     public var wantsTicks: Bool
+    /// The whole length when the countdown began before this start (one picked up
+    /// from a store), so `elapsed` and `progress` continue; nil: from now to the deadline.
+    public var length: Nanoseconds?
 
-    public init(id: String? = nil, deadline: Deadline, every: Nanoseconds = Time.nanosecondsPerSecond, wantsTicks: Bool = true) {
+    public init(id: String? = nil, deadline: Deadline, every: Nanoseconds = Time.nanosecondsPerSecond, wantsTicks: Bool = true, length: Nanoseconds? = nil) {
         self.id = id
         self.deadline = deadline
         self.every = every
         self.wantsTicks = wantsTicks
+        self.length = length
     }
 }
 

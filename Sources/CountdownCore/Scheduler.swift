@@ -109,7 +109,12 @@ public final class Scheduler {
             record.deadline = wallDeadline - wallOffset
             record.total = max(0, record.deadline - now)
             wallCountdowns += 1
+        case .boot(let bootDeadline):
+            record.isWall = false
+            record.deadline = bootDeadline
+            record.total = max(0, bootDeadline - now)
         }
+        if let length = spec.length { record.total = max(length, record.deadline - now) }
         records[Int(slot)] = record
         activeCount += 1
         let key = CountdownKey(slot: slot, generation: record.generation)
@@ -224,6 +229,19 @@ public final class Scheduler {
         if r.isWall { return r.wallDeadline }
         let deadline = r.state == .paused ? now + r.pausedRemaining : r.deadline
         return deadline + currentWallOffset
+    }
+
+    /// The deadline on the boot clock (for a paused countdown: where it would end if
+    /// resumed now); nil once the countdown has ended.
+    public func bootDeadline(_ key: CountdownKey) -> Nanoseconds? {
+        guard let slot = liveSlot(key) else { return nil }
+        let r = records[slot]
+        return r.state == .paused ? now + r.pausedRemaining : r.deadline
+    }
+
+    /// True for a countdown to a wall-clock instant (`at`), which follows the wall clock.
+    public func followsWallClock(_ key: CountdownKey) -> Bool? {
+        liveSlot(key).map { records[$0].isWall }
     }
 
     /// The active countdown started under `id`.

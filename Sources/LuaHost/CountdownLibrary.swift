@@ -27,6 +27,7 @@ extension LuaHost {
         lua_createtable(L, 0, 6)
         register([
             ("start", Self.start),
+            ("fetch", Self.fetch),
             ("get", Self.get),
             ("list", Self.list),
             ("cancel_all", Self.cancelAll),
@@ -57,6 +58,7 @@ extension LuaHost {
                 lua_setiuservalue(L, handleIndex, slot)
             }
             handle.pointee.every_ns = options.every
+            host.setPersistent(options.id, options.persist)
             host.launch(L, handleIndex: handleIndex, deadline: options.deadline)
             return 1
         }
@@ -64,7 +66,8 @@ extension LuaHost {
 
     /// Starts the countdown described by the handle at `handleIndex` (its user
     /// values hold id and hooks), keeps a reference to it for the run, and fires its first tick.
-    func launch(_ L: OpaquePointer, handleIndex: Int32, deadline: Deadline) {
+    /// `resuming` is set for a countdown picked up from the store.
+    func launch(_ L: OpaquePointer, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil) {
         let handle = cd_to_handle(L, handleIndex)!
         lua_getiuservalue(L, handleIndex, 1)
         let id = L.string(at: -1)
@@ -73,7 +76,7 @@ extension LuaHost {
         lua_pushvalue(L, handleIndex)
         let ref = cd_ref(L)
 
-        let spec = CountdownSpec(id: id, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick)
+        let spec = CountdownSpec(id: id, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick, length: resuming?.length)
         let key = scheduler.start(spec)
         handle.pointee.slot = key.slot
         handle.pointee.generation = key.generation
@@ -83,6 +86,11 @@ extension LuaHost {
             handleRefs.append(contentsOf: repeatElement(LUA_NOREF, count: slot - handleRefs.count + 1))
         }
         handleRefs[slot] = ref
+        if let resuming {
+            if resuming.paused { scheduler.pause(key) }
+        } else {
+            storeStarted(key, id: id)
+        }
         scheduler.announce(key)
     }
 

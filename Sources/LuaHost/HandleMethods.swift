@@ -64,7 +64,9 @@ extension LuaHost {
                max(total, remaining) > Time.maximumDuration - amount {
                 throw APIError("append: the countdown would be longer than \(StartOptions.format(Time.seconds(Time.maximumDuration).rounded(.down))) seconds")
             }
-            if !host.scheduler.append(key, amount) {
+            if host.scheduler.append(key, amount) {
+                host.storeChange(key) { record, now in record.append(amount, at: now) }
+            } else {
                 // Ended: start again with the same id, hooks and interval.
                 host.launch(L, handleIndex: 1, deadline: .after(amount))
             }
@@ -76,7 +78,9 @@ extension LuaHost {
     static let handlePause: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let handle = try LuaHost.handle(L, method: "pause")
-            lua_pushboolean(L, host.scheduler.pause(LuaHost.key(handle)) ? 1 : 0)
+            let paused = host.scheduler.pause(LuaHost.key(handle))
+            if paused { host.storeChange(LuaHost.key(handle)) { record, now in record.pause(at: now) } }
+            lua_pushboolean(L, paused ? 1 : 0)
             return 1
         }
     }
@@ -84,7 +88,9 @@ extension LuaHost {
     static let handleResume: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let handle = try LuaHost.handle(L, method: "resume")
-            lua_pushboolean(L, host.scheduler.resume(LuaHost.key(handle)) ? 1 : 0)
+            let resumed = host.scheduler.resume(LuaHost.key(handle))
+            if resumed { host.storeChange(LuaHost.key(handle)) { record, now in record.resume(at: now) } }
+            lua_pushboolean(L, resumed ? 1 : 0)
             return 1
         }
     }

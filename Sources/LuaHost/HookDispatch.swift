@@ -23,6 +23,7 @@ extension LuaHost: SchedulerDelegate {
         let slot = Int(tick.key.slot)
         let ref = handleRefs[slot]
         handleRefs[slot] = LUA_NOREF
+        storeEnded(tick, reason: reason, handleRef: ref)
         let L = current
         // The reference is released only after on_done: a restart from on_done
         // (h:append) takes a reference of its own.

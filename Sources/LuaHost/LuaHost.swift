@@ -19,6 +19,17 @@ public final class LuaHost {
     }
     /// Hook errors so far; the run ends non-zero when there were any.
     public private(set) var hookErrorCount = 0
+    /// Where `persist = true` countdowns are kept (see PersistenceLibrary.swift);
+    /// nil: persistence is unavailable in this host.
+    public var persistence: CountdownPersistence?
+    /// The current boot's id, stored with boot-clock deadlines.
+    public var bootID: String?
+    /// Distinct store failures so far; the run ends non-zero when there were any.
+    public internal(set) var storeErrorCount = 0
+    var lastStoreError: String?
+    var reportedStoreErrors: Set<String> = []
+    /// Ids whose countdowns are kept in the store.
+    var persistentIDs: Set<String> = []
 
     /// Per scheduler slot: a registry reference to the countdown's handle, whose
     /// user values hold its id and hooks.

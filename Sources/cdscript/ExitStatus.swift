@@ -12,6 +12,11 @@ enum ExitStatus: Int32 {
     case unreadableScript = 4
     /// The run loop could not be set up.
     case systemError = 5
+    /// The countdown store could not be used (damaged, unreadable, newer schema, a
+    /// failed write); `run` went on without it.
+    case storeError = 6
+    /// `cdscript cancel ID`: no stored countdown has that id.
+    case unknownCountdown = 7
     /// Bad command-line usage (swift-argument-parser's own code).
     case usage = 64
     /// Ended by SIGHUP.

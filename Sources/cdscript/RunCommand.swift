@@ -1,5 +1,6 @@
 import ArgumentParser
 import CountdownCore
+import CountdownStore
 import EventLoop
 import Foundation
 import LuaHost
@@ -9,6 +10,8 @@ struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Run a countdown script until no countdown is active."
     )
+
+    @OptionGroup var storeOptions: StoreOptions
 
     @Argument(help: "The Lua script to run.")
     var script: String
@@ -20,6 +23,8 @@ struct RunCommand: ParsableCommand {
         LuaHost.lineBufferStandardOutput()
         let scheduler = Scheduler(clock: BootClock())
         let host = LuaHost(scheduler: scheduler)
+        host.persistence = storeOptions.makeStore()
+        host.bootID = BootID.current()
         let loop: MainLoop
         do {
             loop = try MainLoop(scheduler: scheduler)
@@ -48,6 +53,9 @@ struct RunCommand: ParsableCommand {
         }
         if host.hookErrorCount > 0 {
             throw ExitCode(ExitStatus.hookError.rawValue)
+        }
+        if host.storeErrorCount > 0 {
+            throw ExitCode(ExitStatus.storeError.rawValue)
         }
     }
 }

@@ -1,0 +1,55 @@
+/// Where countdowns are kept between processes. The Lua host uses this seam; an
+/// adapter (the SQLite store) implements it, and `InMemoryCountdownStore` stands in
+/// for it in tests. Every call commits before it returns.
+///
+/// Errors are the adapter's own; their description names the store and says what
+/// went wrong.
+public protocol CountdownPersistence: AnyObject {
+    /// The countdown stored under `id`, or nil.
+    func load(id: String) throws -> StoredCountdown?
+    /// Every stored countdown, ordered by id.
+    func list() throws -> [StoredCountdown]
+    /// Stores `countdown`, replacing whatever was stored under its id.
+    func save(_ countdown: StoredCountdown) throws
+    /// Removes the countdown stored under `id`; returns false when there was none.
+    @discardableResult
+    func delete(id: String) throws -> Bool
+    /// Reads, changes and writes back the countdown stored under `id` in one
+    /// transaction, so concurrent changes from several processes are never lost.
+    /// `change` receives nil when none is stored; setting nil removes it.
+    @discardableResult
+    func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result
+}
+
+/// A store in memory, for tests and for hosts that run on a virtual clock.
+public final class InMemoryCountdownStore: CountdownPersistence {
+    public private(set) var countdowns: [String: StoredCountdown] = [:]
+    /// Changes committed so far.
+    public private(set) var commits = 0
+
+    public init() {}
+
+    public func load(id: String) throws -> StoredCountdown? { countdowns[id] }
+
+    public func list() throws -> [StoredCountdown] {
+        countdowns.values.sorted { $0.id < $1.id }
+    }
+
+    public func save(_ countdown: StoredCountdown) throws {
+        countdowns[countdown.id] = countdown
+        commits += 1
+    }
+
+    public func delete(id: String) throws -> Bool {
+        commits += 1
+        return countdowns.removeValue(forKey: id) != nil
+    }
+
+    public func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result {
+        var record = countdowns[id]
+        let result = change(&record)
+        countdowns[id] = record
+        commits += 1
+        return result
+    }
+}

@@ -1,0 +1,189 @@
+/// One reading of every clock a stored countdown depends on: the boot clock, the
+/// wall clock (UTC) and the id of the current boot.
+public struct StoreInstant: Equatable, Sendable {
+    /// Nanoseconds on the boot clock.
+    public var boot: Nanoseconds
+    /// Nanoseconds since the Unix epoch, UTC.
+    public var wall: Nanoseconds
+    /// The kernel's id of this boot (`/proc/sys/kernel/random/boot_id`); nil when unknown.
+    public var bootID: String?
+
+    public init(boot: Nanoseconds, wall: Nanoseconds, bootID: String?) {
+        self.boot = boot
+        self.wall = wall
+        self.bootID = bootID
+    }
+}
+
+/// A countdown as a store keeps it between processes.
+///
+/// A running countdown keeps its end twice: as a UTC wall-clock instant, which
+/// survives a reboot, and as an instant on the boot clock with the boot's id, which
+/// a wall-clock change cannot move. Within the boot that stored it, a duration
+/// countdown uses the boot-clock deadline; after a reboot it falls back to the
+/// wall clock. An `at` countdown always follows the wall clock.
+public struct StoredCountdown: Equatable, Sendable {
+    public enum State: String, Sendable, CaseIterable {
+        case running, paused, finished
+    }
+
+    /// Which clock the deadline belongs to.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Started with `seconds`: a duration.
+        case duration
+        /// Started with `at`: a wall-clock instant.
+        case wall
+    }
+
+    public var id: String
+    public var state: State
+    public var kind: Kind
+    /// The end, UTC. For a paused countdown: where it would have ended had it been
+    /// resumed when it was stored.
+    public var wallDeadline: Nanoseconds
+    /// The remaining time frozen by a pause; nil unless paused.
+    public var pausedRemaining: Nanoseconds?
+    /// The tick interval.
+    public var every: Nanoseconds
+    /// The whole length, appends included.
+    public var total: Nanoseconds
+    /// The boot in which `bootDeadline` was taken.
+    public var bootID: String?
+    /// The end on the boot clock of boot `bootID`.
+    public var bootDeadline: Nanoseconds?
+    /// When this record was last written, UTC.
+    public var updatedAt: Nanoseconds
+
+    public init(id: String, state: State, kind: Kind, wallDeadline: Nanoseconds, pausedRemaining: Nanoseconds? = nil,
+                every: Nanoseconds, total: Nanoseconds, bootID: String?, bootDeadline: Nanoseconds?, updatedAt: Nanoseconds) {
+        self.id = id
+        self.state = state
+        self.kind = kind
+        self.wallDeadline = wallDeadline
+        self.pausedRemaining = pausedRemaining
+        self.every = every
+        self.total = total
+        self.bootID = bootID
+        self.bootDeadline = bootDeadline
+        self.updatedAt = updatedAt
+    }
+
+    /// True when the boot-clock deadline may be used at `now`: same boot, and one was stored.
+    public func isSameBoot(_ now: StoreInstant) -> Bool {
+        bootDeadline != nil && bootID != nil && bootID == now.bootID
+    }
+
+    /// Time left at `now`, negative once the end has passed; 0 when finished.
+    public func timeLeft(at now: StoreInstant) -> Nanoseconds {
+        switch state {
+        case .finished: return 0
+        case .paused: return pausedRemaining ?? 0
+        case .running:
+            if kind == .duration, isSameBoot(now), let bootDeadline { return bootDeadline - now.boot }
+            return wallDeadline - now.wall
+        }
+    }
+
+    /// Time left at `now`, never negative.
+    public func remaining(at now: StoreInstant) -> Nanoseconds { max(0, timeLeft(at: now)) }
+
+    /// The state at `now`: a running countdown whose end has passed is finished,
+    /// even if no process was there to see it.
+    public func effectiveState(at now: StoreInstant) -> State {
+        state == .running && timeLeft(at: now) <= 0 ? .finished : state
+    }
+
+    /// The end on the wall clock as it stands at `now` (for a paused countdown,
+    /// where it would end if resumed at `now`).
+    public func wallDeadline(at now: StoreInstant) -> Nanoseconds {
+        switch state {
+        case .paused: return now.wall + (pausedRemaining ?? 0)
+        case .finished: return wallDeadline
+        case .running:
+            return kind == .duration && isSameBoot(now) ? now.wall + timeLeft(at: now) : wallDeadline
+        }
+    }
+
+    /// How a scheduler picks this countdown up at `now`.
+    public enum Resumption: Equatable, Sendable {
+        /// Start it with this deadline; it has `remaining` left.
+        case running(Deadline, remaining: Nanoseconds)
+        /// Start it paused with this much left.
+        case paused(remaining: Nanoseconds)
+        /// It ended while nothing ran (or was already marked finished).
+        case finished
+    }
+
+    /// How to continue this countdown at `now`, with the time that passed while no
+    /// process ran it. `now` of the scheduler that starts it must be `now.boot`.
+    public func resumption(at now: StoreInstant) -> Resumption {
+        switch effectiveState(at: now) {
+        case .finished: return .finished
+        case .paused: return .paused(remaining: pausedRemaining ?? 0)
+        case .running:
+            let left = timeLeft(at: now)
+            switch kind {
+            case .wall: return .running(.wall(wallDeadline), remaining: left)
+            case .duration:
+                if isSameBoot(now), let bootDeadline { return .running(.boot(bootDeadline), remaining: left) }
+                return .running(.after(left), remaining: left)
+            }
+        }
+    }
+
+    // MARK: Changes, applied to the stored record itself so that changes made by
+    // several processes add up instead of overwriting each other.
+
+    /// Moves the end by `amount`. Returns false when there is nothing to move
+    /// (finished, or its end has passed).
+    @discardableResult
+    public mutating func append(_ amount: Nanoseconds, at now: StoreInstant) -> Bool {
+        switch effectiveState(at: now) {
+        case .finished: return false
+        case .paused:
+            pausedRemaining = max(0, (pausedRemaining ?? 0) + amount)
+        case .running:
+            wallDeadline += amount
+            if let bootDeadline { self.bootDeadline = bootDeadline + amount }
+        }
+        total += amount
+        updatedAt = now.wall
+        return true
+    }
+
+    /// Freezes the remaining time. Returns false unless it was running.
+    @discardableResult
+    public mutating func pause(at now: StoreInstant) -> Bool {
+        guard effectiveState(at: now) == .running else { return false }
+        pausedRemaining = remaining(at: now)
+        wallDeadline = now.wall + pausedRemaining!
+        state = .paused
+        updatedAt = now.wall
+        return true
+    }
+
+    /// Continues from the frozen remaining time. Returns false unless it was paused.
+    @discardableResult
+    public mutating func resume(at now: StoreInstant) -> Bool {
+        guard state == .paused else { return false }
+        let left = pausedRemaining ?? 0
+        wallDeadline = now.wall + left
+        bootDeadline = now.boot + left
+        bootID = now.bootID
+        pausedRemaining = nil
+        state = .running
+        updatedAt = now.wall
+        return true
+    }
+
+    /// Marks it finished if its end has come at `now` (within `tolerance`), so a
+    /// process whose copy ends never finishes one that another process extended.
+    @discardableResult
+    public mutating func finish(at now: StoreInstant, tolerance: Nanoseconds = 50_000_000) -> Bool {
+        guard state == .running, timeLeft(at: now) <= tolerance else { return false }
+        state = .finished
+        pausedRemaining = nil
+        updatedAt = now.wall
+        return true
+    }
+}

@@ -1,0 +1,255 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CountdownCore
+import Foundation
+import GRDB
+
+/// Countdowns kept in SQLite at `DIR/state.sqlite`, shared by every cdscript
+/// process that uses the same directory.
+///
+/// - Opened lazily, on the first operation: a script that persists nothing never
+///   creates or touches the file. The outcome of opening is kept, so an unusable
+///   store fails every operation with the same clear error and nothing is retried
+///   against a file that might be damaged further.
+/// - Before writing anything, an existing file is inspected read-only: a file that
+///   is not a cdscript store, is damaged, or was written by a newer cdscript is
+///   refused and left byte for byte as it was.
+/// - WAL journal, `synchronous = FULL`, a busy timeout, IMMEDIATE write
+///   transactions: every call commits before it returns, a `kill -9` at any moment
+///   leaves the last committed state, and several processes may write at once
+///   without "database is locked" errors.
+/// - The file is created with mode 0600 (SQLite gives its -wal and -shm files the
+///   same), new directories with 0700.
+public final class CountdownStore: CountdownPersistence {
+    public let directory: String
+    public let path: String
+    /// How long a write waits for another process's transaction.
+    public let busyTimeout: TimeInterval
+    private var opened: Result<DatabaseQueue, StoreError>?
+
+    public init(directory: String, busyTimeout: TimeInterval = 10) {
+        self.directory = directory
+        self.path = StateDirectory.storePath(in: directory)
+        self.busyTimeout = busyTimeout
+    }
+
+    /// True when the store file exists (read-only commands do not create one).
+    public var fileExists: Bool { FileManager.default.fileExists(atPath: path) }
+
+    // MARK: CountdownPersistence
+
+    public func load(id: String) throws -> StoredCountdown? {
+        try access { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id])
+                .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
+        }
+    }
+
+    public func list() throws -> [StoredCountdown] {
+        try access { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM countdown ORDER BY id")
+                .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
+        }
+    }
+
+    public func save(_ countdown: StoredCountdown) throws {
+        try access { db in try Self.upsert(countdown, db) }
+    }
+
+    @discardableResult
+    public func delete(id: String) throws -> Bool {
+        try access { db in
+            try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
+            return db.changesCount > 0
+        }
+    }
+
+    @discardableResult
+    public func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result {
+        try access { db in
+            let before = try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id])
+                .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
+            var record = before
+            let result = change(&record)
+            if let record {
+                precondition(record.id == id, "a countdown cannot change its id")
+                if record != before { try Self.upsert(record, db) }
+            } else if before != nil {
+                try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
+            }
+            return result
+        }
+    }
+
+    /// Removes every countdown that has finished by `now`, including running ones
+    /// whose end passed while no process ran them. Returns their ids.
+    public func removeFinished(at now: StoreInstant) throws -> [String] {
+        try access { db in
+            let all = try Row.fetchAll(db, sql: "SELECT * FROM countdown ORDER BY id")
+                .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
+            let finished = all.filter { $0.effectiveState(at: now) == .finished }.map(\.id)
+            for id in finished {
+                try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
+            }
+            return finished
+        }
+    }
+
+    // MARK: Opening
+
+    /// Opens (and if needed creates) the store. The first outcome is kept.
+    @discardableResult
+    public func open() throws(StoreError) -> DatabaseQueue {
+        if let opened { return try opened.get() }
+        let result: Result<DatabaseQueue, StoreError>
+        do {
+            result = .success(try openNow())
+        } catch {
+            result = .failure(error)
+        }
+        opened = result
+        return try result.get()
+    }
+
+    private func openNow() throws(StoreError) -> DatabaseQueue {
+        try makeDirectory()
+        try createFileIfMissing()
+        var config = Configuration()
+        // No journal mode yet: nothing may be written before the file is inspected.
+        config.busyMode = .timeout(busyTimeout)
+        config.label = "cdscript.store"
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(path: path, configuration: config)
+        } catch {
+            throw classify(error)
+        }
+        do {
+            try inspect(queue)
+            try queue.writeWithoutTransaction { db in
+                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                guard mode == "wal" else { throw StoreError(.failed, path: path, reason: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))") }
+                // A countdown a script was told is stored must stay stored, power loss included.
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+        } catch {
+            try? queue.close()
+            throw classify(error)
+        }
+        try migrate(queue)
+        return queue
+    }
+
+    private func makeDirectory() throws(StoreError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw StoreError(.unavailable, path: path, reason: "\(directory) is not a directory")
+            }
+            return
+        }
+        // Each missing component gets 0700: state is private to its user (XDG).
+        var prefix = directory.hasPrefix("/") ? "" : "."
+        for component in directory.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+                throw StoreError(.unavailable, path: path, reason: "cannot create directory \(prefix): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    private func createFileIfMissing() throws(StoreError) {
+        let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        if fd >= 0 {
+            close(fd)
+            return
+        }
+        guard errno == EEXIST else {
+            throw StoreError(.unavailable, path: path, reason: String(cString: strerror(errno)))
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw StoreError(.unavailable, path: path, reason: "it is a directory; it was left as it is")
+        }
+        guard Glibc.access(path, R_OK | W_OK) == 0 else {
+            throw StoreError(.unavailable, path: path, reason: "\(String(cString: strerror(errno))); it was left as it is")
+        }
+    }
+
+    /// Looks at the file with reads only: a damaged file, someone else's database
+    /// or a newer schema must stay exactly as it is. (A read may replay the WAL a
+    /// killed process left behind into the shared-memory index, which changes no data.)
+    private func inspect(_ queue: DatabaseQueue) throws {
+        try queue.read { db throws in
+            let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+            guard check == ["ok"] else {
+                throw StoreError(.corrupt, path: path, reason: "integrity check: \(check.prefix(3).joined(separator: "; "))")
+            }
+            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+            let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+            if version > StoreSchema.version {
+                throw StoreError(.newerSchema, path: path, reason: "schema version \(version); this one knows up to \(StoreSchema.version)")
+            }
+            if tables.contains("grdb_migrations"), try StoreSchema.migrator.hasBeenSuperseded(db) {
+                let known = try StoreSchema.migrator.appliedIdentifiers(db)
+                throw StoreError(.newerSchema, path: path, reason: "it has migrations this cdscript does not know, beyond \(known.sorted().joined(separator: ", "))")
+            }
+            if !tables.isEmpty && !tables.contains("countdown") && !tables.isSubset(of: ["grdb_migrations"]) {
+                throw StoreError(.corrupt, path: path, reason: "it has tables but no 'countdown' table")
+            }
+        }
+    }
+
+    private func migrate(_ queue: DatabaseQueue) throws(StoreError) {
+        // Two processes creating a new store at once may both try the first
+        // migration; the loser fails inside its transaction and finds it applied on retry.
+        var lastError: (any Error)?
+        for _ in 0..<3 {
+            do {
+                try StoreSchema.migrator.migrate(queue)
+                return
+            } catch {
+                lastError = error
+            }
+        }
+        throw classify(lastError!)
+    }
+
+    // MARK: Access
+
+    private func access<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        let queue = try open()
+        do {
+            return try queue.write { db in try body(db) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw classify(error)
+        }
+    }
+
+    private func classify(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        guard let error = error as? DatabaseError else {
+            return StoreError(.failed, path: path, reason: "\(error)")
+        }
+        let reason = error.message ?? "\(error.resultCode)"
+        switch error.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return StoreError(.corrupt, path: path, reason: reason)
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
+            return StoreError(.unavailable, path: path, reason: "\(reason); it was left as it is")
+        default:
+            return StoreError(.failed, path: path, reason: reason)
+        }
+    }
+
+    private static func upsert(_ countdown: StoredCountdown, _ db: Database) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO countdown
+                (id, state, kind, wall_deadline, paused_remaining, every, total, boot_id, boot_deadline, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: countdown.arguments)
+    }
+}

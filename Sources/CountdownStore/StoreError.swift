@@ -1,0 +1,37 @@
+/// Why the countdown store cannot be used. Every message names the file and says
+/// that it was left as it is.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public enum Kind: Sendable, Equatable {
+        /// The file or its directory cannot be opened or created.
+        case unavailable
+        /// The file is not an SQLite database, or it is damaged.
+        case corrupt
+        /// A newer cdscript wrote it.
+        case newerSchema
+        /// A read or write failed after the store was opened.
+        case failed
+    }
+
+    public let kind: Kind
+    public let path: String
+    public let reason: String
+
+    public init(_ kind: Kind, path: String, reason: String) {
+        self.kind = kind
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String {
+        switch kind {
+        case .unavailable:
+            "cannot open the countdown store \(path): \(reason)"
+        case .corrupt:
+            "the countdown store \(path) is damaged or not a cdscript store (\(reason)); it was left as it is: move it away or use another --state-dir"
+        case .newerSchema:
+            "the countdown store \(path) was written by a newer cdscript (\(reason)); it was left as it is: use a newer cdscript or another --state-dir"
+        case .failed:
+            "the countdown store \(path) failed: \(reason)"
+        }
+    }
+}

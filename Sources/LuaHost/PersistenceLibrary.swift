@@ -1,0 +1,201 @@
+import CLua
+import CLuaShim
+import CountdownCore
+
+/// Persistent countdowns: `countdown.start{ id =, persist = true, ... }`,
+/// `countdown.fetch(id, { every =, on_tick =, on_done = })`, and the store updates
+/// behind append, pause, resume, cancel and the end.
+///
+/// Every change is committed to `persistence` before the call that made it returns,
+/// so before the next hook runs. A store that cannot be used never stops a script:
+/// the error is reported once (naming the file), counted in `storeErrorCount`,
+/// and the countdowns run on in memory.
+extension LuaHost {
+    static let fetchFields: Set<String> = ["every", "on_tick", "on_done"]
+
+    /// One instant read from every clock a stored countdown needs. While a hook
+    /// runs it is the hook's tick instant, like `scheduler.now`.
+    func storeNow() -> StoreInstant {
+        let boot = scheduler.now
+        let clock = scheduler.clock
+        return StoreInstant(boot: boot, wall: clock.wallNow() - (clock.bootNow() - boot), bootID: bootID)
+    }
+
+    /// Marks `id` persistent or not, before its countdown starts.
+    func setPersistent(_ id: String?, _ persist: Bool) {
+        guard let id else { return }
+        if persist { persistentIDs.insert(id) } else { persistentIDs.remove(id) }
+    }
+
+    /// The store, or nil after reporting why there is none.
+    func store() -> CountdownPersistence? {
+        if persistence == nil { reportStoreError("no countdown store is configured for this run") }
+        return persistence
+    }
+
+    /// Runs one store operation; a failure is reported (once per distinct message)
+    /// and turned into nil.
+    @discardableResult
+    func withStore<T>(_ body: (CountdownPersistence) throws -> T) -> T? {
+        guard let store = store() else { return nil }
+        do {
+            return try body(store)
+        } catch {
+            reportStoreError("\(error)")
+            return nil
+        }
+    }
+
+    func reportStoreError(_ message: String) {
+        lastStoreError = message
+        guard reportedStoreErrors.insert(message).inserted else { return }
+        storeErrorCount += 1
+        reportError("cdscript: \(message); persistent countdowns run on without the store")
+    }
+
+    /// The record of a running or paused countdown as this process sees it.
+    func storedRecord(_ key: CountdownKey, id: String, now: StoreInstant) -> StoredCountdown? {
+        guard let state = scheduler.state(key), let bootDeadline = scheduler.bootDeadline(key),
+              let every = scheduler.every(key), let total = scheduler.total(key) else { return nil }
+        let followsWall = scheduler.followsWallClock(key) ?? false
+        let wallDeadline = followsWall ? (scheduler.wallDeadline(key) ?? now.wall) : now.wall + (bootDeadline - now.boot)
+        return StoredCountdown(
+            id: id, state: state == .paused ? .paused : .running, kind: followsWall ? .wall : .duration,
+            wallDeadline: wallDeadline, pausedRemaining: state == .paused ? scheduler.remaining(key) : nil,
+            every: every, total: total, bootID: bootID, bootDeadline: state == .paused ? nil : bootDeadline,
+            updatedAt: now.wall)
+    }
+
+    /// Called by `launch` once a countdown exists and before its first tick.
+    func storeStarted(_ key: CountdownKey, id: String?) {
+        guard let id, persistentIDs.contains(id), let record = storedRecord(key, id: id, now: storeNow()) else { return }
+        withStore { try $0.save(record) }
+    }
+
+    /// Applies a change made to a running countdown to its stored record. When the
+    /// record is gone (removed by `cdscript cancel`, say), this process's view is stored.
+    func storeChange(_ key: CountdownKey, _ change: (inout StoredCountdown, StoreInstant) -> Void) {
+        guard let id = scheduler.id(key), persistentIDs.contains(id) else { return }
+        let now = storeNow()
+        let local = storedRecord(key, id: id, now: now)
+        withStore { store in
+            try store.modify(id: id) { record in
+                if record == nil || record?.state == .finished {
+                    record = local
+                } else {
+                    change(&record!, now)
+                }
+            }
+        }
+    }
+
+    /// Called when a countdown ends, before its done hook runs: a cancelled one is
+    /// removed, a finished one is marked finished (for `cdscript clear`).
+    func storeEnded(_ tick: Tick, reason: EndReason, handleRef: Int32) {
+        guard reason == .finished || reason == .cancelled, !persistentIDs.isEmpty else { return }
+        let L = current
+        cd_push_ref(L, handleRef)
+        lua_getiuservalue(L, -1, 1)
+        let id = L.string(at: -1)
+        L.pop(2)
+        guard let id, persistentIDs.contains(id) else { return }
+        var now = storeNow()
+        now.wall -= now.boot - tick.instant
+        now.boot = tick.instant
+        withStore { store in
+            if reason == .cancelled {
+                try store.delete(id: id)
+            } else {
+                try store.modify(id: id) { record in _ = record?.finish(at: now) }
+            }
+        }
+    }
+
+    static let fetch: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let fn = "countdown.fetch"
+            guard let id = L.string(at: 1), !id.isEmpty else {
+                throw APIError("\(fn): expected an id string as argument 1, got \(L.typeName(at: 1))")
+            }
+            var every: Nanoseconds?
+            var onTick: Int32 = 0, onDone: Int32 = 0
+            switch L.type(at: 2) {
+            case LUA_TNONE, LUA_TNIL: break
+            case LUA_TTABLE:
+                try StartOptions.checkFieldNames(L, at: 2, allowed: fetchFields, function: fn)
+                if let value = try StartOptions.optionalNumber(L, 2, "every", fn) {
+                    guard let ns = Time.nanoseconds(fromSeconds: value), ns >= StartOptions.minimumEvery else {
+                        throw APIError("\(fn): 'every' must be at least 0.1 seconds, got \(StartOptions.format(value))")
+                    }
+                    every = ns
+                }
+                onTick = try StartOptions.hook(L, 2, "on_tick", fn)
+                onDone = try StartOptions.hook(L, 2, "on_done", fn)
+            default:
+                throw APIError("\(fn): expected a table of options such as {on_tick = f} as argument 2, got \(L.typeName(at: 2))")
+            }
+
+            let now = host.storeNow()
+            guard let found = host.withStore({ try $0.load(id: id) }) else {
+                lua_pushnil(L)
+                L.push("unavailable")
+                L.push(host.lastStoreError ?? "the countdown store is unavailable")
+                return 3
+            }
+            guard let record = found else {
+                lua_pushnil(L)
+                L.push("unknown")
+                return 2
+            }
+            let deadline: Deadline
+            var paused = false
+            switch record.resumption(at: now) {
+            case .finished:
+                if record.state != .finished {
+                    host.withStore { store in try store.modify(id: id) { _ = $0?.finish(at: now, tolerance: 0) } }
+                }
+                lua_pushnil(L)
+                L.push("finished")
+                return 2
+            case .running(let d, remaining: _):
+                deadline = d
+            case .paused(let remaining):
+                deadline = record.kind == .wall ? .wall(now.wall + remaining) : .after(remaining)
+                paused = true
+            }
+
+            let handle = cd_new_handle(L)!
+            let handleIndex = lua_gettop(L)
+            L.push(id)
+            lua_setiuservalue(L, handleIndex, 1)
+            for (hook, slot) in [(onTick, Int32(2)), (onDone, Int32(3))] {
+                if hook != 0 { lua_pushvalue(L, hook) } else { lua_pushnil(L) }
+                lua_setiuservalue(L, handleIndex, slot)
+            }
+            handle.pointee.every_ns = every ?? record.every
+            host.persistentIDs.insert(id)
+            if let every, every != record.every {
+                host.withStore { store in try store.modify(id: id) { $0?.every = every } }
+            }
+            host.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused))
+            return 1
+        }
+    }
+}
+
+extension StartOptions {
+    /// Reads `persist`: a boolean, and only with an id to store the countdown under.
+    static func persistOption(_ L: OpaquePointer, _ index: Int32, id: String?, _ fn: String) throws(APIError) -> Bool {
+        let type = L.rawField(index, "persist")
+        defer { L.pop() }
+        if type == LUA_TNIL { return false }
+        guard type == LUA_TBOOLEAN else {
+            throw APIError("\(fn): 'persist' must be true or false, got \(L.typeName(at: -1))")
+        }
+        let persist = lua_toboolean(L, -1) != 0
+        if persist && id == nil {
+            throw APIError("\(fn): 'persist = true' needs an 'id', the name the countdown is stored and fetched under")
+        }
+        return persist
+    }
+}

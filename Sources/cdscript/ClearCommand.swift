@@ -1,0 +1,24 @@
+import ArgumentParser
+import CountdownStore
+
+struct ClearCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "clear",
+        abstract: "Remove the stored countdowns that have finished."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let store = storeOptions.makeStore()
+        var removed: [String] = []
+        if store.fileExists {
+            do {
+                removed = try store.removeFinished(at: storeNow())
+            } catch {
+                throw failOnStore(error)
+            }
+        }
+        print("removed \(removed.count) finished countdown\(removed.count == 1 ? "" : "s")" + (removed.isEmpty ? "" : ": " + removed.joined(separator: ", ")))
+    }
+}

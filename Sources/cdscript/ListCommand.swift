@@ -1,0 +1,112 @@
+import ArgumentParser
+import CountdownCore
+import CountdownStore
+import Foundation
+
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Show the stored countdowns: id, state, remaining time, deadline."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Flag(help: "Print the countdowns as a JSON array.")
+    var json = false
+
+    func run() throws {
+        let store = storeOptions.makeStore()
+        var countdowns: [StoredCountdown] = []
+        if store.fileExists {
+            do {
+                countdowns = try store.list()
+            } catch {
+                throw failOnStore(error)
+            }
+        }
+        let now = storeNow()
+        if json {
+            print(CountdownListing.json(countdowns, at: now))
+        } else if countdowns.isEmpty {
+            print("no stored countdowns in \(store.path)")
+        } else {
+            print(CountdownListing.table(countdowns, at: now), terminator: "")
+        }
+    }
+}
+
+/// How `cdscript list` shows stored countdowns.
+enum CountdownListing {
+    struct Entry: Encodable {
+        let id: String
+        /// running, paused or finished, as of now (a running one whose end passed is finished).
+        let state: String
+        /// "duration" (seconds) or "wall" (at).
+        let kind: String
+        /// Seconds left, never negative.
+        let remaining: Double
+        /// The end, ISO 8601 UTC; null while paused.
+        let deadline: String?
+        let every: Double
+        let total: Double
+
+        // A paused countdown has no deadline: say null rather than leave the key out.
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(state, forKey: .state)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(remaining, forKey: .remaining)
+            try c.encode(deadline, forKey: .deadline)
+            try c.encode(every, forKey: .every)
+            try c.encode(total, forKey: .total)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, state, kind, remaining, deadline, every, total }
+    }
+
+    static func entries(_ countdowns: [StoredCountdown], at now: StoreInstant) -> [Entry] {
+        countdowns.map { c in
+            let state = c.effectiveState(at: now)
+            return Entry(
+                id: c.id, state: state.rawValue, kind: c.kind.rawValue,
+                remaining: Time.seconds(c.remaining(at: now)),
+                deadline: state == .paused ? nil : iso8601(c.wallDeadline(at: now)),
+                every: Time.seconds(c.every), total: Time.seconds(c.total))
+        }
+    }
+
+    static func json(_ countdowns: [StoredCountdown], at now: StoreInstant) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(entries(countdowns, at: now))) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func table(_ countdowns: [StoredCountdown], at now: StoreInstant) -> String {
+        let rows = [["ID", "STATE", "REMAINING", "DEADLINE"]] + countdowns.map { c in
+            let state = c.effectiveState(at: now)
+            return [c.id, state.rawValue, clock(c.remaining(at: now)),
+                    state == .paused ? "-" : iso8601(c.wallDeadline(at: now))]
+        }
+        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { i, cell in
+                i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ") + "\n"
+        }.joined()
+    }
+
+    /// `1d 02:03:04.5`, `02:03:04.5`.
+    static func clock(_ ns: Nanoseconds) -> String {
+        let pattern = ns >= 86_400 * Time.nanosecondsPerSecond ? "{d}d {hh}:{mm}:{ss}.{t}" : "{hh}:{mm}:{ss}.{t}"
+        return (try? FormatPattern(pattern).render(ns)) ?? "\(Time.seconds(ns))"
+    }
+
+    static func iso8601(_ wall: Nanoseconds) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: Double(wall) / 1e9))
+    }
+}

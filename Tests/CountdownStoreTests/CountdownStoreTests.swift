@@ -1,0 +1,243 @@
+import CountdownCore
+import CountdownStore
+import Foundation
+import GRDB
+import Testing
+
+private let s = Time.nanosecondsPerSecond
+
+func temporaryDirectory() -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-store-\(UUID().uuidString)").path
+    return dir
+}
+
+func record(_ id: String, seconds: Int64 = 60, state: StoredCountdown.State = .running) -> StoredCountdown {
+    StoredCountdown(id: id, state: state, kind: .duration, wallDeadline: (1_000_000 + seconds) * s,
+                    every: s, total: seconds * s, bootID: "A", bootDeadline: (100 + seconds) * s, updatedAt: 1_000_000 * s)
+}
+
+func mode(_ path: String) -> Int {
+    ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1
+}
+
+func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+@Suite("The SQLite countdown store")
+struct CountdownStoreTests {
+    @Test("creates nothing until it is used, then the file with mode 0600 in new directories with mode 0700")
+    func lazyCreationAndModes() throws {
+        let root = temporaryDirectory()
+        let dir = root + "/a/b"
+        let store = CountdownStore(directory: dir)
+        #expect(!FileManager.default.fileExists(atPath: root))
+        try store.save(record("x"))
+        #expect(store.path == dir + "/state.sqlite")
+        #expect(mode(store.path) == 0o600)
+        #expect(mode(dir) == 0o700)
+        #expect(mode(root + "/a") == 0o700)
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: store.path + suffix) {
+            #expect(mode(store.path + suffix) == 0o600, "\(suffix)")
+        }
+    }
+
+    @Test("keeps every field; saves, loads, lists by id, modifies and deletes")
+    func roundTrip() throws {
+        let store = CountdownStore(directory: temporaryDirectory())
+        var paused = record("b", seconds: 5)
+        paused.state = .paused
+        paused.pausedRemaining = 3 * s
+        paused.bootDeadline = nil
+        paused.kind = .wall
+        try store.save(record("c"))
+        try store.save(paused)
+        #expect(try store.load(id: "b") == paused)
+        #expect(try store.load(id: "nope") == nil)
+        #expect(try store.list().map(\.id) == ["b", "c"])
+        let moved = try store.modify(id: "c") { $0!.append(10 * s, at: StoreInstant(boot: 100 * s, wall: 1_000_000 * s, bootID: "A")) }
+        #expect(moved)
+        #expect(try store.load(id: "c")?.total == 70 * s)
+        #expect(try store.delete(id: "c"))
+        #expect(try !store.delete(id: "c"))
+        try store.modify(id: "b") { $0 = nil }
+        #expect(try store.list().isEmpty)
+    }
+
+    @Test("what one store object commits, another one on the same file reads at once")
+    func sharedBetweenConnections() throws {
+        let dir = temporaryDirectory()
+        try CountdownStore(directory: dir).save(record("x"))
+        #expect(try CountdownStore(directory: dir).load(id: "x") == record("x"))
+    }
+
+    @Test("uses WAL, synchronous FULL and a versioned schema")
+    func pragmas() throws {
+        let store = CountdownStore(directory: temporaryDirectory())
+        let queue = try store.open()
+        let (journal, synchronous, version, migrations) = try queue.read { db throws in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"),
+             try Int.fetchOne(db, sql: "PRAGMA synchronous"),
+             try Int.fetchOne(db, sql: "PRAGMA user_version"),
+             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+        }
+        #expect(journal == "wal")
+        #expect(synchronous == 2)
+        #expect(version == 1)
+        #expect(migrations == ["v1"])
+    }
+
+    @Test("removes finished countdowns, also running ones whose end passed meanwhile")
+    func removeFinished() throws {
+        let store = CountdownStore(directory: temporaryDirectory())
+        try store.save(record("done", state: .finished))
+        try store.save(record("ended", seconds: 10))
+        try store.save(record("running", seconds: 600))
+        let removed = try store.removeFinished(at: StoreInstant(boot: 200 * s, wall: 1_000_100 * s, bootID: "A"))
+        #expect(removed == ["done", "ended"])
+        #expect(try store.list().map(\.id) == ["running"])
+    }
+
+    @Test("concurrent read-change-writes from several connections lose no update")
+    func concurrentModify() throws {
+        let dir = temporaryDirectory()
+        try CountdownStore(directory: dir).save(record("x"))
+        let now = StoreInstant(boot: 100 * s, wall: 1_000_000 * s, bootID: "A")
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let store = CountdownStore(directory: dir)
+            for _ in 0..<50 {
+                try! store.modify(id: "x") { $0!.append(s, at: now) }
+            }
+        }
+        #expect(try CountdownStore(directory: dir).load(id: "x")?.total == 260 * s)
+    }
+}
+
+@Suite("A store that cannot be used is refused with the file named, and left as it is")
+struct StoreRefusalTests {
+    private func expectRefused(_ dir: String, _ kind: StoreError.Kind, mentioning text: String? = nil) throws {
+        let store = CountdownStore(directory: dir)
+        let before = contents(store.path)
+        var caught: StoreError?
+        do {
+            _ = try store.list()
+        } catch let error as StoreError {
+            caught = error
+        }
+        let error = try #require(caught)
+        #expect(error.kind == kind)
+        #expect(error.description.contains(store.path))
+        if let text { #expect(error.description.contains(text), "\(error)") }
+        #expect(contents(store.path) == before, "the file changed")
+        // The failure is kept: a second call fails the same way without touching the file.
+        #expect(throws: StoreError.self) { try store.save(record("y")) }
+        #expect(contents(store.path) == before, "the file changed")
+    }
+
+    @Test("a file that is not a database")
+    func garbage() throws {
+        let dir = temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: StateDirectory.storePath(in: dir)))
+        try expectRefused(dir, .corrupt, mentioning: "left as it is")
+    }
+
+    @Test("a store whose pages were overwritten")
+    func damagedPages() throws {
+        let dir = temporaryDirectory()
+        let store = CountdownStore(directory: dir)
+        for i in 0..<200 { try store.save(record("countdown-\(i)")) }
+        let queue = try store.open()
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try queue.close()
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: store.path))
+        let size = try handle.seekToEnd()
+        try handle.seek(toOffset: size / 2)
+        handle.write(Data(repeating: 0xA5, count: 4096 * 3))
+        try handle.close()
+        try expectRefused(dir, .corrupt)
+    }
+
+    @Test("a store written by a newer cdscript")
+    func newerSchema() throws {
+        let dir = temporaryDirectory()
+        let store = CountdownStore(directory: dir)
+        try store.save(record("x"))
+        let queue = try store.open()
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v2')")
+            try db.execute(sql: "PRAGMA user_version = 2")
+        }
+        try queue.close()
+        try expectRefused(dir, .newerSchema, mentioning: "schema version 2")
+    }
+
+    @Test("a newer migration without a version number is refused too")
+    func unknownMigration() throws {
+        let dir = temporaryDirectory()
+        let store = CountdownStore(directory: dir)
+        let queue = try store.open()
+        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9-future')") }
+        try queue.close()
+        try expectRefused(dir, .newerSchema, mentioning: "migrations")
+    }
+
+    @Test("someone else's SQLite database")
+    func foreignDatabase() throws {
+        let dir = temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: StateDirectory.storePath(in: dir))
+        try queue.write { try $0.execute(sql: "CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('keep me')") }
+        try queue.close()
+        try expectRefused(dir, .corrupt, mentioning: "no 'countdown' table")
+    }
+
+    @Test("a directory where the file should be")
+    func directoryInTheWay() throws {
+        let dir = temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: StateDirectory.storePath(in: dir), withIntermediateDirectories: true)
+        try expectRefused(dir, .unavailable, mentioning: "directory")
+    }
+
+    @Test("a state directory that is a file")
+    func fileInTheWay() throws {
+        let dir = temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir + "/state"))
+        try expectRefused(dir + "/state", .unavailable, mentioning: "not a directory")
+    }
+
+    @Test("an unreadable file, when not running as root (root reads anything)")
+    func unreadable() throws {
+        guard getuid() != 0 else { return }
+        let dir = temporaryDirectory()
+        let store = CountdownStore(directory: dir)
+        try store.save(record("x"))
+        chmod(store.path, 0)
+        defer { chmod(store.path, 0o600) }
+        try expectRefused(dir, .unavailable)
+    }
+}
+
+@Suite("Where the store lives")
+struct StateDirectoryTests {
+    @Test("--state-dir first, then CDSCRIPT_STATE_DIR, then XDG_STATE_HOME, then ~/.local/state")
+    func precedence() {
+        let env = ["CDSCRIPT_STATE_DIR": "/env", "XDG_STATE_HOME": "/xdg", "HOME": "/home/u"]
+        #expect(StateDirectory.resolve(option: "/opt", environment: env) == "/opt")
+        #expect(StateDirectory.resolve(option: nil, environment: env) == "/env")
+        #expect(StateDirectory.resolve(option: nil, environment: ["XDG_STATE_HOME": "/xdg", "HOME": "/home/u"]) == "/xdg/cdscript")
+        #expect(StateDirectory.resolve(option: nil, environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"]) == "/home/u/.local/state/cdscript")
+        #expect(StateDirectory.resolve(option: nil, environment: ["HOME": "/home/u"]) == "/home/u/.local/state/cdscript")
+        #expect(StateDirectory.storePath(in: "/d/") == "/d/state.sqlite")
+    }
+
+    @Test("the boot id is the kernel's, read from a file; a missing file gives nil")
+    func bootID() throws {
+        let path = temporaryDirectory()
+        try Data("0f1e2d3c-aaaa-bbbb-cccc-000011112222\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(BootID.current(path: path) == "0f1e2d3c-aaaa-bbbb-cccc-000011112222")
+        #expect(BootID.current(path: path + "-missing") == nil)
+        #if os(Linux)
+        #expect(BootID.current()?.count == 36)
+        #endif
+    }
+}
