@@ -28,16 +28,22 @@ let package = Package(
         .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore"]),
         .target(name: "CLinux"),
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),
+        .target(name: "ScriptTesting", dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost"]),
         .executableTarget(
             name: "cdscript",
             dependencies: [
-                "CountdownCore", "LuaHost", "EventLoop",
+                "CountdownCore", "LuaHost", "EventLoop", "ScriptTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "CountdownCoreTests", dependencies: ["CountdownCore"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(
+            name: "ScriptTestingTests",
+            dependencies: ["ScriptTesting", "LuaHost", "CountdownCore"],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

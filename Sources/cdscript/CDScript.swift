@@ -9,12 +9,14 @@ struct CDScript: ParsableCommand {
         abstract: "Run Lua countdown scripts on one shared scheduler.",
         discussion: """
             `cdscript FILE.lua [ARGS...]` is the same as `cdscript run FILE.lua [ARGS...]`.
+            `cdscript test [PATH...]` runs test files on a virtual clock (a script named
+            `test` runs with `cdscript run test`).
             Exit codes: 0 success, 1 a hook raised an error, 2 the script raised an error,
             3 syntax error, 4 unreadable script, 5 system error, 64 bad usage,
             129 SIGHUP, 143 SIGTERM.
             """,
         version: version,
-        subcommands: [RunCommand.self],
+        subcommands: [RunCommand.self, TestCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }
