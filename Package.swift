@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: []),
         .testTarget(
             name: "ScriptTestingTests",
-            dependencies: ["ScriptTesting", "LuaHost", "CountdownCore"],
+            dependencies: ["ScriptTesting", "LuaHost", "CountdownCore", "CLua"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -332,6 +332,10 @@ end
 
 local suite = {}
 
+-- How Lua names the test file in messages and tracebacks: long paths are cut
+-- to "...tail"; the runner puts the whole path back.
+suite.short_src = load("return debug.getinfo(1, 'S').short_src", "@" .. test_file)()
+
 function suite.count() return #tests end
 
 -- Runs test `i` unless `filter` leaves it out (then returns nil).

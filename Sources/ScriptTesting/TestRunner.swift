@@ -47,11 +47,12 @@ public final class TestRunner {
         guard let suiteRef = loadPrelude(L, testFile: path) else {
             return FileReport(path: path, loadError: "cdscript: internal error: the test API did not load: \(L.text(at: -1) ?? "?")")
         }
+        let paths = PathRestorer(path: path, shortName: shortName(L, suiteRef))
         if let failure = host.runScript(atPath: path) {
-            return FileReport(path: path, loadError: failure.message)
+            return FileReport(path: path, loadError: paths.restore(failure.message))
         }
         if !hookErrors.messages.isEmpty {
-            return FileReport(path: path, loadError: hookErrors.messages.joined(separator: "\n"))
+            return FileReport(path: path, loadError: paths.restore(hookErrors.messages.joined(separator: "\n")))
         }
 
         var report = FileReport(path: path)
@@ -93,7 +94,7 @@ public final class TestRunner {
                 result = failed
             }
             stopAll(scheduler)
-            if let result { report.results.append(result) }
+            if let result { report.results.append(paths.restore(result)) }
         }
         return report
     }
@@ -111,6 +112,13 @@ public final class TestRunner {
         L.pushText(testFile)
         guard cd_pcall_traceback(L, 1, 1) == LUA_OK, lua_type(L, -1) == LUA_TTABLE else { return nil }
         return cd_ref(L)
+    }
+
+    /// The test file's name as Lua shows it (cut to "...tail" when long).
+    private func shortName(_ L: OpaquePointer, _ suiteRef: Int32) -> String? {
+        cd_push_ref(L, suiteRef)
+        defer { L.pop1() }
+        return L.textField(-1, "short_src")
     }
 
     /// Calls `suite[name](args...)` in protected mode with one result left on
