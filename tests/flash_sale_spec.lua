@@ -34,10 +34,18 @@ describe("a flash sale", function()
     clock.set_wall("2026-11-29T18:30:00+08:00")
     load_script("examples/flash_sale.lua", "2026-12-01T20:00:00+08:00")
     expect(printed()[1]).to_be("Sale ends in 2d 01:30:00.0")
-    clock.advance(25.5 * 3600)
-    expect(printed()[#printed()]).to_be("Sale ends in 1d 00:00:00.0")
-    clock.advance(0.1)
-    expect(printed()[#printed()]).to_be("Sale ends in 23:59:59.9")
+  end)
+
+  it("drops the days when the last day begins", function()
+    clock.set_wall("2026-11-30T19:59:59.8+08:00")
+    load_script("examples/flash_sale.lua", "2026-12-01T20:00:00+08:00")
+    clock.advance(0.3)
+    expect(printed()).to_equal({
+      "Sale ends in 1d 00:00:00.2",
+      "Sale ends in 1d 00:00:00.1",
+      "Sale ends in 1d 00:00:00.0",
+      "Sale ends in 23:59:59.9",
+    })
   end)
 
   it("ends at once when its date has already passed", function()

@@ -36,23 +36,26 @@ public final class ScaledClock: TimeSource {
         return base.wallNow() + (scaled(real) - real)
     }
 
-    /// The scaled instant standing for the base clock's instant `real`.
+    /// The scaled instant standing for the base clock's instant `real`
+    /// (rounded down: a scaled instant has come only once it is fully reached).
     public func scaled(_ real: Nanoseconds) -> Nanoseconds {
-        origin + Self.clamp(Double(real - origin) * speed)
+        origin + Self.clamp((Double(real - origin) * speed).rounded(.down))
     }
 
     /// The earliest base-clock instant at which this clock reads `instant` or
-    /// later: where a real timer must be armed for a scaled deadline. Rounded up,
-    /// so a timer never wakes the loop before its tick is due.
+    /// later: where a real timer must be armed for a scaled deadline, so that
+    /// it never wakes the loop before its tick is due, nor later than needed.
     public func baseInstant(_ instant: Nanoseconds) -> Nanoseconds {
+        guard instant > origin else { return origin - Self.clamp((Double(origin - instant) / speed).rounded(.down)) }
         var real = origin + Self.clamp((Double(instant - origin) / speed).rounded(.up))
-        // Floating point may land a nanosecond short; step until the tick is due.
+        // Floating point can be off by a few nanoseconds either way.
         while scaled(real) < instant { real += 1 }
+        while real > origin, scaled(real - 1) >= instant { real -= 1 }
         return real
     }
 
     private static func clamp(_ value: Double) -> Nanoseconds {
         let limit = Double(Time.maximumDuration)
-        return Nanoseconds(min(max(value.rounded(), -limit), limit))
+        return Nanoseconds(min(max(value, -limit), limit))
     }
 }
