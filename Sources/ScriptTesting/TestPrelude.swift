@@ -228,12 +228,12 @@ function describe(name, fn)
   not_while_running("describe")
   if type(name) ~= "string" then error("describe: expected a name string, got " .. type(name), 2) end
   if type(fn) ~= "function" then error("describe: expected a function after the name, got " .. type(fn), 2) end
-  local child = { name = name, parent = block, before = {}, after = {} }
   local outer = block
-  block = child
-  local ok, e = pcall(fn)
+  block = { name = name, parent = outer, before = {}, after = {} }
+  -- An error here stops the whole file (a load error), so `block` need not be
+  -- restored on the way out, and the traceback reaches the failing line.
+  fn()
   block = outer
-  if not ok then error(e, 0) end
 end
 
 function it(name, fn)
@@ -287,6 +287,11 @@ print = function(...)
   else
     io.stderr:write(line, "\n")
   end
+end
+
+-- Ending the process would end every other test file with it.
+os.exit = function()
+  error("os.exit is not available in tests (the test runner owns the process)", 2)
 end
 
 function printed()

@@ -55,6 +55,8 @@ public final class HumanReporter: TestReporter {
     public func opening() -> [String] { [] }
 
     public func lines(for report: FileReport) -> [String] {
+        // A file whose tests the filter left out says nothing.
+        if report.results.isEmpty && report.loadError == nil { return [] }
         var lines = [report.path]
         if let loadError = report.loadError {
             lines.append("  ✗ (file did not load)")

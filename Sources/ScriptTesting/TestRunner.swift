@@ -49,7 +49,9 @@ public final class TestRunner {
         }
         let paths = PathRestorer(path: path, shortName: shortName(L, suiteRef))
         if let failure = host.runScript(atPath: path) {
-            return FileReport(path: path, loadError: paths.restore(failure.message))
+            let (message, traceback) = Traceback.split(failure.message)
+            let text = traceback.map { message + "\n" + $0 } ?? message
+            return FileReport(path: path, loadError: paths.restore(text))
         }
         if !hookErrors.messages.isEmpty {
             return FileReport(path: path, loadError: paths.restore(hookErrors.messages.joined(separator: "\n")))

@@ -20,6 +20,8 @@ struct LoadErrorTests {
         let message = report.loadError ?? ""
         #expect(message.hasPrefix("\(path):4: attempt to index a nil value"))
         #expect(message.contains("stack traceback:"))
+        #expect(message.contains("\(path):1: in main chunk"))
+        #expect(!message.contains(TestPrelude.sourceMarker))
     }
 
     @Test("a missing file")
