@@ -57,6 +57,8 @@ public final class TestRunner {
             return FileReport(path: path, loadError: paths.restore(hookErrors.messages.joined(separator: "\n")))
         }
 
+        // Countdowns started while the file was collected would leak into its first test.
+        stopAll(scheduler)
         var report = FileReport(path: path)
         var count = 0
         if call(L, suiteRef, "count", arguments: { 0 }) == LUA_TNUMBER {

@@ -72,3 +72,23 @@ struct ClockTests {
         #expect(prepared == 1)
     }
 }
+
+@Suite("Tests of a file do not leak countdowns into each other")
+struct IsolationTests {
+    @Test("countdowns started at the top of a file or by a test are stopped, hooks not called, before the next test")
+    func noLeaks() throws {
+        let path = try Fixture.write("""
+            countdown.start{ id = "top", seconds = 5, on_done = function() error("must not run") end }
+            it("starts clean", function()
+              expect(countdown.list()).to_equal({})
+              countdown.start{ id = "left", seconds = 5, on_done = function() error("must not run") end }
+            end)
+            it("still clean", function()
+              expect(countdown.get("left")).to_be(nil)
+              clock.advance(10)
+            end)
+            """)
+        let report = TestRunner().run(file: path)
+        #expect(report.results.map(\.status) == [.passed, .passed], "\(report.results.map { $0.message ?? "" })")
+    }
+}
