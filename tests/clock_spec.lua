@@ -82,4 +82,12 @@ describe("clock", function()
     clock.advance(2)
     expect(other.count).to_be(5)
   end)
+
+  for _, call in ipairs({ "advance(1)", "next()", "run_all()", "stall(1)", "set_wall(0)" }) do
+    it("refuses clock." .. call .. " from inside a hook: only the test moves the clock", function()
+      local move = load("clock." .. call)
+      countdown.start{ seconds = 5, on_tick = function(t) if t.remaining == 4 then move() end end }
+      expect(function() clock.advance(5) end).to_throw("cannot be called while a hook runs")
+    end)
+  end
 end)

@@ -34,9 +34,17 @@ extension LuaHost {
         scheduler.clock as! VirtualClock
     }
 
+    /// The clock is the test's to move, and it is already moving while a hook runs.
+    private func refuseInsideHook(_ function: String) throws(APIError) {
+        guard !scheduler.isDispatching else {
+            throw APIError("\(function) cannot be called while a hook runs; move the clock from the test itself")
+        }
+    }
+
     /// Runs `body`, collecting the hook errors it causes instead of reporting
     /// them, and raises them afterwards.
-    private func raisingHookErrors(_ body: () throws(APIError) -> Void) throws(APIError) {
+    private func raisingHookErrors(_ function: String, _ body: () throws(APIError) -> Void) throws(APIError) {
+        try refuseInsideHook(function)
         let outer = reportError
         let collected = HookErrorCollector()
         reportError = { collected.messages.append($0) }
@@ -61,7 +69,7 @@ extension LuaHost {
     static let clockAdvance: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let duration = try seconds(L, 1, "clock.advance")
-            try host.raisingHookErrors { () throws(APIError) in
+            try host.raisingHookErrors("clock.advance") { () throws(APIError) in
                 host.scheduler.advance(host.virtualClock, to: host.virtualClock.boot + duration)
             }
             lua_pushnumber(L, Time.seconds(host.scheduler.now))
@@ -72,7 +80,7 @@ extension LuaHost {
     static let clockNext: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             var moved: Nanoseconds?
-            try host.raisingHookErrors { () throws(APIError) in
+            try host.raisingHookErrors("clock.next") { () throws(APIError) in
                 moved = host.scheduler.next(host.virtualClock)
             }
             if let moved { lua_pushnumber(L, Time.seconds(moved)) } else { lua_pushnil(L) }
@@ -101,7 +109,7 @@ extension LuaHost {
                 throw APIError("\(fn): expected an options table such as {limit = 1000}, got \(L.typeName(at: 1))")
             }
             var reached: RunAllLimitReached?
-            try host.raisingHookErrors { () throws(APIError) in
+            try host.raisingHookErrors(fn) { () throws(APIError) in
                 do throws(RunAllLimitReached) {
                     try host.scheduler.runAll(host.virtualClock, limit: limit)
                 } catch {
@@ -132,6 +140,7 @@ extension LuaHost {
     static let clockSetWall: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let fn = "clock.set_wall"
+            try host.refuseInsideHook(fn)
             let clock = host.virtualClock
             let wall: Nanoseconds
             if let seconds = L.number(at: 1) {
@@ -151,7 +160,7 @@ extension LuaHost {
             clock.setWall(wall)
             // As in production, where the loop learns of the change at once and
             // runs a pass: `at` countdowns follow the jump, a passed deadline ends.
-            try host.raisingHookErrors { () throws(APIError) in
+            try host.raisingHookErrors(fn) { () throws(APIError) in
                 host.scheduler.runDue()
             }
             return 0
@@ -161,7 +170,7 @@ extension LuaHost {
     static let clockStall: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let duration = try seconds(L, 1, "clock.stall")
-            try host.raisingHookErrors { () throws(APIError) in
+            try host.raisingHookErrors("clock.stall") { () throws(APIError) in
                 host.scheduler.stall(host.virtualClock, for: duration)
             }
             lua_pushnumber(L, Time.seconds(host.scheduler.now))

@@ -125,6 +125,19 @@ struct VirtualClockLibraryTests {
             """) == nil)
     }
 
+    @Test("the clock cannot be moved from inside a hook")
+    func notFromHooks() {
+        let h = ClockHost()
+        #expect(h.run("""
+            countdown.start{ seconds = 5, on_tick = function(t)
+              if t.remaining == 4 then clock.advance(1) end end }
+            local ok, message = pcall(clock.advance, 5)
+            assert(not ok)
+            assert(message:find("clock.advance cannot be called while a hook runs", 1, true), message)
+            """) == nil)
+        #expect(h.clock.boot == 5 * Time.nanosecondsPerSecond)
+    }
+
     @Test("bad arguments are errors that say what was expected")
     func badArguments() {
         let h = ClockHost()
