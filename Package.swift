@@ -36,6 +36,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Benchmarks (scripts/bench): not part of the product.
+        .target(name: "CBenchFloor", dependencies: ["CLua"]),
+        .executableTarget(
+            name: "cdbench",
+            dependencies: [
+                "CBenchFloor", "CLua", "CLuaShim", "CountdownCore", "LuaHost", "EventLoop",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "CountdownCoreTests", dependencies: ["CountdownCore"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
         .testTarget(name: "EndToEndTests", dependencies: []),

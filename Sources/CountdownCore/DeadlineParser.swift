@@ -38,6 +38,8 @@ public enum DeadlineParser {
         let month = try scanner.number(minDigits: 2, maxDigits: 2, field: "month").value
         try scanner.expect("-", in: text)
         let day = try scanner.number(minDigits: 2, maxDigits: 2, field: "day").value
+        // Nanoseconds since 1970 in an Int64 reach only from 1677 to 2262.
+        guard (1900...2200).contains(year) else { throw .outOfRange(field: "year", value: year) }
         guard (1...12).contains(month) else { throw .outOfRange(field: "month", value: month) }
         guard (1...daysIn(month: month, year: year)).contains(day) else {
             throw .outOfRange(field: "day", value: day)
@@ -92,14 +94,18 @@ public enum DeadlineParser {
     }
 
     /// Local wall seconds to UTC seconds. In a daylight-saving gap the time is read
-    /// with the offset from before the gap, as most clocks do.
+    /// with the offset from before the gap, as most clocks do; in an overlap the
+    /// first occurrence wins.
     static func utcFromLocal(_ local: Int64, in zone: TimeZone) -> Int64 {
         func offset(at utc: Int64) -> Int64 {
             Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(utc))))
         }
-        let guess = local - offset(at: local)
-        let corrected = local - offset(at: guess)
-        return min(guess, corrected)
+        // The offsets in force a day either side cover any single transition near `local`.
+        let before = offset(at: local - 86_400)
+        let after = offset(at: local + 86_400)
+        // A reading is valid when the zone really has that offset at the instant it gives.
+        let valid = [local - before, local - after].filter { local - offset(at: $0) == $0 }
+        return valid.min() ?? local - before
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).

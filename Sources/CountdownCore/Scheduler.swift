@@ -28,6 +28,8 @@ public final class Scheduler {
         var seq: UInt64 = 0
         var started: Nanoseconds = 0
         var id: String?
+        /// Ticks skipped before an event that a late pass queued at its own instant.
+        var carriedMissed: Int64 = 0
     }
 
     public let clock: TimeSource
@@ -90,6 +92,7 @@ public final class Scheduler {
         record.seq = nextSeq
         record.started = now
         record.id = spec.id
+        record.carriedMissed = 0
         nextSeq += 1
         switch spec.deadline {
         case .after(let duration):
@@ -97,12 +100,15 @@ public final class Scheduler {
             record.deadline = now + duration
             record.total = duration
         case .wall(let wallDeadline):
-            rebaseIfWallMoved(now: now)
+            // Read both clocks together: inside a hook `now` is the tick's instant,
+            // which lies behind the clocks when the pass runs late.
+            let bootNow = clock.bootNow()
+            let wallOffset = clock.wallNow() - bootNow
+            rebaseIfWallMoved(now: bootNow)
             record.isWall = true
             record.wallDeadline = wallDeadline
-            let wallNow = clock.wallNow()
-            record.deadline = now + (wallDeadline - wallNow)
-            record.total = max(0, wallDeadline - wallNow)
+            record.deadline = wallDeadline - wallOffset
+            record.total = max(0, record.deadline - now)
             wallCountdowns += 1
         }
         records[Int(slot)] = record
@@ -165,7 +171,7 @@ public final class Scheduler {
         guard let slot = liveSlot(key), records[slot].state == .paused else { return false }
         let now = self.now
         records[slot].deadline = now + records[slot].pausedRemaining
-        records[slot].wallDeadline = clock.wallNow() + records[slot].pausedRemaining
+        records[slot].wallDeadline = records[slot].deadline + currentWallOffset
         records[slot].state = .running
         reschedule(slot, now: now)
         return true
@@ -213,8 +219,9 @@ public final class Scheduler {
     public func wallDeadline(_ key: CountdownKey) -> Nanoseconds? {
         guard let slot = liveSlot(key) else { return nil }
         let r = records[slot]
-        if r.isWall || r.state == .paused { return r.isWall ? r.wallDeadline : clock.wallNow() + r.pausedRemaining }
-        return clock.wallNow() + (r.deadline - now)
+        if r.isWall { return r.wallDeadline }
+        let deadline = r.state == .paused ? now + r.pausedRemaining : r.deadline
+        return deadline + currentWallOffset
     }
 
     /// The active countdown started under `id`.
@@ -274,9 +281,14 @@ public final class Scheduler {
         CountdownKey(slot: Int32(slot), generation: records[slot].generation)
     }
 
-    /// Queues the next tick aligned to the deadline, strictly after `now`.
-    private func reschedule(_ slot: Int, now: Nanoseconds) {
+    /// Wall time minus boot time, read from the clock itself (never from a hook's `now`).
+    private var currentWallOffset: Nanoseconds { clock.wallNow() - clock.bootNow() }
+
+    /// Queues the next tick aligned to the deadline, strictly after `now`
+    /// (or at `now` itself when `includingNow` and `now` is aligned).
+    private func reschedule(_ slot: Int, now: Nanoseconds, includingNow: Bool = false) {
         records[slot].epoch &+= 1
+        records[slot].carriedMissed = 0
         let r = records[slot]
         let remaining = r.deadline - now
         let due: Nanoseconds
@@ -286,27 +298,48 @@ public final class Scheduler {
             due = r.deadline
         } else {
             let phase = remaining % r.every
-            due = now + (phase == 0 ? r.every : phase)
+            due = now + (phase != 0 ? phase : includingNow ? 0 : r.every)
         }
         queue.push(TickEntry(due: due, slot: Int32(slot), epoch: r.epoch), seq: r.seq)
+    }
+
+    /// Queues a countdown's pending event again at `instant`, later in the same pass,
+    /// carrying the ticks it skipped. A late pass thus reports every event in
+    /// (instant, start order), and hooks never see time run backwards.
+    private func putOff(_ slot: Int, to instant: Nanoseconds, missed: Int64) {
+        records[slot].carriedMissed = missed
+        queue.push(TickEntry(due: instant, slot: Int32(slot), epoch: records[slot].epoch), seq: records[slot].seq)
     }
 
     private func fire(slot: Int, due: Nanoseconds, now: Nanoseconds) {
         let r = records[slot]
         let k = key(slot)
         let lateness = now - due
+        let carried = r.carriedMissed
+        records[slot].carriedMissed = 0
         if r.deadline <= now {
-            // The end, noticed on time or late: report it once, with the ticks it skipped.
-            let missed = r.wantsTicks && r.deadline > due ? (r.deadline - due + r.every - 1) / r.every : 0
-            end(k, reason: .finished, at: max(due, min(now, r.deadline)), missed: missed)
+            // The end, noticed on time or late: report it once, with the ticks it skipped,
+            // at the deadline's instant.
+            let missed = carried + (r.wantsTicks && r.deadline > due ? (r.deadline - due + r.every - 1) / r.every : 0)
+            let instant = max(due, min(now, r.deadline))
+            if instant > due {
+                putOff(slot, to: instant, missed: missed)
+                return
+            }
+            end(k, reason: .finished, at: instant, missed: missed)
             return
         }
         if lateness >= r.every {
-            // A stall: one catch-up tick with the true remaining time.
-            let missed = lateness / r.every
-            let next = min(due + (missed + 1) * r.every, r.deadline)
-            queue.push(TickEntry(due: next, slot: Int32(slot), epoch: r.epoch), seq: r.seq)
-            dispatch(Tick(key: k, instant: now, remaining: r.deadline - now, total: r.total, missed: missed))
+            // A stall: one catch-up tick with the true remaining time, at `now`.
+            putOff(slot, to: now, missed: carried + lateness / r.every)
+            return
+        }
+        if carried > 0 {
+            // A catch-up tick put off by `putOff`: the next tick is back on the alignment.
+            let remaining = r.deadline - due
+            let phase = remaining % r.every
+            queue.push(TickEntry(due: due + (phase == 0 ? r.every : phase), slot: Int32(slot), epoch: r.epoch), seq: r.seq)
+            dispatch(Tick(key: k, instant: due, remaining: remaining, total: r.total, missed: carried))
             return
         }
         let next = min(due + r.every, r.deadline)
@@ -362,7 +395,8 @@ public final class Scheduler {
             guard deadline != records[slot].deadline else { continue }
             records[slot].deadline = deadline
             records[slot].total = max(records[slot].total, deadline - now)
-            reschedule(slot, now: now)
+            // A tick due at this very instant on the new deadline still lands.
+            reschedule(slot, now: now, includingNow: true)
         }
     }
 }

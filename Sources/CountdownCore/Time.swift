@@ -6,7 +6,7 @@ public enum Time {
     public static let nanosecondsPerSecond: Nanoseconds = 1_000_000_000
     public static let nanosecondsPerTenth: Nanoseconds = 100_000_000
 
-    /// The largest duration accepted from a script: about 292 years less a margin,
+    /// The largest duration accepted from a script: about 73 years (a quarter of Int64),
     /// so that deadline arithmetic can never overflow.
     public static let maximumDuration: Nanoseconds = Int64.max / 4
 

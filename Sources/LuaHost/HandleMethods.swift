@@ -23,6 +23,10 @@ extension LuaHost {
     static let handleIndex: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             if L.string(at: 2) == "id" {
+                // Reachable with any self through debug.getmetatable; user values need a handle.
+                guard cd_to_handle(L, 1) != nil else {
+                    throw APIError("id: expected a countdown handle, got \(L.typeName(at: 1))")
+                }
                 lua_getiuservalue(L, 1, 1)
                 return 1
             }
@@ -54,7 +58,13 @@ extension LuaHost {
                 throw APIError("append: 'seconds' must be a number, got \(L.typeName(at: 2))")
             }
             let amount = try StartOptions.duration(seconds, name: "seconds", function: "append")
-            if !host.scheduler.append(LuaHost.key(handle), amount) {
+            // The scheduler adds without overflow checks: keep the length within what start accepts.
+            let key = LuaHost.key(handle)
+            if let total = host.scheduler.total(key), let remaining = host.scheduler.remaining(key),
+               max(total, remaining) > Time.maximumDuration - amount {
+                throw APIError("append: the countdown would be longer than \(StartOptions.format(Time.seconds(Time.maximumDuration).rounded(.down))) seconds")
+            }
+            if !host.scheduler.append(key, amount) {
                 // Ended: start again with the same id, hooks and interval.
                 host.launch(L, handleIndex: 1, deadline: .after(amount))
             }

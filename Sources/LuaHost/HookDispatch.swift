@@ -11,12 +11,14 @@ extension LuaHost: SchedulerDelegate {
         guard refs.tick != LUA_NOREF else { return }
         let L = current
         let base = lua_gettop(L)
+        // Read before the hook runs: the hook may end its own countdown, which forgets the id.
+        let id = scheduler.id(tick.key)
         cd_push_ref(L, refs.tick)
         pushTickTable(L, tick, idRef: refs.id)
         if cd_pcall_traceback(L, 1, 0) != LUA_OK {
             let message = L.string(at: -1) ?? "(error object is not a string)"
             lua_settop(L, base)
-            reportHookError(countdown: scheduler.id(tick.key), hook: "on_tick", message: message)
+            reportHookError(countdown: id, hook: "on_tick", message: message)
             scheduler.cancel(tick.key, reason: .stopped)
         }
     }

@@ -29,6 +29,11 @@ extension LuaHost {
             let message = L.string(at: -1) ?? "unknown load error"
             return ScriptFailure(kind: status == LUA_ERRSYNTAX ? .syntax : .runtime, message: message)
         }
+        // Room for the arguments as `...`, the traceback handler and setGlobal's temporaries:
+        // the C API guarantees only LUA_MINSTACK (20) free slots.
+        guard arguments.count < Int(Int32.max) - 3, lua_checkstack(L, Int32(arguments.count) + 3) != 0 else {
+            return ScriptFailure(kind: .runtime, message: "too many script arguments (\(arguments.count))")
+        }
         lua_createtable(L, Int32(arguments.count), 1)
         for (i, argument) in arguments.enumerated() {
             L.push(argument)

@@ -51,7 +51,14 @@ struct StartOptions {
             deadline = .after(try duration(seconds, name: "seconds", function: fn))
         case (nil, let text?):
             do {
-                deadline = .wall(try DeadlineParser.parse(text, wallNow: host.scheduler.clock.wallNow(), timeZone: host.timeZone))
+                let wallNow = host.scheduler.clock.wallNow()
+                let instant = try DeadlineParser.parse(text, wallNow: wallNow, timeZone: host.timeZone)
+                guard instant - wallNow <= Time.maximumDuration else {
+                    throw APIError("\(fn): 'at' = \"\(text)\" is more than 73 years away")
+                }
+                deadline = .wall(instant)
+            } catch let error as APIError {
+                throw error
             } catch {
                 throw APIError("\(fn): 'at' = \"\(text)\": \(error)")
             }
@@ -108,8 +115,9 @@ struct StartOptions {
         while lua_next(L, table) != 0 {
             L.pop()
             guard let name = L.string(at: -1) else {
+                let keyType = L.typeName(at: -1)
                 L.pop()
-                throw APIError("\(function): option names must be strings, got a \(L.typeName(at: -1)) key")
+                throw APIError("\(function): option names must be strings, got a \(keyType) key")
             }
             if !allowed.contains(name) {
                 L.pop()

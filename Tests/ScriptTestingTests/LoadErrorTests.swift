@@ -3,7 +3,7 @@ import Testing
 
 @Suite("A file that does not load counts as one failure and says why")
 struct LoadErrorTests {
-    @Test("a syntax error: FILE:LINE and Lua's message; no test runs")
+    @Test("a syntax error gives FILE:LINE and Lua's message; no test runs")
     func syntaxError() {
         let path = Fixture.path("syntax_error.lua")
         let report = TestRunner().run(file: path)

@@ -1,0 +1,18 @@
+#ifndef CBENCHFLOOR_H
+#define CBENCHFLOOR_H
+/* The floors cdscript is measured against: what the machine and Lua allow
+ * with no scheduler at all. */
+#include <stdint.h>
+#include <lua.h>
+
+/* Calls registry[fn_ref]() `count` times with lua_pcall; returns CPU nanoseconds spent. */
+int64_t cdb_pcall_floor(lua_State *L, int fn_ref, int64_t count);
+
+/* Sleeps to `count` absolute deadlines `period_ns` apart with
+ * clock_nanosleep(TIMER_ABSTIME) on CLOCK_BOOTTIME and writes each wake-up's
+ * lateness in nanoseconds to `lateness`. */
+void cdb_nanosleep_schedule(int64_t period_ns, int count, int64_t *lateness);
+
+/* CPU time of this process in nanoseconds. */
+int64_t cdb_process_cpu_ns(void);
+#endif

@@ -1,0 +1,86 @@
+@testable import CountdownCore
+import Testing
+
+@Suite("TickQueue and RingBuffer, the scheduler's internal queues")
+struct TickQueueUnitTests {
+    @Test("the heap yields entries in (due, seq) order whatever the push order")
+    func heapOrder() {
+        var rng = SeededGenerator(seed: 42)
+        var queue = TickQueue()
+        var pushed: [(due: Nanoseconds, seq: UInt64)] = []
+        for seq in 0..<500 as Range<UInt64> {
+            let due = Nanoseconds.random(in: 0...50, using: &rng)
+            queue.push(TickEntry(due: due, slot: Int32(seq), epoch: 0), seq: seq)
+            pushed.append((due, seq))
+        }
+        var popped: [(due: Nanoseconds, seq: UInt64)] = []
+        while let (source, entry) = queue.earliest(seqOf: { UInt64($0) }) {
+            #expect(source == -1)
+            popped.append((entry.due, UInt64(entry.slot)))
+            queue.remove(from: source)
+        }
+        let expected = pushed.sorted { ($0.due, $0.seq) < ($1.due, $1.seq) }
+        #expect(popped.map(\.due) == expected.map(\.due))
+        #expect(popped.map(\.seq) == expected.map(\.seq))
+        #expect(queue.isEmpty)
+    }
+
+    @Test("FIFO lists and the heap merge by due, ties by seq")
+    func mergeListsAndHeap() {
+        var queue = TickQueue()
+        // slot = seq in this test
+        queue.pushInOrder(TickEntry(due: 10, slot: 1, epoch: 0), interval: 5)
+        queue.pushInOrder(TickEntry(due: 10, slot: 3, epoch: 0), interval: 5)
+        queue.pushInOrder(TickEntry(due: 10, slot: 2, epoch: 0), interval: 7)
+        queue.push(TickEntry(due: 10, slot: 0, epoch: 0), seq: 0)
+        queue.push(TickEntry(due: 9, slot: 4, epoch: 0), seq: 4)
+        queue.pushInOrder(TickEntry(due: 15, slot: 1, epoch: 0), interval: 5)
+        #expect(queue.count == 6)
+        var order: [Int32] = []
+        while let (source, entry) = queue.earliest(seqOf: { UInt64($0) }) {
+            order.append(entry.slot)
+            queue.remove(from: source)
+        }
+        #expect(order == [4, 0, 1, 2, 3, 1])
+        #expect(queue.isEmpty)
+        #expect(queue.count == 0)
+    }
+
+    @Test("removeAll empties every list and the heap")
+    func removeAll() {
+        var queue = TickQueue()
+        queue.pushInOrder(TickEntry(due: 1, slot: 0, epoch: 0), interval: 1)
+        queue.push(TickEntry(due: 2, slot: 1, epoch: 0), seq: 1)
+        queue.removeAll()
+        #expect(queue.isEmpty)
+        #expect(queue.earliest(seqOf: { UInt64($0) }) == nil)
+        queue.pushInOrder(TickEntry(due: 3, slot: 0, epoch: 0), interval: 1)
+        #expect(queue.earliest(seqOf: { UInt64($0) })?.entry.due == 3)
+    }
+
+    @Test("RingBuffer is FIFO across wrap-around and growth")
+    func ringBuffer() {
+        var ring = RingBuffer<Int>()
+        #expect(ring.isEmpty)
+        #expect(ring.first == nil)
+        var model: [Int] = []
+        var next = 0
+        var rng = SeededGenerator(seed: 3)
+        for _ in 0..<5000 {
+            if model.isEmpty || Int.random(in: 0..<3, using: &rng) > 0 {
+                ring.append(next); model.append(next); next += 1
+            } else {
+                #expect(ring.removeFirst() == model.removeFirst())
+            }
+            #expect(ring.count == model.count)
+            #expect(ring.first == model.first)
+        }
+        while !model.isEmpty { #expect(ring.removeFirst() == model.removeFirst()) }
+        #expect(ring.isEmpty)
+        ring.append(1)
+        ring.removeAll()
+        #expect(ring.isEmpty)
+        ring.append(2)
+        #expect(ring.first == 2)
+    }
+}
