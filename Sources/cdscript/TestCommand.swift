@@ -11,7 +11,8 @@ struct TestCommand: ParsableCommand {
         discussion: """
             Each file runs in a fresh Lua state whose clock starts at 0 and moves only
             when a test moves it (clock.advance, clock.next, clock.run_all, clock.stall).
-            The last line is always `N passed, N failed` (`, N skipped` when some were).
+            The last line is always `N passed, N failed` (`, N skipped` when some were;
+            a `#` comment with --tap).
             Exit codes: 0 all passed, 1 a test failed or a file did not load,
             4 a path is missing or holds no test files, 5 the JUnit file cannot be written,
             64 bad usage.
