@@ -5,6 +5,10 @@ import PackageDescription
 //   CLua (system library) -> CLuaShim (C helpers) ->
 //   CountdownCore (pure Swift: clocks, countdowns, scheduler, formatting) ->
 //   LuaHost, EventLoop (adapters) -> cdscript (wiring only)
+// The tick path runs millions of times a second; in release builds it skips the
+// dynamic exclusivity checks (debug builds and tests keep them).
+let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+
 let package = Package(
     name: "cdscript",
     platforms: [.macOS(.v13)],
@@ -24,8 +28,8 @@ let package = Package(
             name: "CLuaShim",
             dependencies: ["CLua"]
         ),
-        .target(name: "CountdownCore"),
-        .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore"]),
+        .target(name: "CountdownCore", swiftSettings: hotPath),
+        .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore"], swiftSettings: hotPath),
         .target(name: "CLinux"),
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),
         .target(name: "ScriptTesting", dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost"]),

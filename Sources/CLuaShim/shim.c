@@ -1,5 +1,6 @@
 #include "CLuaShim.h"
 #include <stdio.h>
+#include <string.h>
 
 static const char *const HANDLE_METATABLE = "cdscript.handle";
 
@@ -32,6 +33,10 @@ void cd_new_table(lua_State *L) { lua_newtable(L); }
 const char *cd_to_string(lua_State *L, int index, size_t *length) { return lua_tolstring(L, index, length); }
 int cd_is_none_or_nil(lua_State *L, int index) { return lua_isnoneornil(L, index); }
 int cd_is_integer(lua_State *L, int index) { return lua_isinteger(L, index); }
+
+int cd_gc_generational(lua_State *L) {
+    return lua_gc(L, LUA_GCGEN, 0, 0);
+}
 
 static int open_libs(lua_State *L) {
     luaL_openlibs(L);
@@ -68,31 +73,154 @@ int cd_pcall_traceback(lua_State *L, int nargs, int nresults) {
     return status;
 }
 
-void cd_push_tick_table(lua_State *L, int id_index, const cd_tick_fields *f) {
+/* ---- ticks ---------------------------------------------------------- */
+
+static const char TICK_METATABLE_KEY = 0;
+
+static const char *const TICK_FIELDS[] = {
+    "id", "remaining", "days", "hours", "minutes", "seconds", "tenths",
+    "elapsed", "progress", "missed", NULL
+};
+
+/* Pushes field `i` of the tick at `index`; units are truncated, as clocks show them. */
+static void push_tick_field(lua_State *L, int index, const cd_tick *t, int i) {
+    int64_t r = t->remaining_ns < 0 ? 0 : t->remaining_ns;
+    int64_t secs = r / 1000000000;
+    int64_t elapsed = t->total_ns - r;
+    if (elapsed < 0) elapsed = 0;
+    switch (i) {
+    case 0: lua_getiuservalue(L, index, 1); break;
+    case 1: lua_pushnumber(L, (lua_Number)r / 1e9); break;
+    case 2: lua_pushinteger(L, secs / 86400); break;
+    case 3: lua_pushinteger(L, (secs / 3600) % 24); break;
+    case 4: lua_pushinteger(L, (secs / 60) % 60); break;
+    case 5: lua_pushinteger(L, secs % 60); break;
+    case 6: lua_pushinteger(L, (r / 100000000) % 10); break;
+    case 7: lua_pushnumber(L, (lua_Number)elapsed / 1e9); break;
+    case 8: {
+        lua_Number p = t->total_ns <= 0 ? 1.0 : (lua_Number)elapsed / (lua_Number)t->total_ns;
+        lua_pushnumber(L, p < 0 ? 0 : p > 1 ? 1 : p);
+        break;
+    }
+    case 9: lua_pushinteger(L, t->missed); break;
+    default: lua_pushnil(L);
+    }
+}
+
+static int tick_field_index(const char *key) {
+    for (int i = 0; TICK_FIELDS[i]; i++)
+        if (strcmp(key, TICK_FIELDS[i]) == 0) return i;
+    return -1;
+}
+
+static int tick_index(lua_State *L) {
+    const cd_tick *t = (const cd_tick *)lua_touserdata(L, 1);
+    const char *key = lua_type(L, 2) == LUA_TSTRING ? lua_tostring(L, 2) : NULL;
+    int i = key ? tick_field_index(key) : -1;
+    if (i < 0) lua_pushnil(L);
+    else push_tick_field(L, 1, t, i);
+    return 1;
+}
+
+static int tick_newindex(lua_State *L) {
+    return luaL_error(L, "a tick is read-only (copy the fields you need into a table of your own)");
+}
+
+static int tick_next(lua_State *L) {
+    const cd_tick *t = (const cd_tick *)lua_touserdata(L, 1);
+    int i = lua_isnil(L, 2) ? 0 : tick_field_index(lua_tostring(L, 2)) + 1;
+    for (; TICK_FIELDS[i]; i++) {
+        push_tick_field(L, 1, t, i);
+        if (!lua_isnil(L, -1)) {
+            lua_pushstring(L, TICK_FIELDS[i]);
+            lua_insert(L, -2);
+            return 2;
+        }
+        lua_pop(L, 1);
+    }
+    lua_pushnil(L);
+    return 1;
+}
+
+static int tick_pairs(lua_State *L) {
+    lua_pushcfunction(L, tick_next);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+static int tick_tostring(lua_State *L) {
+    const cd_tick *t = (const cd_tick *)lua_touserdata(L, 1);
+    lua_getiuservalue(L, 1, 1);
+    const char *id = lua_tostring(L, -1);
+    lua_pushfstring(L, "tick of %s%s%s: %f s remaining", id ? "\"" : "", id ? id : "an anonymous countdown",
+                    id ? "\"" : "", (lua_Number)(t->remaining_ns < 0 ? 0 : t->remaining_ns) / 1e9);
+    return 1;
+}
+
+static void push_tick_metatable(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &TICK_METATABLE_KEY) != LUA_TNIL) return;
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 6);
+    lua_pushcfunction(L, tick_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, tick_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, tick_pairs);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushcfunction(L, tick_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushstring(L, "countdown tick");
+    lua_setfield(L, -2, "__name");
+    lua_pushstring(L, "locked");
+    lua_setfield(L, -2, "__metatable");
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &TICK_METATABLE_KEY);
+}
+
+void cd_push_tick(lua_State *L, int id_index, const cd_tick *tick) {
     if (id_index < 0) id_index = lua_gettop(L) + id_index + 1;
-    lua_createtable(L, 0, 10);
+    cd_tick *t = (cd_tick *)lua_newuserdatauv(L, sizeof(cd_tick), 1);
+    *t = *tick;
     if (id_index != 0) {
         lua_pushvalue(L, id_index);
-        lua_setfield(L, -2, "id");
+        lua_setiuservalue(L, -2, 1);
     }
-    lua_pushnumber(L, f->remaining);
-    lua_setfield(L, -2, "remaining");
-    lua_pushinteger(L, f->days);
-    lua_setfield(L, -2, "days");
-    lua_pushinteger(L, f->hours);
-    lua_setfield(L, -2, "hours");
-    lua_pushinteger(L, f->minutes);
-    lua_setfield(L, -2, "minutes");
-    lua_pushinteger(L, f->seconds);
-    lua_setfield(L, -2, "seconds");
-    lua_pushinteger(L, f->tenths);
-    lua_setfield(L, -2, "tenths");
-    lua_pushnumber(L, f->elapsed);
-    lua_setfield(L, -2, "elapsed");
-    lua_pushnumber(L, f->progress);
-    lua_setfield(L, -2, "progress");
-    lua_pushinteger(L, f->missed);
-    lua_setfield(L, -2, "missed");
+    push_tick_metatable(L);
+    lua_setmetatable(L, -2);
+}
+
+const cd_tick *cd_to_tick(lua_State *L, int index) {
+    if (lua_type(L, index) != LUA_TUSERDATA || !lua_getmetatable(L, index)) return NULL;
+    lua_rawgetp(L, LUA_REGISTRYINDEX, &TICK_METATABLE_KEY);
+    int same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    return same ? (const cd_tick *)lua_touserdata(L, index) : NULL;
+}
+
+int cd_call_hook(lua_State *L, int handle_ref, int hook, const cd_tick *tick, const char *reason) {
+    int base = lua_gettop(L);
+    lua_pushcfunction(L, traceback_handler);           /* msgh */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref);     /* msgh h */
+    if (lua_getiuservalue(L, base + 2, hook) == LUA_TNIL) {
+        lua_settop(L, base);
+        return LUA_OK;
+    }                                                  /* msgh h fn */
+    lua_getiuservalue(L, base + 2, 1);                 /* msgh h fn id */
+    lua_replace(L, base + 2);                          /* msgh id fn */
+    cd_push_tick(L, base + 2, tick);                   /* msgh id fn t */
+    int nargs = 1;
+    if (reason) {
+        lua_pushstring(L, reason);
+        nargs = 2;
+    }
+    int status = lua_pcall(L, nargs, 0, base + 1);     /* msgh id [err] */
+    if (status == LUA_OK) {
+        lua_settop(L, base);
+    } else {
+        lua_remove(L, base + 1);                       /* id err */
+    }
+    return status;
 }
 
 void cd_push_ref(lua_State *L, int ref) { lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }

@@ -1,8 +1,13 @@
-/// A growable FIFO queue in one contiguous buffer.
+/// A growable FIFO queue of plain values in one contiguous buffer.
+/// Unused cells hold `filler`, so elements need no Optional wrapper (and no
+/// extra bytes per countdown).
 struct RingBuffer<Element> {
-    private var storage: ContiguousArray<Element?> = []
+    private var storage: ContiguousArray<Element> = []
     private var head = 0
     private(set) var count = 0
+    private let filler: Element
+
+    init(filler: Element) { self.filler = filler }
 
     var isEmpty: Bool { count == 0 }
 
@@ -19,8 +24,7 @@ struct RingBuffer<Element> {
     @discardableResult
     mutating func removeFirst() -> Element {
         precondition(count > 0)
-        let element = storage[head].unsafelyUnwrapped
-        storage[head] = nil
+        let element = storage[head]
         head += 1
         if head == storage.count { head = 0 }
         count -= 1
@@ -35,7 +39,7 @@ struct RingBuffer<Element> {
 
     private mutating func grow() {
         let newCapacity = max(16, storage.count * 2)
-        var next = ContiguousArray<Element?>(repeating: nil, count: newCapacity)
+        var next = ContiguousArray<Element>(repeating: filler, count: newCapacity)
         for i in 0..<count {
             var index = head + i
             if index >= storage.count { index -= storage.count }

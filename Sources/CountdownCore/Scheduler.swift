@@ -27,17 +27,20 @@ public final class Scheduler {
         var pausedRemaining: Nanoseconds = 0
         var seq: UInt64 = 0
         var started: Nanoseconds = 0
-        var id: String?
         /// Ticks skipped before an event that a late pass queued at its own instant.
         var carriedMissed: Int64 = 0
     }
 
     public let clock: TimeSource
-    public weak var delegate: SchedulerDelegate?
+    /// Receives every event. Not retained (the hot path pays no reference counting
+    /// for it): the delegate must outlive its use, and clear itself when it goes.
+    public unowned(unsafe) var delegate: SchedulerDelegate?
 
     var records: ContiguousArray<Record> = []
     private var freeSlots: [Int32] = []
     private var ids: [String: CountdownKey] = [:]
+    /// Ids by slot, kept apart so that records stay plain data and anonymous countdowns pay nothing.
+    private var idBySlot: [Int32: String] = [:]
     private var queue = TickQueue()
     private var nextSeq: UInt64 = 0
     private var dispatchInstant: Nanoseconds?
@@ -91,7 +94,6 @@ public final class Scheduler {
         record.every = spec.every
         record.seq = nextSeq
         record.started = now
-        record.id = spec.id
         record.carriedMissed = 0
         nextSeq += 1
         switch spec.deadline {
@@ -114,7 +116,10 @@ public final class Scheduler {
         records[Int(slot)] = record
         activeCount += 1
         let key = CountdownKey(slot: slot, generation: record.generation)
-        if let id = spec.id { ids[id] = key }
+        if let id = spec.id {
+            ids[id] = key
+            idBySlot[slot] = id
+        }
         return key
     }
 
@@ -212,7 +217,7 @@ public final class Scheduler {
     }
 
     public func id(_ key: CountdownKey) -> String? {
-        liveSlot(key).flatMap { records[$0].id }
+        liveSlot(key).flatMap { idBySlot[Int32($0)] }
     }
 
     /// The wall-clock deadline (UTC), whichever clock the countdown runs on.
@@ -366,9 +371,8 @@ public final class Scheduler {
         records[slot].live = false
         records[slot].state = reason == .finished ? .finished : .cancelled
         records[slot].epoch &+= 1
-        records[slot].id = nil
         if r.isWall { wallCountdowns -= 1 }
-        if let id = r.id, ids[id] == key { ids[id] = nil }
+        if let id = idBySlot.removeValue(forKey: Int32(slot)), ids[id] == key { ids[id] = nil }
         activeCount -= 1
         freeSlots.append(Int32(slot))
         if activeCount == 0 { queue.removeAll() }

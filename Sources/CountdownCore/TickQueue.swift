@@ -17,7 +17,15 @@ struct TickEntry {
 /// A heap over every countdown costs about 20 times a FIFO per tick at a million
 /// countdowns (see docs/design.md); the heap here only holds the irregular few.
 struct TickQueue {
-    private(set) var lists: [(interval: Nanoseconds, entries: RingBuffer<TickEntry>)] = []
+    /// One interval's ticks, in due order. A class, so that reaching a list's head
+    /// never copies (and retains) its buffer.
+    final class IntervalList {
+        let interval: Nanoseconds
+        var entries = RingBuffer(filler: TickEntry(due: 0, slot: -1, epoch: 0))
+        init(interval: Nanoseconds) { self.interval = interval }
+    }
+
+    private(set) var lists: [IntervalList] = []
     private var listIndex: [Nanoseconds: Int] = [:]
     private var heap: [(entry: TickEntry, seq: UInt64)] = []
 
@@ -26,13 +34,15 @@ struct TickQueue {
     /// Queues a tick exactly one interval after the tick that was just fired.
     /// Callers guarantee order: ticks are fired in (due, start order), so these pushes are too.
     mutating func pushInOrder(_ entry: TickEntry, interval: Nanoseconds) {
-        if let i = listIndex[interval] {
+        if lists.count == 1, lists[0].interval == interval {
+            lists[0].entries.append(entry)
+        } else if let i = listIndex[interval] {
             lists[i].entries.append(entry)
         } else {
             listIndex[interval] = lists.count
-            var list = RingBuffer<TickEntry>()
-            list.append(entry)
-            lists.append((interval, list))
+            let list = IntervalList(interval: interval)
+            list.entries.append(entry)
+            lists.append(list)
         }
     }
 
@@ -52,6 +62,10 @@ struct TickQueue {
     /// `seqOf` gives the start order of a slot, to order ties across lists.
     @inline(__always)
     func earliest(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
+        // The common case: every countdown shares one interval and nothing is irregular.
+        if heap.isEmpty, lists.count == 1 {
+            return lists[0].entries.first.map { (0, $0) }
+        }
         var best: (source: Int, entry: TickEntry, seq: UInt64)?
         if let top = heap.first { best = (-1, top.entry, top.seq) }
         for i in lists.indices {

@@ -63,22 +63,15 @@ extension LuaHost {
     }
 
     /// Starts the countdown described by the handle at `handleIndex` (its user
-    /// values hold id and hooks), keeps references for the run, and fires its first tick.
+    /// values hold id and hooks), keeps a reference to it for the run, and fires its first tick.
     func launch(_ L: OpaquePointer, handleIndex: Int32, deadline: Deadline) {
         let handle = cd_to_handle(L, handleIndex)!
         lua_getiuservalue(L, handleIndex, 1)
         let id = L.string(at: -1)
-        var refs = HookRefs()
-        refs.id = id == nil ? LUA_NOREF : cd_ref(L)
-        if id == nil { L.pop() }
         let hasTick = lua_getiuservalue(L, handleIndex, 2) != LUA_TNIL
-        refs.tick = hasTick ? cd_ref(L) : LUA_NOREF
-        if !hasTick { L.pop() }
-        let hasDone = lua_getiuservalue(L, handleIndex, 3) != LUA_TNIL
-        refs.done = hasDone ? cd_ref(L) : LUA_NOREF
-        if !hasDone { L.pop() }
+        L.pop(2)
         lua_pushvalue(L, handleIndex)
-        refs.handle = cd_ref(L)
+        let ref = cd_ref(L)
 
         let spec = CountdownSpec(id: id, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick)
         let key = scheduler.start(spec)
@@ -86,10 +79,10 @@ extension LuaHost {
         handle.pointee.generation = key.generation
         handle.pointee.final_state = CountdownState.running.rawValue
         let slot = Int(key.slot)
-        if slot >= hooks.count {
-            hooks.append(contentsOf: repeatElement(HookRefs(), count: slot - hooks.count + 1))
+        if slot >= handleRefs.count {
+            handleRefs.append(contentsOf: repeatElement(LUA_NOREF, count: slot - handleRefs.count + 1))
         }
-        hooks[slot] = refs
+        handleRefs[slot] = ref
         scheduler.announce(key)
     }
 
@@ -99,7 +92,7 @@ extension LuaHost {
                 throw APIError("countdown.get: 'id' must be a string, got \(L.typeName(at: 1))")
             }
             if let key = host.scheduler.key(forID: id) {
-                cd_push_ref(L, host.hooks[Int(key.slot)].handle)
+                cd_push_ref(L, host.handleRefs[Int(key.slot)])
             } else {
                 lua_pushnil(L)
             }
@@ -112,7 +105,7 @@ extension LuaHost {
             let keys = host.scheduler.activeKeys
             lua_createtable(L, Int32(keys.count), 0)
             for (i, key) in keys.enumerated() {
-                cd_push_ref(L, host.hooks[Int(key.slot)].handle)
+                cd_push_ref(L, host.handleRefs[Int(key.slot)])
                 lua_rawseti(L, -2, lua_Integer(i + 1))
             }
             return 1
@@ -129,24 +122,29 @@ extension LuaHost {
     static let format: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let fn = "countdown.format"
-            let remaining: Double
-            if let seconds = L.number(at: 1) {
-                remaining = seconds
-            } else if L.type(at: 1) == LUA_TTABLE {
-                L.rawField(1, "remaining")
-                guard let seconds = L.number(at: -1) else {
-                    throw APIError("\(fn): the table given has no numeric 'remaining' field")
-                }
-                remaining = seconds
-                L.pop()
+            let ns: Nanoseconds
+            if let tick = cd_to_tick(L, 1) {
+                ns = tick.pointee.remaining_ns
             } else {
-                throw APIError("\(fn): expected seconds or a tick table as argument 1, got \(L.typeName(at: 1))")
+                let remaining: Double
+                if let seconds = L.number(at: 1) {
+                    remaining = seconds
+                } else if L.type(at: 1) == LUA_TTABLE {
+                    guard L.rawField(1, "remaining") == LUA_TNUMBER else {
+                        throw APIError("\(fn): the table given has no numeric 'remaining' field")
+                    }
+                    remaining = L.number(at: -1)!
+                    L.pop()
+                } else {
+                    throw APIError("\(fn): expected seconds, a tick or a table with a numeric 'remaining' field as argument 1, got \(L.typeName(at: 1))")
+                }
+                guard let converted = Time.nanoseconds(fromSeconds: remaining) else {
+                    throw APIError("\(fn): seconds must be a finite number, got \(remaining)")
+                }
+                ns = converted
             }
             guard let patternText = L.string(at: 2) else {
                 throw APIError("\(fn): expected a pattern string as argument 2, got \(L.typeName(at: 2))")
-            }
-            guard let ns = Time.nanoseconds(fromSeconds: remaining) else {
-                throw APIError("\(fn): seconds must be a finite number, got \(remaining)")
             }
             let pattern: FormatPattern
             if let cached = host.patterns[patternText] {

@@ -20,15 +20,9 @@ public final class LuaHost {
     /// Hook errors so far; the run ends non-zero when there were any.
     public private(set) var hookErrorCount = 0
 
-    struct HookRefs {
-        var handle: Int32 = LUA_NOREF
-        var tick: Int32 = LUA_NOREF
-        var done: Int32 = LUA_NOREF
-        var id: Int32 = LUA_NOREF
-    }
-
-    /// Per scheduler slot: registry references to the countdown's handle, hooks and id.
-    var hooks: ContiguousArray<HookRefs> = []
+    /// Per scheduler slot: a registry reference to the countdown's handle, whose
+    /// user values hold its id and hooks.
+    var handleRefs: ContiguousArray<Int32> = []
     /// The state of the innermost host call: hooks fired from inside a host
     /// function (a start's first tick, a cancel's on_done) run on the caller's thread.
     var current: OpaquePointer

@@ -60,7 +60,7 @@ struct TickQueueUnitTests {
 
     @Test("RingBuffer is FIFO across wrap-around and growth")
     func ringBuffer() {
-        var ring = RingBuffer<Int>()
+        var ring = RingBuffer<Int>(filler: 0)
         #expect(ring.isEmpty)
         #expect(ring.first == nil)
         var model: [Int] = []

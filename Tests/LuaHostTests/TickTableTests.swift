@@ -1,6 +1,6 @@
 import Testing
 
-@Suite("The `t` table a hook receives")
+@Suite("The `t` a hook receives: a read-only snapshot of one tick")
 struct TickTableTests {
     @Test("first tick of 1d 1h 1m 1.5s: every field")
     func fieldsOfFirstTick() {
@@ -132,5 +132,33 @@ struct TickTableTests {
             end}
             """)
         #expect(bed.global("first") == "1 1 1 9")
+    }
+
+    @Test("t is a snapshot: a kept t still shows its own tick's values after later ticks")
+    func snapshot() {
+        let bed = LuaTestbed()
+        bed.mustRun("kept = {}; countdown.start{seconds = 3, on_tick = function(t) kept[#kept + 1] = t end}")
+        bed.advance(to: 2)
+        #expect(bed.eval("kept[1].remaining .. ',' .. kept[2].remaining .. ',' .. kept[3].remaining") == "3.0,2.0,1.0")
+    }
+
+    @Test("t is read-only: assigning a field is an error that says so")
+    func readOnly() {
+        let bed = LuaTestbed()
+        bed.mustRun("""
+            countdown.start{seconds = 3, on_tick = function(t)
+              ok, err = pcall(function() t.remaining = 5 end)
+            end}
+            """)
+        #expect(bed.eval("ok") == "false")
+        #expect(bed.eval("err")?.contains("a tick is read-only") == true)
+    }
+
+    @Test("t prints as its countdown and remaining time, and unknown fields are nil")
+    func tostringAndUnknown() {
+        let bed = LuaTestbed()
+        bed.mustRun(#"countdown.start{id = "otp", seconds = 2.5, on_tick = function(t) s, u = tostring(t), t.nope end}"#)
+        #expect(bed.eval("s") == #"tick of "otp": 2.5 s remaining"#)
+        #expect(bed.eval("u") == "nil")
     }
 }

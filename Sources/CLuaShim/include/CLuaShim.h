@@ -32,6 +32,9 @@ const char *cd_to_string(lua_State *L, int index, size_t *length);
 int cd_is_none_or_nil(lua_State *L, int index);
 int cd_is_integer(lua_State *L, int index);
 
+/* Switches the collector to generational mode; returns the previous mode. */
+int cd_gc_generational(lua_State *L);
+
 /* Opens the standard libraries inside a protected call; returns a Lua status. */
 int cd_open_libs(lua_State *L);
 
@@ -44,21 +47,30 @@ int cd_load_text(lua_State *L, const char *source, size_t length, const char *ch
  * LUA_ERRMEM skips the handler: the message is then Lua's bare one. */
 int cd_pcall_traceback(lua_State *L, int nargs, int nresults);
 
-/* The fields of a hook's `t` table. */
-typedef struct cd_tick_fields {
-    double remaining;
-    double elapsed;
-    double progress;
-    lua_Integer days;
-    lua_Integer hours;
-    lua_Integer minutes;
-    lua_Integer seconds;
-    lua_Integer tenths;
-    lua_Integer missed;
-} cd_tick_fields;
+/* A hook's `t`: a read-only snapshot of one tick. It is a small userdata, not a
+ * table, so that a tick costs one allocation; its fields (id, remaining, days,
+ * hours, minutes, seconds, tenths, elapsed, progress, missed) are computed on
+ * access by its metatable, and `pairs(t)` lists them. */
+typedef struct cd_tick {
+    int64_t remaining_ns;
+    int64_t total_ns;
+    int64_t missed;
+} cd_tick;
 
-/* Pushes a new `t` table; `id_index` is a stack index of the id value (0 for none). */
-void cd_push_tick_table(lua_State *L, int id_index, const cd_tick_fields *fields);
+/* Pushes a new tick; `id_index` is a stack index of the id value (0 for none). */
+void cd_push_tick(lua_State *L, int id_index, const cd_tick *tick);
+
+/* The tick at `index`, or NULL when the value there is not one. */
+const cd_tick *cd_to_tick(lua_State *L, int index);
+
+/* Calls a countdown's hook with a new tick, protected, with a traceback handler.
+ * The handle registry[handle_ref] holds the id in user value 1 and the hooks in
+ * user values 2 (on_tick) and 3 (on_done). `reason` is NULL for on_tick, else the
+ * second argument of on_done. Returns a Lua status; on error two values are left:
+ * the countdown's id and, on top, the message with a traceback (the id is kept
+ * because the hook may have ended its own countdown). Returns LUA_OK without a
+ * call when the hook is absent. */
+int cd_call_hook(lua_State *L, int handle_ref, int hook, const cd_tick *tick, const char *reason);
 
 /* Pushes registry[ref]. */
 void cd_push_ref(lua_State *L, int ref);
