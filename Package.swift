@@ -35,10 +35,11 @@ let package = Package(
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),
         // Adapter: countdowns kept across processes in SQLite (GRDB); only the executable and tests import it.
         .target(name: "CountdownStore", dependencies: ["CountdownCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "ScriptTesting", dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost"]),
         .executableTarget(
             name: "cdscript",
             dependencies: [
-                "CountdownCore", "LuaHost", "EventLoop", "CountdownStore",
+                "CountdownCore", "LuaHost", "EventLoop", "CountdownStore", "ScriptTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -57,6 +58,11 @@ let package = Package(
         .testTarget(name: "CountdownStoreTests", dependencies: ["CountdownStore", "CountdownCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // Runs the real binary against real stores: kill -9, SIGSTOP, clock jumps, bad files.
         .testTarget(name: "StoreFaultTests", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "ScriptTestingTests",
+            dependencies: ["ScriptTesting", "LuaHost", "CountdownCore", "CLua"],
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -64,6 +64,9 @@ public final class Scheduler {
     /// hook sees one consistent time; otherwise the clock's.
     public var now: Nanoseconds { dispatchInstant ?? clock.bootNow() }
 
+    /// True while a hook runs (a tick or an end is being delivered).
+    public var isDispatching: Bool { dispatchInstant != nil }
+
     // MARK: Starting
 
     /// Creates a countdown; nothing fires yet. Call `announce(_:)` once the caller

@@ -9,13 +9,15 @@ struct CDScript: ParsableCommand {
         abstract: "Run Lua countdown scripts on one shared scheduler.",
         discussion: """
             `cdscript FILE.lua [ARGS...]` is the same as `cdscript run FILE.lua [ARGS...]`.
+            `cdscript test [PATH...]` runs test files on a virtual clock (a script named
+            `test` runs with `cdscript run test`).
             Exit codes: 0 success, 1 a hook raised an error, 2 the script raised an error,
             3 syntax error, 4 unreadable script, 5 system error, 6 countdown store
             unusable, 7 no such stored countdown, 64 bad usage,
             129 SIGHUP, 143 SIGTERM.
             """,
         version: version,
-        subcommands: [RunCommand.self, ListCommand.self, CancelCommand.self, ClearCommand.self],
+        subcommands: [RunCommand.self, TestCommand.self, ListCommand.self, CancelCommand.self, ClearCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -13,15 +13,25 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
+    @Option(help: ArgumentHelp("Let time flow N times faster (a demo of a 60 s countdown in 1 s: --speed 60).", valueName: "N"))
+    var speed: Double?
+
     @Argument(help: "The Lua script to run.")
     var script: String
 
     @Argument(parsing: .captureForPassthrough, help: "Arguments for the script, as `arg` and `...`.")
     var scriptArguments: [String] = []
 
+    func validate() throws {
+        if let speed, !(speed.isFinite && speed > 0) {
+            throw ValidationError("--speed must be a finite number greater than 0, got \(speed)")
+        }
+    }
+
     func run() throws {
         LuaHost.lineBufferStandardOutput()
-        let scheduler = Scheduler(clock: BootClock())
+        let clock = try Self.clock(speed: speed)
+        let scheduler = Scheduler(clock: clock)
         let host = LuaHost(scheduler: scheduler)
         host.persistence = storeOptions.makeStore()
         host.bootID = BootID.current()
@@ -31,6 +41,9 @@ struct RunCommand: ParsableCommand {
         } catch {
             printError("cdscript: \(error)")
             throw ExitCode(ExitStatus.systemError.rawValue)
+        }
+        if let scaled = clock as? ScaledClock {
+            loop.realInstant = { scaled.baseInstant($0) }
         }
         if let failure = host.runScript(atPath: script, arguments: scriptArguments) {
             switch failure.kind {
@@ -56,6 +69,18 @@ struct RunCommand: ParsableCommand {
         }
         if host.storeErrorCount > 0 {
             throw ExitCode(ExitStatus.storeError.rawValue)
+        }
+    }
+}
+
+extension RunCommand {
+    /// The real clock, or one running `speed` times faster on top of it.
+    static func clock(speed: Double?) throws -> TimeSource {
+        guard let speed else { return BootClock() }
+        do {
+            return try ScaledClock(base: BootClock(), speed: speed)
+        } catch {
+            throw ValidationError("--speed: \(error)")
         }
     }
 }

@@ -1,0 +1,185 @@
+import CLua
+import CLuaShim
+import CountdownCore
+import Foundation
+
+/// The global `clock` table of `cdscript test`: drives the host's scheduler on
+/// its `VirtualClock`, synchronously, on the calling thread.
+///
+/// An error raised by a hook while a clock function runs is raised again by
+/// that function, after the other due ticks have fired, so the test that moved
+/// the clock fails with the hook's message and traceback.
+extension LuaHost {
+    /// The default loop limit of `clock.run_all`.
+    public static let defaultRunAllLimit = 100_000
+
+    /// Installs the global `clock`. The scheduler's clock must be a `VirtualClock`.
+    public func installVirtualClockLibrary() {
+        precondition(scheduler.clock is VirtualClock, "the clock library needs a scheduler on a VirtualClock")
+        let L = vm.state
+        lua_createtable(L, 0, 7)
+        register([
+            ("advance", Self.clockAdvance),
+            ("next", Self.clockNext),
+            ("run_all", Self.clockRunAll),
+            ("now", Self.clockNow),
+            ("wall", Self.clockWall),
+            ("set_wall", Self.clockSetWall),
+            ("stall", Self.clockStall),
+        ], into: L)
+        setGlobal("clock")
+    }
+
+    private var virtualClock: VirtualClock {
+        scheduler.clock as! VirtualClock
+    }
+
+    /// The clock is the test's to move, and it is already moving while a hook runs.
+    private func refuseInsideHook(_ function: String) throws(APIError) {
+        guard !scheduler.isDispatching else {
+            throw APIError("\(function) cannot be called while a hook runs; move the clock from the test itself")
+        }
+    }
+
+    /// Runs `body`, collecting the hook errors it causes instead of reporting
+    /// them, and raises them afterwards.
+    private func raisingHookErrors(_ function: String, _ body: () throws(APIError) -> Void) throws(APIError) {
+        try refuseInsideHook(function)
+        let outer = reportError
+        let collected = HookErrorCollector()
+        reportError = { collected.messages.append($0) }
+        defer { reportError = outer }
+        try body()
+        guard let first = collected.messages.first else { return }
+        let more = collected.messages.count > 1 ? "\n(and \(collected.messages.count - 1) more hook error(s) in the same step)" : ""
+        throw APIError(first + more)
+    }
+
+    /// A duration argument in seconds, >= 0.
+    private static func seconds(_ L: OpaquePointer, _ index: Int32, _ fn: String) throws(APIError) -> Nanoseconds {
+        guard let value = L.number(at: index) else {
+            throw APIError("\(fn): expected a number of seconds, got \(L.typeName(at: index))")
+        }
+        guard let ns = Time.nanoseconds(fromSeconds: value), ns >= 0 else {
+            throw APIError("\(fn): seconds must be a finite number >= 0, got \(StartOptions.format(value))")
+        }
+        return ns
+    }
+
+    static let clockAdvance: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let duration = try seconds(L, 1, "clock.advance")
+            try host.raisingHookErrors("clock.advance") { () throws(APIError) in
+                host.scheduler.advance(host.virtualClock, to: host.virtualClock.boot + duration)
+            }
+            lua_pushnumber(L, Time.seconds(host.scheduler.now))
+            return 1
+        }
+    }
+
+    static let clockNext: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            var moved: Nanoseconds?
+            try host.raisingHookErrors("clock.next") { () throws(APIError) in
+                moved = host.scheduler.next(host.virtualClock)
+            }
+            if let moved { lua_pushnumber(L, Time.seconds(moved)) } else { lua_pushnil(L) }
+            return 1
+        }
+    }
+
+    static let clockRunAll: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let fn = "clock.run_all"
+            var limit = LuaHost.defaultRunAllLimit
+            switch L.type(at: 1) {
+            case LUA_TNONE, LUA_TNIL:
+                break
+            case LUA_TTABLE:
+                try StartOptions.checkFieldNames(L, at: 1, allowed: ["limit"], function: fn)
+                L.rawField(1, "limit")
+                defer { L.pop() }
+                if L.type(at: -1) != LUA_TNIL {
+                    guard let value = L.number(at: -1), value >= 1, value <= 1e12, value == value.rounded() else {
+                        throw APIError("\(fn): 'limit' must be a whole number >= 1, got \(L.typeName(at: -1) == "number" ? StartOptions.format(L.number(at: -1)!) : L.typeName(at: -1))")
+                    }
+                    limit = Int(value)
+                }
+            default:
+                throw APIError("\(fn): expected an options table such as {limit = 1000}, got \(L.typeName(at: 1))")
+            }
+            var reached: RunAllLimitReached?
+            try host.raisingHookErrors(fn) { () throws(APIError) in
+                do throws(RunAllLimitReached) {
+                    try host.scheduler.runAll(host.virtualClock, limit: limit)
+                } catch {
+                    reached = error
+                }
+            }
+            if let reached { throw APIError("\(fn): \(reached)") }
+            lua_pushnumber(L, Time.seconds(host.scheduler.now))
+            return 1
+        }
+    }
+
+    static let clockNow: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            lua_pushnumber(L, Time.seconds(host.scheduler.now))
+            return 1
+        }
+    }
+
+    static let clockWall: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let offset = host.virtualClock.wallNow() - host.virtualClock.bootNow()
+            lua_pushnumber(L, Time.seconds(host.scheduler.now + offset))
+            return 1
+        }
+    }
+
+    static let clockSetWall: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let fn = "clock.set_wall"
+            try host.refuseInsideHook(fn)
+            let clock = host.virtualClock
+            let wall: Nanoseconds
+            if let seconds = L.number(at: 1) {
+                guard let ns = Time.nanoseconds(fromSeconds: seconds) else {
+                    throw APIError("\(fn): seconds since the epoch must be finite, got \(seconds)")
+                }
+                wall = ns
+            } else if let text = L.string(at: 1) {
+                do {
+                    wall = try DeadlineParser.parse(text, wallNow: clock.wallNow(), timeZone: host.timeZone)
+                } catch {
+                    throw APIError("\(fn): \"\(text)\": \(error)")
+                }
+            } else {
+                throw APIError("\(fn): expected a date such as \"2026-12-01T19:59:50+08:00\" or seconds since the epoch, got \(L.typeName(at: 1))")
+            }
+            clock.setWall(wall)
+            // As in production, where the loop learns of the change at once and
+            // runs a pass: `at` countdowns follow the jump, a passed deadline ends.
+            try host.raisingHookErrors(fn) { () throws(APIError) in
+                host.scheduler.runDue()
+            }
+            return 0
+        }
+    }
+
+    static let clockStall: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let duration = try seconds(L, 1, "clock.stall")
+            try host.raisingHookErrors("clock.stall") { () throws(APIError) in
+                host.scheduler.stall(host.virtualClock, for: duration)
+            }
+            lua_pushnumber(L, Time.seconds(host.scheduler.now))
+            return 1
+        }
+    }
+}
+
+/// Hook errors reported while a clock function runs.
+private final class HookErrorCollector {
+    var messages: [String] = []
+}

@@ -1,0 +1,76 @@
+/// JUnit XML for CI systems: one `<testsuite>` per file, one `<testcase>` per
+/// test; failed assertions are `<failure>`, a file that did not load is an
+/// `<error>`, pending tests are `<skipped>`. No timestamps or durations, so the
+/// same files give the same XML.
+public enum JUnitReport {
+    public static func xml(_ reports: [FileReport]) -> String {
+        let total = TestSummary(reports)
+        let errors = reports.filter { $0.loadError != nil }.count
+        let tests = reports.reduce(0) { $0 + $1.results.count + ($1.loadError == nil ? 0 : 1) }
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"cdscript test\" tests=\"\(tests)\" failures=\"\(total.failed - errors)\" errors=\"\(errors)\" skipped=\"\(total.skipped)\">\n"
+        for report in reports {
+            let summary = TestSummary([report])
+            let fileErrors = report.loadError == nil ? 0 : 1
+            let path = attribute(report.path)
+            out += "  <testsuite name=\"\(path)\" tests=\"\(report.results.count + fileErrors)\" failures=\"\(summary.failed - fileErrors)\" errors=\"\(fileErrors)\" skipped=\"\(summary.skipped)\">\n"
+            if let loadError = report.loadError {
+                out += "    <testcase name=\"(file did not load)\" classname=\"\(path)\" file=\"\(path)\">\n"
+                let firstLine = loadError.split(separator: "\n").first.map(String.init) ?? loadError
+                out += "      <error message=\"\(attribute(firstLine))\" type=\"load\">\(text(loadError))</error>\n"
+                out += "    </testcase>\n"
+            }
+            for result in report.results {
+                let open = "    <testcase name=\"\(attribute(result.name))\" classname=\"\(path)\" file=\"\(path)\" line=\"\(result.line)\""
+                switch result.status {
+                case .passed:
+                    out += open + "/>\n"
+                case .skipped:
+                    out += open + ">\n      <skipped message=\"pending\"/>\n    </testcase>\n"
+                case .failed:
+                    let failure = FailureText(result)
+                    let firstLine = failure.headline.split(separator: "\n").first.map(String.init) ?? failure.headline
+                    out += open + ">\n"
+                    out += "      <failure message=\"\(attribute(firstLine))\" type=\"failure\">\(text(failure.lines.joined(separator: "\n")))</failure>\n"
+                    if !result.output.isEmpty {
+                        out += "      <system-out>\(text(result.output.joined(separator: "\n")))</system-out>\n"
+                    }
+                    out += "    </testcase>\n"
+                }
+            }
+            out += "  </testsuite>\n"
+        }
+        out += "</testsuites>\n"
+        return out
+    }
+
+    /// Escapes for an attribute value; characters XML 1.0 cannot hold become U+FFFD.
+    static func attribute(_ value: String) -> String {
+        escape(value, inAttribute: true)
+    }
+
+    static func text(_ value: String) -> String {
+        escape(value, inAttribute: false)
+    }
+
+    private static func escape(_ value: String, inAttribute: Bool) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"" where inAttribute: out += "&quot;"
+            case "\n" where inAttribute: out += "&#10;"
+            case "\t" where inAttribute: out += "&#9;"
+            case "\n", "\t": out.unicodeScalars.append(scalar)
+            case "\r": out += "&#13;"
+            default:
+                let v = scalar.value
+                let allowed = v >= 0x20 && !(0xFFFE...0xFFFF).contains(v)
+                if allowed { out.unicodeScalars.append(scalar) } else { out += "\u{FFFD}" }
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,87 @@
+/// TAP version 13: one `ok`/`not ok` line per test, failures in a YAML block,
+/// pending tests as `# SKIP`, the plan at the end, and the totals as a final
+/// comment line.
+public final class TAPReporter: TestReporter {
+    private var number = 0
+
+    public init() {}
+
+    public func opening() -> [String] { ["TAP version 13"] }
+
+    public func lines(for report: FileReport) -> [String] {
+        var lines: [String] = []
+        if let loadError = report.loadError {
+            number += 1
+            lines.append("not ok \(number) - \(Self.escape(report.path)): (file did not load)")
+            lines += yaml(["message": loadError], order: ["message"])
+        }
+        for result in report.results {
+            number += 1
+            let description = "\(Self.escape(report.path)): \(Self.escape(result.name))"
+            switch result.status {
+            case .passed:
+                lines.append("ok \(number) - \(description)")
+            case .skipped:
+                lines.append("ok \(number) - \(description) # SKIP pending")
+            case .failed:
+                lines.append("not ok \(number) - \(description)")
+                var fields: [String: String] = ["message": result.message ?? "failed"]
+                fields["at"] = result.location
+                fields["expected"] = result.expected
+                fields["actual"] = result.actual
+                fields["traceback"] = result.traceback
+                if !result.output.isEmpty { fields["output"] = result.output.joined(separator: "\n") }
+                lines += yaml(fields, order: ["message", "at", "expected", "actual", "traceback", "output"])
+            }
+        }
+        return lines
+    }
+
+    public func closing(_ summary: TestSummary) -> [String] {
+        ["1..\(number)", "# " + summary.line]
+    }
+
+    /// `#` starts a directive and `\` escapes in a TAP description.
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\")
+            .replacingOccurrences(of: "#", with: "\\#")
+            .replacingOccurrences(of: "\n", with: " ")
+    }
+
+    /// A YAML block: single lines double-quoted, several lines as literal blocks.
+    private func yaml(_ fields: [String: String], order: [String]) -> [String] {
+        var lines = ["  ---"]
+        for key in order {
+            guard let value = fields[key] else { continue }
+            if value.contains("\n") {
+                lines.append("  \(key): |-")
+                for line in value.split(separator: "\n", omittingEmptySubsequences: false) {
+                    lines.append("    " + String(line).replacingTabs())
+                }
+            } else {
+                lines.append("  \(key): \(Self.quoted(value))")
+            }
+        }
+        lines.append("  ...")
+        return lines
+    }
+
+    static func quoted(_ value: String) -> String {
+        var result = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\t": result += "\\t"
+            case "\r": result += "\\r"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    result += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,95 @@
+/// Turns results into text as files finish. Output is a pure function of the
+/// results, so the same files always give the same report.
+public protocol TestReporter: AnyObject {
+    /// Lines to print before the first file.
+    func opening() -> [String]
+    /// Lines for one finished file.
+    func lines(for report: FileReport) -> [String]
+    /// Lines after the last file; the last one is the summary.
+    func closing(_ summary: TestSummary) -> [String]
+}
+
+extension TestReporter {
+    /// The whole report for `reports`, as one string with a final newline.
+    public func render(_ reports: [FileReport]) -> String {
+        var all = opening()
+        for report in reports { all += lines(for: report) }
+        all += closing(TestSummary(reports))
+        return all.map { $0 + "\n" }.joined()
+    }
+}
+
+/// What a test-file failure says, in the order every reporter shows it.
+struct FailureText {
+    /// `FILE:LINE: message`, unless the message already starts with its location.
+    var headline: String
+    var details: [String]
+
+    init(_ result: TestResult) {
+        let message = result.message ?? "failed"
+        if let location = result.location, !message.hasPrefix(location + ":") {
+            headline = location + ": " + message
+        } else {
+            headline = message
+        }
+        details = []
+        if let expected = result.expected { details.append("expected: " + expected) }
+        if let actual = result.actual { details.append("actual:   " + actual) }
+        if let traceback = result.traceback { details += traceback.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        if !result.output.isEmpty {
+            details.append("output:")
+            details += result.output.map { "  " + $0 }
+        }
+    }
+
+    var lines: [String] {
+        headline.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) + details
+    }
+}
+
+/// The report for people: the file, one line per test with a mark, failures
+/// in detail, and the totals as the last line.
+public final class HumanReporter: TestReporter {
+    public init() {}
+
+    public func opening() -> [String] { [] }
+
+    public func lines(for report: FileReport) -> [String] {
+        // A file whose tests the filter left out says nothing.
+        if report.results.isEmpty && report.loadError == nil { return [] }
+        var lines = [report.path]
+        if let loadError = report.loadError {
+            lines.append("  ✗ (file did not load)")
+            lines += indent(loadError.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        }
+        for result in report.results {
+            switch result.status {
+            case .passed:
+                lines.append("  ✓ " + result.name)
+            case .skipped:
+                lines.append("  - " + result.name + " (pending)")
+            case .failed:
+                lines.append("  ✗ " + result.name)
+                lines += indent(FailureText(result).lines)
+            }
+        }
+        return lines
+    }
+
+    public func closing(_ summary: TestSummary) -> [String] {
+        ["", summary.line]
+    }
+
+    private func indent(_ lines: [String]) -> [String] {
+        lines.map { $0.isEmpty ? "" : "      " + $0.replacingTabs() }
+    }
+}
+
+extension String {
+    /// Lua tracebacks indent frames with a tab; two spaces line up better.
+    func replacingTabs() -> String {
+        var result = ""
+        for character in self { result += character == "\t" ? "  " : String(character) }
+        return result
+    }
+}

@@ -1,0 +1,181 @@
+import CLua
+import CLuaShim
+import CountdownCore
+import Foundation
+import LuaHost
+
+/// Runs test files, each in a fresh Lua state on its own virtual clock.
+///
+/// A file's state has the `countdown` library, the `clock` table bound to a
+/// `VirtualClock` (boot time 0, wall time `wallStart`), and the test API of
+/// `TestPrelude`. The file runs once to collect its tests; then each test runs
+/// in declaration order. Time moves only when a test moves it, and the clock is
+/// not reset between the tests of a file; countdowns a test leaves active are
+/// stopped after it, silently (no hooks run).
+public final class TestRunner {
+    /// 2027-01-01T00:00:00Z: where the virtual wall clock of every file starts.
+    public static let defaultWallStart: Nanoseconds = 1_798_761_600 * Time.nanosecondsPerSecond
+
+    /// Runs only tests whose full name contains this text or matches it as a Lua pattern.
+    public var filter: String?
+    public var wallStart: Nanoseconds = TestRunner.defaultWallStart
+    /// The zone local clock times (`at = "20:00"`) are read in: UTC, so that a
+    /// file gives the same results on every machine.
+    public var timeZone = TimeZone(identifier: "UTC")!
+    /// Called with each file's fresh host before the file runs: the place to
+    /// install more globals (a virtual terminal for `view.*`, say).
+    public var prepareHost: (LuaHost) -> Void = { _ in }
+
+    public init(filter: String? = nil) {
+        self.filter = filter
+    }
+
+    /// Runs the tests of the file at `path`.
+    public func run(file path: String) -> FileReport {
+        let clock = VirtualClock(boot: 0, wall: wallStart)
+        let scheduler = Scheduler(clock: clock)
+        let host = LuaHost(scheduler: scheduler)
+        host.timeZone = timeZone
+        let hookErrors = HookErrorLog()
+        host.reportError = { hookErrors.messages.append($0) }
+        host.installVirtualClockLibrary()
+        prepareHost(host)
+
+        let L = host.vm.state
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        guard let suiteRef = loadPrelude(L, testFile: path) else {
+            return FileReport(path: path, loadError: "cdscript: internal error: the test API did not load: \(L.text(at: -1) ?? "?")")
+        }
+        let paths = PathRestorer(path: path, shortName: shortName(L, suiteRef))
+        if let failure = host.runScript(atPath: path) {
+            let (message, traceback) = Traceback.split(failure.message)
+            let text = traceback.map { message + "\n" + $0 } ?? message
+            return FileReport(path: path, loadError: paths.restore(text))
+        }
+        if !hookErrors.messages.isEmpty {
+            return FileReport(path: path, loadError: paths.restore(hookErrors.messages.joined(separator: "\n")))
+        }
+
+        // Countdowns started while the file was collected would leak into its first test.
+        stopAll(scheduler)
+        var report = FileReport(path: path)
+        var count = 0
+        if call(L, suiteRef, "count", arguments: { 0 }) == LUA_TNUMBER {
+            count = Int(lua_tointegerx(L, -1, nil))
+        }
+        lua_settop(L, base)
+        for index in stride(from: 1, through: count, by: 1) {
+            hookErrors.messages.removeAll()
+            let ran = call(L, suiteRef, "run") { () -> Int32 in
+                lua_pushinteger(L, lua_Integer(index))
+                if let filter { L.pushText(filter) } else { lua_pushnil(L) }
+                return 2
+            }
+            var result: TestResult?
+            switch ran {
+            case .some(LUA_TTABLE):
+                result = readResult(L)
+            case .some:
+                result = nil // left out by the filter
+            case .none:
+                result = TestResult(name: "test #\(index)", status: .failed,
+                                    message: "cdscript: internal error in the test runner: \(L.text(at: -1) ?? "?")")
+            }
+            lua_settop(L, base)
+            // Hooks that raised outside a clock call (in a start's first tick, a
+            // cancel's on_done) fail the test too.
+            if var failed = result, !hookErrors.messages.isEmpty {
+                let hooks = hookErrors.messages.map(Traceback.split)
+                let messages = hooks.map(\.message).joined(separator: "\n")
+                if failed.status == .failed {
+                    failed.message = (failed.message ?? "") + "\n" + messages
+                } else {
+                    failed.status = .failed
+                    failed.message = messages
+                    failed.traceback = hooks.first?.traceback
+                }
+                result = failed
+            }
+            stopAll(scheduler)
+            if let result { report.results.append(paths.restore(result)) }
+        }
+        return report
+    }
+
+    /// Loads the test API; leaves nothing on the stack and returns a registry
+    /// reference to the runner's table, or nil with the error on the stack.
+    private func loadPrelude(_ L: OpaquePointer, testFile: String) -> Int32? {
+        var source = TestPrelude.source
+        let status = source.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                cd_load_text(L, $0.baseAddress, $0.count, TestPrelude.chunkName)
+            }
+        }
+        guard status == LUA_OK else { return nil }
+        L.pushText(testFile)
+        guard cd_pcall_traceback(L, 1, 1) == LUA_OK, lua_type(L, -1) == LUA_TTABLE else { return nil }
+        return cd_ref(L)
+    }
+
+    /// The test file's name as Lua shows it (cut to "...tail" when long).
+    private func shortName(_ L: OpaquePointer, _ suiteRef: Int32) -> String? {
+        cd_push_ref(L, suiteRef)
+        defer { L.pop1() }
+        return L.textField(-1, "short_src")
+    }
+
+    /// Calls `suite[name](args...)` in protected mode with one result left on
+    /// the stack; returns its Lua type, or nil on error (the message on top).
+    private func call(_ L: OpaquePointer, _ suiteRef: Int32, _ name: String, arguments: () -> Int32) -> Int32? {
+        cd_push_ref(L, suiteRef)
+        L.pushText(name)
+        lua_rawget(L, -2)
+        lua_rotate(L, -2, 1)
+        L.pop1()
+        let count = arguments()
+        guard cd_pcall_traceback(L, count, 1) == LUA_OK else { return nil }
+        return lua_type(L, -1)
+    }
+
+    /// Reads the result table on top of the stack.
+    private func readResult(_ L: OpaquePointer) -> TestResult {
+        let status = L.textField(-1, "status").flatMap(TestResult.Status.init(rawValue:)) ?? .failed
+        let output = L.textField(-1, "output") ?? ""
+        var message = L.textField(-1, "message")
+        var traceback = L.textField(-1, "traceback").map(Traceback.clean)
+        // An error raised by a hook carries the hook's own traceback, which goes
+        // deeper than the test's: show that one.
+        if let raised = message.map(Traceback.split), let inner = raised.traceback {
+            message = raised.message
+            traceback = inner
+        }
+        return TestResult(
+            name: L.textField(-1, "name") ?? "?",
+            status: status,
+            line: L.integerField(-1, "line") ?? 0,
+            message: message,
+            location: L.textField(-1, "location"),
+            expected: L.textField(-1, "expected"),
+            actual: L.textField(-1, "actual"),
+            traceback: traceback.flatMap { $0.isEmpty ? nil : $0 },
+            output: output.isEmpty ? [] : output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+    }
+
+    /// Ends what a test left running without calling hooks, so the next test
+    /// starts with no countdowns.
+    private func stopAll(_ scheduler: Scheduler) {
+        for key in scheduler.activeKeys {
+            scheduler.cancel(key, reason: .stopped)
+        }
+    }
+}
+
+/// Hook errors reported while a test runs.
+private final class HookErrorLog {
+    var messages: [String] = []
+}
+
+extension OpaquePointer {
+    fileprivate func pop1() { cd_pop(self, 1) }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@Suite("cdscript test: the real binary on the behaviour spec and on failing fixtures")
+struct TestCommandTests {
+    static let fixtures = "Tests/ScriptTestingTests/Fixtures"
+
+    @Test("`cdscript test` runs tests/ by default, exits 0, and ends with the totals")
+    func behaviourSpec() throws {
+        let result = try BinaryRunner.run(["test"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let last = try #require(result.lines.last)
+        #expect(last.wholeMatch(of: /[1-9][0-9]* passed, 0 failed/) != nil, "\(last)")
+        #expect(result.lines.contains("tests/sms_code_spec.lua"))
+        #expect(result.seconds < 10)
+    }
+
+    @Test("a failing file: exit 1, FILE:LINE with expected and actual, totals with skips last")
+    func failures() throws {
+        let result = try BinaryRunner.run(["test", "\(Self.fixtures)/mixed.lua"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("  ✗ report <&> \"quotes\" # hash > fails\n      \(Self.fixtures)/mixed.lua:8: expected 1 to be 2\n      expected: 2\n      actual:   1\n"))
+        #expect(result.lines.last == "2 passed, 1 failed, 2 skipped")
+    }
+
+    @Test("a file that does not load: exit 1, and it counts as failed")
+    func loadError() throws {
+        let result = try BinaryRunner.run(["test", "\(Self.fixtures)/syntax_error.lua"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("\(Self.fixtures)/syntax_error.lua:3:"))
+        #expect(result.lines.last == "0 passed, 1 failed")
+    }
+
+    @Test("--tap writes TAP version 13 on stdout; --junit writes the XML file")
+    func tapAndJUnit() throws {
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-junit-\(UUID().uuidString).xml").path
+        let result = try BinaryRunner.run(["test", "--tap", "--junit", junit, "\(Self.fixtures)/mixed.lua"])
+        #expect(result.status == 1)
+        #expect(result.lines.first == "TAP version 13")
+        #expect(result.lines.contains("1..5"))
+        #expect(result.lines.last == "# 2 passed, 1 failed, 2 skipped")
+        let xml = try String(contentsOfFile: junit, encoding: .utf8)
+        #expect(xml.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"cdscript test\" tests=\"5\" failures=\"1\" errors=\"0\" skipped=\"2\">"))
+    }
+
+    @Test("a JUnit file that cannot be written: exit 5 with a message, after the report")
+    func junitUnwritable() throws {
+        let result = try BinaryRunner.run(["test", "--junit", "/nonexistent/dir/report.xml", "tests/cancel_spec.lua"])
+        #expect(result.status == 5)
+        #expect(result.stderr.hasPrefix("cdscript test: cannot write the JUnit report /nonexistent/dir/report.xml: "))
+        #expect(result.lines.last == "4 passed, 0 failed")
+    }
+
+    @Test("--filter runs only the tests it names; files without one say nothing")
+    func filter() throws {
+        let result = try BinaryRunner.run(["test", "--filter", "resend button > enables", "tests/"])
+        #expect(result.status == 0)
+        #expect(result.lines == [
+            "tests/sms_code_spec.lua",
+            "  ✓ the resend button > enables itself exactly when the 60 s are over",
+            "1 passed, 0 failed",
+        ])
+    }
+
+    @Test("a missing path or a folder without test files: exit 4 with a message")
+    func badPaths() throws {
+        let missing = try BinaryRunner.run(["test", "no/such/folder"])
+        #expect(missing.status == 4)
+        #expect(missing.stderr == "cdscript test: no such file or folder: no/such/folder\n")
+        let empty = try BinaryRunner.run(["test", Self.fixtures])
+        #expect(empty.status == 4)
+        #expect(empty.stderr.contains("no test files (*_test.lua, *_spec.lua)"))
+    }
+
+    @Test("the same files give the same output")
+    func deterministic() throws {
+        let first = try BinaryRunner.run(["test", "--tap", "tests/", "\(Self.fixtures)/failing_assertions.lua"])
+        let second = try BinaryRunner.run(["test", "--tap", "tests/", "\(Self.fixtures)/failing_assertions.lua"])
+        #expect(first.status == 1)
+        #expect(first.stdout == second.stdout)
+    }
+
+    @Test("`cdscript FILE.lua` still runs a script; a script named `test` runs with `cdscript run test`")
+    func scriptsStillRun() throws {
+        let path = try BinaryRunner.script("print('ran', arg[0] ~= nil)", name: "test")
+        let direct = try BinaryRunner.run(["run", path])
+        #expect(direct.status == 0)
+        #expect(direct.stdout == "ran\ttrue\n")
+        let plain = try BinaryRunner.run([try BinaryRunner.script("print('plain')")])
+        #expect(plain.stdout == "plain\n")
+    }
+}
+
+@Suite("cdscript run --speed N: time flows N times faster")
+struct SpeedTests {
+    @Test("a 30 s cooldown at --speed 30 takes about a second and prints every tick")
+    func fast() throws {
+        let result = try BinaryRunner.run(["run", "--speed", "30", "examples/sms_code.lua", "30"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.lines.count == 31)
+        #expect(result.lines.first == "[  disabled ] Resend in 30s")
+        #expect(result.lines.last == "[Resend code] enabled")
+        #expect(result.seconds > 0.9 && result.seconds < 3, "took \(result.seconds) s")
+    }
+
+    @Test("--speed works before the script without `run`")
+    func defaultSubcommand() throws {
+        let result = try BinaryRunner.run(["--speed", "10", "examples/sms_code.lua", "3"])
+        #expect(result.status == 0)
+        #expect(result.lines.count == 4)
+        #expect(result.seconds > 0.25 && result.seconds < 2, "took \(result.seconds) s")
+    }
+
+    @Test("a speed that is not a finite number > 0 is bad usage: exit 64 with a message")
+    func invalid() throws {
+        for speed in ["0", "-2", "nan", "inf", "fast"] {
+            let result = try BinaryRunner.run(["run", "--speed", speed, "examples/sms_code.lua"])
+            #expect(result.status == 64, "--speed \(speed)")
+            #expect(result.stderr.contains("--speed") || result.stderr.contains("speed"), "--speed \(speed): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+}

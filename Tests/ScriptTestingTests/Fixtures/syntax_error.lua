@@ -1,0 +1,5 @@
+describe("never collected", function()
+  it("has a syntax error", function()
+    local x = = 1
+  end)
+end)
