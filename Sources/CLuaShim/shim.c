@@ -1,4 +1,5 @@
 #include "CLuaShim.h"
+#include "CLuaLimits.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -7,7 +8,12 @@ static const char *const HANDLE_METATABLE = "cdscript.handle";
 static int trampoline(lua_State *L) {
     cd_host_function fn = (cd_host_function)lua_touserdata(L, lua_upvalueindex(1));
     void *context = lua_touserdata(L, lua_upvalueindex(2));
+    /* Host code never meets the memory cap: its allocations must not raise. */
+    cd_limits *limits = cd_get_limits(L);
+    int capped = limits ? limits->capped : 0;
+    if (limits) limits->capped = 0;
     int n = fn(L, context);
+    if (limits) limits->capped = capped;
     if (n == CD_RAISE) {
         /* Prefix "file:line:" of the calling Lua code, as luaL_error does. */
         if (lua_type(L, -1) == LUA_TSTRING) {
@@ -68,7 +74,9 @@ int cd_pcall_traceback(lua_State *L, int nargs, int nresults) {
     int base = lua_gettop(L) - nargs;
     lua_pushcfunction(L, traceback_handler);
     lua_insert(L, base);
+    cd_limits_saved saved = cd_limits_enter(L);
     int status = lua_pcall(L, nargs, nresults, base);
+    cd_limits_leave(L, saved);
     lua_remove(L, base);
     return status;
 }
@@ -214,7 +222,9 @@ int cd_call_hook(lua_State *L, int handle_ref, int hook, const cd_tick *tick, co
         lua_pushstring(L, reason);
         nargs = 2;
     }
+    cd_limits_saved saved = cd_limits_enter(L);
     int status = lua_pcall(L, nargs, 0, base + 1);     /* msgh id [err] */
+    cd_limits_leave(L, saved);
     if (status == LUA_OK) {
         lua_settop(L, base);
     } else {
@@ -235,7 +245,7 @@ void cd_push_handle_metatable(lua_State *L) {
 }
 
 cd_handle *cd_new_handle(lua_State *L) {
-    cd_handle *h = (cd_handle *)lua_newuserdatauv(L, sizeof(cd_handle), 3);
+    cd_handle *h = (cd_handle *)lua_newuserdatauv(L, sizeof(cd_handle), 4);
     h->slot = -1;
     h->generation = 0;
     h->final_state = 0;

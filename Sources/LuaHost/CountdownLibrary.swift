@@ -33,6 +33,7 @@ extension LuaHost {
             ("cancel_all", Self.cancelAll),
             ("format", Self.format),
         ], into: L)
+        // countdown.on and countdown.formatter are added by the host prelude (HostPrelude.swift).
         lua_pushvalue(L, -1)
         countdownTableRef = cd_ref(L)
         setGlobal("countdown")
@@ -53,7 +54,7 @@ extension LuaHost {
             let handleIndex = lua_gettop(L)
             if let id = options.id { L.push(id) } else { lua_pushnil(L) }
             lua_setiuservalue(L, handleIndex, 1)
-            for (hook, slot) in [(options.onTick, Int32(2)), (options.onDone, Int32(3))] {
+            for (hook, slot) in [(options.onTick, Int32(2)), (options.onDone, Int32(3)), (options.onError, Int32(4))] {
                 if hook != 0 { lua_pushvalue(L, hook) } else { lua_pushnil(L) }
                 lua_setiuservalue(L, handleIndex, slot)
             }
@@ -71,7 +72,8 @@ extension LuaHost {
         let handle = cd_to_handle(L, handleIndex)!
         lua_getiuservalue(L, handleIndex, 1)
         let id = L.string(at: -1)
-        let hasTick = lua_getiuservalue(L, handleIndex, 2) != LUA_TNIL
+        // Global tick hooks see the ticks of countdowns started after they were added.
+        let hasTick = lua_getiuservalue(L, handleIndex, 2) != LUA_TNIL || tickHookCount != 0
         L.pop(2)
         lua_pushvalue(L, handleIndex)
         let ref = cd_ref(L)
@@ -90,6 +92,9 @@ extension LuaHost {
             if resuming.paused { scheduler.pause(key) }
         } else {
             storeStarted(key, id: id)
+        }
+        if startHookCount != 0 {
+            callGlobalHooks(.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
         }
         scheduler.announce(key)
     }
@@ -152,7 +157,11 @@ extension LuaHost {
                 ns = converted
             }
             guard let patternText = L.string(at: 2) else {
-                throw APIError("\(fn): expected a pattern string as argument 2, got \(L.typeName(at: 2))")
+                throw APIError("\(fn): expected a pattern string or a formatter name as argument 2, got \(L.typeName(at: 2))")
+            }
+            if let text = try host.applyFormatter(L, remaining: ns) {
+                L.push(text)
+                return 1
             }
             let pattern: FormatPattern
             if let cached = host.patterns[patternText] {

@@ -9,13 +9,18 @@ extension LuaHost: SchedulerDelegate {
     public func countdownDidTick(_ tick: Tick) {
         let ref = handleRefs[Int(tick.key.slot)]
         let L = current
+        if tickHookCount != 0 {
+            callGlobalHooks(.tick, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
+        }
         var snapshot = cd_tick(remaining_ns: tick.remaining, total_ns: tick.total, missed: tick.missed)
-        if cd_call_hook(L, ref, 2, &snapshot, nil) != LUA_OK {
-            let message = L.string(at: -1) ?? "(error object is not a string)"
+        let status = cd_call_hook(L, ref, 2, &snapshot, nil)
+        if status != LUA_OK {
+            let message = hookFailureMessage(L, status: status)
             let id = L.string(at: -2)
             L.pop(2)
-            reportHookError(countdown: id, hook: "on_tick", message: message)
-            scheduler.cancel(tick.key, reason: .stopped)
+            if handleHookError(handleRef: ref, id: id, hook: "on_tick", message: message) {
+                scheduler.cancel(tick.key, reason: .stopped)
+            }
         }
     }
 
@@ -36,11 +41,15 @@ extension LuaHost: SchedulerDelegate {
         L.pop()
         guard reason == .finished || reason == .cancelled else { return }
         var snapshot = cd_tick(remaining_ns: tick.remaining, total_ns: tick.total, missed: tick.missed)
-        if cd_call_hook(L, ref, 3, &snapshot, reason == .finished ? "finished" : "cancelled") != LUA_OK {
-            let message = L.string(at: -1) ?? "(error object is not a string)"
+        let status = cd_call_hook(L, ref, 3, &snapshot, reason == .finished ? "finished" : "cancelled")
+        if status != LUA_OK {
+            let message = hookFailureMessage(L, status: status)
             let id = L.string(at: -2)
             L.pop(2)
-            reportHookError(countdown: id, hook: "on_done", message: message)
+            _ = handleHookError(handleRef: ref, id: id, hook: "on_done", message: message)
+        }
+        if reason == .finished ? doneHookCount != 0 : cancelHookCount != 0 {
+            callGlobalHooks(reason == .finished ? .done : .cancel, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
         }
     }
 }

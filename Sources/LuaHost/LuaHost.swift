@@ -41,12 +41,29 @@ public final class LuaHost {
     var countdownTableRef: Int32 = LUA_NOREF
     var patterns: [String: FormatPattern] = [:]
 
-    public init(scheduler: Scheduler) {
-        self.vm = LuaVM()
+    // Plugins and global hooks (issue 6; see HostPrelude.swift, GlobalHooks.swift).
+    /// Folders searched by `use`/`require` for plugins, in order (see `PluginPath`).
+    public var pluginPath: [PluginDirectory] = []
+    /// The folder of the script being run; under `--sandbox`, `loadfile`/`dofile` stay inside it.
+    public internal(set) var scriptDirectory: String?
+    /// Global hooks registered per event; dispatch costs one branch while they are 0.
+    var startHookCount = 0, tickHookCount = 0, doneHookCount = 0, cancelHookCount = 0
+    var globalHooksRef: Int32 = LUA_NOREF
+    var formattersRef: Int32 = LUA_NOREF
+    /// Lines for the user from plugins (e.g. why no notification was shown); stderr by default.
+    public var reportNotice: (String) -> Void = { message in
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+    /// Commands started by plugins and not yet reaped.
+    var children: [Int32] = []
+
+    public init(scheduler: Scheduler, limits: ScriptLimits = .none) {
+        self.vm = LuaVM(limits: limits)
         self.scheduler = scheduler
         self.current = vm.state
         scheduler.delegate = self
         installCountdownLibrary()
+        installHostPrelude()
     }
 
     deinit {

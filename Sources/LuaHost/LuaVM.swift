@@ -7,8 +7,12 @@ public final class LuaVM {
     /// The main thread's state.
     public let state: OpaquePointer
 
-    public init() {
-        guard let state = luaL_newstate() else {
+    /// The limits its allocator and count hook enforce.
+    public let limits: ScriptLimits
+
+    public init(limits: ScriptLimits = .none) {
+        self.limits = limits
+        guard let state = cd_new_limited_state(limits.memoryLimit, limits.instructionBudget) else {
             fatalError("cdscript: Lua could not allocate its state")
         }
         self.state = state
@@ -21,8 +25,11 @@ public final class LuaVM {
     }
 
     deinit {
-        lua_close(state)
+        cd_close_limited_state(state)
     }
+
+    /// Bytes the state holds now.
+    public var memoryInUse: Int { Int(cd_get_limits(state).pointee.used) }
 
     /// Values on the stack of the main thread; tests use it to check balance.
     public var top: Int32 { lua_gettop(state) }

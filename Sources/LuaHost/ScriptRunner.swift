@@ -14,6 +14,7 @@ extension LuaHost {
             let reason = (error as NSError).localizedDescription
             return ScriptFailure(kind: .unreadable, message: "cannot read script \(path): \(Self.describeReadFailure(path: path, fallback: reason))")
         }
+        scriptDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
         return runScript(source: source, chunkName: "@" + path, arguments: [path] + arguments)
     }
 
@@ -42,6 +43,9 @@ extension LuaHost {
         setGlobal("arg")
         for argument in arguments.dropFirst() { L.push(argument) }
         let callStatus = cd_pcall_traceback(L, Int32(max(0, arguments.count - 1)), 0)
+        if callStatus == LUA_ERRMEM {
+            return ScriptFailure(kind: .runtime, message: String(cString: cd_memory_error_message(L)))
+        }
         if callStatus != LUA_OK {
             return ScriptFailure(kind: .runtime, message: L.string(at: -1) ?? "error object is not a string")
         }

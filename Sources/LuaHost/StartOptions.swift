@@ -11,11 +11,13 @@ struct StartOptions {
     /// Stack indices of the hooks, 0 when absent.
     var onTick: Int32
     var onDone: Int32
+    /// Stack index of the `on_error` policy ("stop", "continue" or a function), 0 when absent.
+    var onError: Int32 = 0
     /// Keep the countdown in the store under its id.
     var persist = false
 
     static let minimumEvery: Nanoseconds = Time.nanosecondsPerTenth
-    static let fields: Set<String> = ["id", "seconds", "at", "every", "on_tick", "on_done", "persist"]
+    static let fields: Set<String> = ["id", "seconds", "at", "every", "on_tick", "on_done", "on_error", "persist"]
 
     /// Reads the options table at `index`. Hooks stay on the stack where they are.
     static func read(_ L: OpaquePointer, at index: Int32, host: LuaHost) throws(APIError) -> StartOptions {
@@ -75,8 +77,9 @@ struct StartOptions {
         }
         let onTick = try hook(L, index, "on_tick", fn)
         let onDone = try hook(L, index, "on_done", fn)
+        let onError = try LuaHost.errorPolicyOption(L, index, fn)
         let persist = try persistOption(L, index, id: id, fn)
-        return StartOptions(id: id, deadline: deadline, every: every, onTick: onTick, onDone: onDone, persist: persist)
+        return StartOptions(id: id, deadline: deadline, every: every, onTick: onTick, onDone: onDone, onError: onError, persist: persist)
     }
 
     /// A positive duration in seconds, as nanoseconds.

@@ -17,7 +17,7 @@ struct CDScript: ParsableCommand {
             129 SIGHUP, 143 SIGTERM.
             """,
         version: version,
-        subcommands: [RunCommand.self, TestCommand.self, ListCommand.self, CancelCommand.self, ClearCommand.self],
+        subcommands: [RunCommand.self, TestCommand.self, ListCommand.self, CancelCommand.self, ClearCommand.self, PluginsCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -12,6 +12,7 @@ struct RunCommand: ParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var hardening: HardeningOptions
 
     @Option(help: ArgumentHelp("Let time flow N times faster (a demo of a 60 s countdown in 1 s: --speed 60).", valueName: "N"))
     var speed: Double?
@@ -32,7 +33,8 @@ struct RunCommand: ParsableCommand {
         LuaHost.lineBufferStandardOutput()
         let clock = try Self.clock(speed: speed)
         let scheduler = Scheduler(clock: clock)
-        let host = LuaHost(scheduler: scheduler)
+        let host = LuaHost(scheduler: scheduler, limits: hardening.limits)
+        host.pluginPath = hardening.pluginDirectories
         host.persistence = storeOptions.makeStore()
         host.bootID = BootID.current()
         let loop: MainLoop

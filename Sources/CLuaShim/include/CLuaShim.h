@@ -12,6 +12,7 @@
 #include <lua.h>
 #include <lauxlib.h>
 #include <lualib.h>
+#include "CLuaLimits.h"
 
 /* Returned by a host function to raise the error message on top of the stack. */
 #define CD_RAISE (-1)

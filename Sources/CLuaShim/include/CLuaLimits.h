@@ -1,0 +1,52 @@
+#ifndef CLUALIMITS_H
+#define CLUALIMITS_H
+
+/* Limits for scripts the host did not write: a byte-capped allocator and an
+ * instruction budget per callback. Both apply only while Lua code runs inside a
+ * protected call made by the host (cd_pcall_traceback, cd_call_hook); while a host
+ * function runs (the trampoline), and while Swift sets things up outside any call,
+ * allocations never fail, so no memory error can longjmp across a Swift frame. */
+
+#include <stddef.h>
+#include <stdint.h>
+#include <lua.h>
+
+typedef struct cd_limits {
+    /* Bytes the state holds now, and the cap (0: none). */
+    size_t used;
+    size_t cap;
+    /* Nonzero while Lua code runs under a host-made protected call. */
+    int capped;
+    /* Instructions per callback (0: none), counted in steps of `granularity`. */
+    int64_t budget;
+    int64_t spent;
+    int granularity;
+    /* Set when an allocation was refused, so that a LUA_ERRMEM can be explained. */
+    int refused;
+    /* The largest request refused. */
+    size_t refused_size;
+} cd_limits;
+
+/* A new state whose allocator and count hook enforce the given limits (0: none).
+ * NULL when even the state could not be allocated. */
+lua_State *cd_new_limited_state(size_t memory_cap, int64_t budget);
+/* Closes a state made by cd_new_limited_state and frees its limits. */
+void cd_close_limited_state(lua_State *L);
+/* The limits of a state made by cd_new_limited_state (NULL for any other state). */
+cd_limits *cd_get_limits(lua_State *L);
+
+/* Marks the start of a callback: Lua code from here on is capped and gets a fresh
+ * budget. Returns a token for cd_limits_leave. */
+typedef struct cd_limits_saved {
+    int capped;
+    int64_t spent;
+} cd_limits_saved;
+cd_limits_saved cd_limits_enter(lua_State *L);
+/* Ends a callback begun by cd_limits_enter; the instructions it spent count
+ * towards the enclosing callback, if any. */
+void cd_limits_leave(lua_State *L, cd_limits_saved saved);
+
+/* The message for a LUA_ERRMEM of this state (the message handler never ran). */
+const char *cd_memory_error_message(lua_State *L);
+
+#endif

@@ -1,0 +1,115 @@
+#include "CLuaLimits.h"
+#include <lauxlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    cd_limits *limits = (cd_limits *)ud;
+    /* When ptr is NULL, osize encodes the object's type, not a size. */
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        limits->used -= old;
+        return NULL;
+    }
+    if (nsize > old && limits->capped && limits->cap != 0 && limits->used + (nsize - old) > limits->cap) {
+        limits->refused = 1;
+        if (nsize > limits->refused_size) limits->refused_size = nsize;
+        return NULL;
+    }
+    void *block = realloc(ptr, nsize);
+    if (block == NULL) return NULL;
+    limits->used = limits->used - old + nsize;
+    return block;
+}
+
+static void count_hook(lua_State *L, lua_Debug *ar) {
+    cd_limits *limits = cd_get_limits(L);
+    if (limits == NULL || !limits->capped || limits->budget <= 0) return;
+    limits->spent += limits->granularity;
+    /* Sticky: a script that catches the error with pcall meets it again at once,
+     * until its callback has ended. */
+    if (limits->spent > limits->budget) {
+        /* luaL_where(L, 1) would name the hook's caller; the running function is the culprit. */
+        if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+            lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
+        else
+            lua_pushliteral(L, "");
+        lua_pushfstring(L, "instruction budget exceeded: more than %I instructions in one callback (raise it with --budget)",
+                        (lua_Integer)limits->budget);
+        lua_concat(L, 2);
+        lua_error(L);
+    }
+}
+
+static int panic(lua_State *L) {
+    const char *message = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "error object is not a string";
+    fprintf(stderr, "cdscript: unprotected error in Lua: %s\n", message);
+    fflush(stderr);
+    return 0;
+}
+
+lua_State *cd_new_limited_state(size_t memory_cap, int64_t budget) {
+    cd_limits *limits = (cd_limits *)calloc(1, sizeof(cd_limits));
+    if (limits == NULL) return NULL;
+    limits->cap = memory_cap;
+    limits->budget = budget;
+    /* One hook call per 1000 instructions: the budget is exact to within that. */
+    limits->granularity = budget > 0 && budget < 1000 ? (int)budget : 1000;
+    lua_State *L = lua_newstate(limited_alloc, limits);
+    if (L == NULL) {
+        free(limits);
+        return NULL;
+    }
+    /* Every thread copies the main thread's extra space: the limits are one load away. */
+    *(cd_limits **)lua_getextraspace(L) = limits;
+    lua_atpanic(L, panic);
+    if (budget > 0) lua_sethook(L, count_hook, LUA_MASKCOUNT, limits->granularity);
+    return L;
+}
+
+void cd_close_limited_state(lua_State *L) {
+    void *ud = NULL;
+    lua_getallocf(L, &ud);
+    lua_close(L);
+    free(ud);
+}
+
+cd_limits *cd_get_limits(lua_State *L) {
+    return *(cd_limits **)lua_getextraspace(L);
+}
+
+cd_limits_saved cd_limits_enter(lua_State *L) {
+    cd_limits_saved saved = {0, 0};
+    cd_limits *limits = cd_get_limits(L);
+    if (limits == NULL) return saved;
+    saved.capped = limits->capped;
+    saved.spent = limits->spent;
+    limits->capped = 1;
+    limits->spent = 0;
+    return saved;
+}
+
+void cd_limits_leave(lua_State *L, cd_limits_saved saved) {
+    cd_limits *limits = cd_get_limits(L);
+    if (limits == NULL) return;
+    limits->capped = saved.capped;
+    limits->spent = saved.capped ? saved.spent + limits->spent : 0;
+}
+
+const char *cd_memory_error_message(lua_State *L) {
+    cd_limits *limits = cd_get_limits(L);
+    if (limits == NULL || !limits->refused)
+        return "not enough memory (the system refused an allocation)";
+    limits->refused = 0;
+    static char buffer[160];
+    if (limits->cap >= 1024 * 1024)
+        snprintf(buffer, sizeof buffer,
+                 "memory limit exceeded: the script's Lua memory would pass %zu MB (raise it with --memory-limit)",
+                 limits->cap / (1024 * 1024));
+    else
+        snprintf(buffer, sizeof buffer,
+                 "memory limit exceeded: the script's Lua memory would pass %zu bytes (raise it with --memory-limit)",
+                 limits->cap);
+    return buffer;
+}

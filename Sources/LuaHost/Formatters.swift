@@ -1,0 +1,36 @@
+import CLua
+import CLuaShim
+import CountdownCore
+
+/// Named formatters: `countdown.formatter("name", fn)` makes "name" usable
+/// wherever a pattern is (`countdown.format(t, "name")`). A registered name wins
+/// over the pattern of the same text. The formatter gets a tick (`t`, the one
+/// given or one made from the seconds given) and returns a string.
+extension LuaHost {
+    /// Formats with the formatter named by the string at stack index 2, or returns
+    /// nil when no formatter has that name.
+    func applyFormatter(_ L: OpaquePointer, remaining: Nanoseconds) throws(APIError) -> String? {
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        cd_push_ref(L, formattersRef)
+        lua_pushvalue(L, 2)
+        guard lua_rawget(L, -2) == LUA_TFUNCTION else { return nil }
+        if cd_to_tick(L, 1) != nil {
+            lua_pushvalue(L, 1)
+        } else {
+            var snapshot = cd_tick(remaining_ns: remaining, total_ns: remaining, missed: 0)
+            cd_push_tick(L, 0, &snapshot)
+        }
+        let name = L.string(at: 2) ?? ""
+        let status = cd_pcall_traceback(L, 1, 1)
+        guard status == LUA_OK else {
+            let full = hookFailureMessage(L, status: status)
+            let message = full.range(of: "\nstack traceback:").map { String(full[..<$0.lowerBound]) } ?? full
+            throw APIError("countdown.format: formatter \"\(name)\" failed: \(message)")
+        }
+        guard let text = L.string(at: -1) else {
+            throw APIError("countdown.format: formatter \"\(name)\" must return a string, got \(L.typeName(at: -1))")
+        }
+        return text
+    }
+}

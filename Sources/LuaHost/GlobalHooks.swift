@@ -1,0 +1,67 @@
+import CLua
+import CLuaShim
+import CountdownCore
+
+/// Hooks for every countdown: `countdown.on("start" | "tick" | "done" | "cancel", fn)`
+/// (registered in HostPrelude.swift). The dispatcher checks a count first, so an
+/// event with no global hook costs one branch.
+///
+/// Each hook is called as `fn(t, h)`: the tick snapshot and the countdown's handle.
+/// An error in a global hook is reported and the hook stays registered; the
+/// countdown is not affected (the hook belongs to a plugin, not to the countdown).
+extension LuaHost {
+    enum GlobalEvent: Int32 {
+        case start = 1, tick, done, cancel
+        var name: String {
+            switch self {
+            case .start: "start"
+            case .tick: "tick"
+            case .done: "done"
+            case .cancel: "cancel"
+            }
+        }
+    }
+
+    static let hooksChanged: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let count = Int(lua_tointegerx(L, 2, nil))
+            switch lua_tointegerx(L, 1, nil) {
+            case 1: host.startHookCount = count
+            case 2: host.tickHookCount = count
+            case 3: host.doneHookCount = count
+            case 4: host.cancelHookCount = count
+            default: throw APIError("hooks_changed: no such event")
+            }
+            return 0
+        }
+    }
+
+    /// Calls the global hooks of `event` for the countdown whose handle is registry[handleRef].
+    func callGlobalHooks(_ event: GlobalEvent, handleRef: Int32, remaining: Nanoseconds, total: Nanoseconds, missed: Int64) {
+        let L = current
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        guard lua_checkstack(L, 6) != 0 else { return }
+        cd_push_ref(L, globalHooksRef)
+        lua_rawgeti(L, -1, lua_Integer(event.rawValue))
+        let list = lua_gettop(L)
+        let count = lua_rawlen(L, list)
+        guard count > 0 else { return }
+        cd_push_ref(L, handleRef)
+        let handle = lua_gettop(L)
+        lua_getiuservalue(L, handle, 1)
+        let id = lua_gettop(L)
+        var snapshot = cd_tick(remaining_ns: remaining, total_ns: total, missed: missed)
+        for i in 1...count {
+            lua_rawgeti(L, list, lua_Integer(i))
+            cd_push_tick(L, id, &snapshot)
+            lua_pushvalue(L, handle)
+            let status = cd_pcall_traceback(L, 2, 0)
+            if status != LUA_OK {
+                let message = status == LUA_ERRMEM ? String(cString: cd_memory_error_message(L)) : (L.string(at: -1) ?? "(error object is not a string)")
+                L.pop()
+                reportHookError(countdown: L.string(at: id), hook: "countdown.on(\"\(event.name)\") hook", message: message)
+            }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import CLua
+import CLuaShim
+import Foundation
+
+extension LuaHost {
+    /// Loads a plugin as `require` would, without setting it up: its description
+    /// (the module's `description` field) or the error, with the file and line.
+    public func loadPlugin(named name: String) -> Result<String?, ScriptFailure> {
+        let source = "local m = require(...) return type(m) == 'table' and rawget(m, 'description') or nil"
+        let L = vm.state
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        guard loadChunk(source, name: "=[cdscript plugins]") else {
+            return .failure(ScriptFailure(kind: .syntax, message: L.string(at: -1) ?? "?"))
+        }
+        L.push(name)
+        let status = cd_pcall_traceback(L, 1, 1)
+        guard status == LUA_OK else {
+            let full = hookFailureMessage(L, status: status)
+            let message = full.range(of: "\nstack traceback:").map { String(full[..<$0.lowerBound]) } ?? full
+            return .failure(ScriptFailure(kind: .runtime, message: message))
+        }
+        return .success(L.string(at: -1))
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import LuaHost
+
+/// `run`'s options for scripts from elsewhere: limits, the sandbox, the plugin path.
+struct HardeningOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Lua instructions one callback (the main chunk, a hook, a formatter) may run; 0 for no limit.", valueName: "N"))
+    var budget: Int64 = ScriptLimits.defaultInstructionBudget
+
+    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory the script's Lua state may hold: bytes, or with K, M or G (512M); 0 for no limit.", valueName: "SIZE"))
+    var memoryLimit: String = "512M"
+
+    @Flag(help: "Remove io, os.execute, os.exit, os.remove, os.rename, package.loadlib, C modules and debug; loadfile/dofile only inside the script's folder.")
+    var sandbox = false
+
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"))
+    var pluginPath: [String] = []
+
+    func validate() throws {
+        guard budget >= 0 else { throw ValidationError("--budget must be 0 (no limit) or a positive number of instructions, got \(budget)") }
+        _ = try Self.bytes(memoryLimit)
+    }
+
+    var limits: ScriptLimits {
+        ScriptLimits(memoryLimit: (try? Self.bytes(memoryLimit)) ?? ScriptLimits.defaultMemoryLimit, instructionBudget: budget, sandbox: sandbox)
+    }
+
+    var pluginDirectories: [PluginDirectory] { PluginPath.standard(extra: pluginPath) }
+
+    /// "512M" -> 536870912; plain numbers are bytes.
+    static func bytes(_ text: String) throws -> Int {
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var digits = text.uppercased()
+        if digits.hasSuffix("B") { digits.removeLast() }
+        var scale = 1
+        if let last = digits.last, let unit = units[last] {
+            scale = unit
+            digits.removeLast()
+        }
+        guard let value = Int(digits), value >= 0, value <= Int.max / scale else {
+            throw ValidationError("--memory-limit must be a size such as 512M, 1G or 1048576 (bytes), got '\(text)'")
+        }
+        return value * scale
+    }
+}

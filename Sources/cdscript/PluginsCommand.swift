@@ -1,0 +1,55 @@
+import ArgumentParser
+import CountdownCore
+import Foundation
+import LuaHost
+
+/// `cdscript plugins`: the plugins `use` would find, where from, and whether each loads.
+struct PluginsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plugins",
+        abstract: "List the plugins found on the plugin path and the built-in ones.",
+        discussion: """
+            Searched in order: ./plugins, $XDG_CONFIG_HOME/cdscript/plugins (default
+            ~/.config/cdscript/plugins), each --plugin-path DIR, then CDSCRIPT_PLUGIN_PATH
+            (folders separated by ':'), then the built-in plugins. The first one found wins.
+            Each plugin is loaded (not set up); one that fails is named with its file and line,
+            and the command exits 2.
+            """
+    )
+
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable).", valueName: "DIR"))
+    var pluginPath: [String] = []
+
+    func run() throws {
+        let dirs = PluginPath.standard(extra: pluginPath)
+        print("plugin path:")
+        for dir in dirs {
+            let exists = FileManager.default.fileExists(atPath: dir.path)
+            print("  \(dir.path) (\(dir.origin))\(exists ? "" : " (missing)")")
+        }
+        print("plugins:")
+        var failures = 0
+        for plugin in PluginPath.listing(dirs) {
+            var line = "  \(plugin.name)  \(plugin.location)"
+            if plugin.origin != "built-in" { line += " (\(plugin.origin))" }
+            if plugin.shadowed {
+                line += " (hidden by an earlier one)"
+                print(line)
+                continue
+            }
+            // A fresh host per plugin: loading one cannot affect the next.
+            let host = LuaHost(scheduler: Scheduler(clock: VirtualClock()), limits: .runDefaults)
+            host.pluginPath = dirs
+            switch host.loadPlugin(named: plugin.name) {
+            case .success(let description):
+                if let description { line += " - \(description)" }
+                print(line)
+            case .failure(let failure):
+                failures += 1
+                print(line + " - FAILS TO LOAD")
+                printError("cdscript: plugin \(plugin.name) fails to load: \(failure.message)")
+            }
+        }
+        if failures > 0 { throw ExitCode(ExitStatus.scriptError.rawValue) }
+    }
+}
