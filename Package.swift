@@ -18,6 +18,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -63,6 +64,10 @@ let package = Package(
             dependencies: ["ScriptTesting", "LuaHost", "CountdownCore", "CLua"],
             exclude: ["Fixtures"]
         ),
+        // Plugins, global hooks, limits, the sandbox, hostile scripts, the annotation file (issue 6).
+        .testTarget(name: "PluginTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore", "ScriptTesting"]),
+        // Property-based fuzzing of the format-pattern and `at` parsers.
+        .testTarget(name: "ParserFuzzTests", dependencies: ["CountdownCore", .product(name: "PropertyBased", package: "swift-property-based")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -26,20 +26,25 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 static void count_hook(lua_State *L, lua_Debug *ar) {
     cd_limits *limits = cd_get_limits(L);
     if (limits == NULL || !limits->capped || limits->budget <= 0) return;
-    limits->spent += limits->granularity;
-    /* Sticky: a script that catches the error with pcall meets it again at once,
-     * until its callback has ended. */
-    if (limits->spent > limits->budget) {
-        /* luaL_where(L, 1) would name the hook's caller; the running function is the culprit. */
-        if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
-            lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
-        else
-            lua_pushliteral(L, "");
-        lua_pushfstring(L, "instruction budget exceeded: more than %I instructions in one callback (raise it with --budget)",
-                        (lua_Integer)limits->budget);
-        lua_concat(L, 2);
-        lua_error(L);
+    int count = lua_gethookcount(L);
+    limits->spent += count;
+    if (limits->spent <= limits->budget) {
+        if (count != limits->granularity) lua_sethook(L, count_hook, LUA_MASKCOUNT, limits->granularity);
+        return;
     }
+    /* Over budget: from now on every instruction of this thread raises, so that a
+     * script catching the error with pcall (whose loop would otherwise always be
+     * interrupted inside the pcall) cannot go on. Reset when the callback ends. */
+    if (count != 1) lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    /* luaL_where(L, 1) would name the hook's caller; the running function is the culprit. */
+    if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
+        lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
+    else
+        lua_pushliteral(L, "");
+    lua_pushfstring(L, "instruction budget exceeded: more than %I instructions in one callback (raise it with --budget)",
+                    (lua_Integer)limits->budget);
+    lua_concat(L, 2);
+    lua_error(L);
 }
 
 static int panic(lua_State *L) {
@@ -87,6 +92,8 @@ cd_limits_saved cd_limits_enter(lua_State *L) {
     saved.spent = limits->spent;
     limits->capped = 1;
     limits->spent = 0;
+    if (limits->budget > 0 && lua_gethookcount(L) != limits->granularity)
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, limits->granularity);
     return saved;
 }
 
@@ -95,6 +102,8 @@ void cd_limits_leave(lua_State *L, cd_limits_saved saved) {
     if (limits == NULL) return;
     limits->capped = saved.capped;
     limits->spent = saved.capped ? saved.spent + limits->spent : 0;
+    if (limits->budget > 0 && lua_gethookcount(L) != limits->granularity)
+        lua_sethook(L, count_hook, LUA_MASKCOUNT, limits->granularity);
 }
 
 const char *cd_memory_error_message(lua_State *L) {

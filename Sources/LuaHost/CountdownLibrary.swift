@@ -157,7 +157,7 @@ extension LuaHost {
                 ns = converted
             }
             guard let patternText = L.string(at: 2) else {
-                throw APIError("\(fn): expected a pattern string or a formatter name as argument 2, got \(L.typeName(at: 2))")
+                throw APIError("\(fn): expected a pattern string as argument 2, got \(L.typeName(at: 2)) (a formatter name works too)")
             }
             if let text = try host.applyFormatter(L, remaining: ns) {
                 L.push(text)

@@ -17,7 +17,10 @@ local raw_load, raw_loadfile, string_rep, concat = load, loadfile, string.rep, t
 local sandbox = H.sandbox
 
 local function describe(v)
-  if type(v) == "string" then return ("%q"):format(v) end
+  if type(v) == "string" then
+    if #v > 40 then return ("%q"):format(v:sub(1, 40)) .. " (" .. #v .. " bytes)" end
+    return ("%q"):format(v)
+  end
   return type(v)
 end
 
@@ -125,6 +128,7 @@ end
 
 function use(name, options)
   if type(name) ~= "string" then error("use: expected a plugin name (a string) as argument 1, got " .. describe(name), 2) end
+  if #name > 200 or name == "" then error("use: a plugin name has 1 to 200 characters, got " .. describe(name), 2) end
   if options ~= nil and type(options) ~= "table" then
     error("use: options must be a table, got " .. describe(options), 2)
   end

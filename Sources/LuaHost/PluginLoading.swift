@@ -23,3 +23,21 @@ extension LuaHost {
         return .success(L.string(at: -1))
     }
 }
+
+extension LuaHost {
+    /// The names of the countdown handle's methods (`h:append`, ...), for tools
+    /// such as the annotation check.
+    public var handleMethodNames: [String] {
+        let L = vm.state
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        cd_push_ref(L, methodsRef)
+        var names: [String] = []
+        lua_pushnil(L)
+        while lua_next(L, -2) != 0 {
+            L.pop()
+            if let name = L.string(at: -1) { names.append(name) }
+        }
+        return names.sorted()
+    }
+}

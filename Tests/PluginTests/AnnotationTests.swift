@@ -1,0 +1,130 @@
+import CLua
+import CLuaShim
+import CountdownCore
+import Foundation
+import LuaHost
+import ScriptTesting
+import Testing
+
+/// types/cdscript.lua must describe every function the host really installs:
+/// the globals and tables of `cdscript run` and of `cdscript test` (and the view,
+/// once it is installed), found by walking a real host's globals.
+@Suite("The lua-language-server annotation file covers what the host exports")
+struct AnnotationTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let annotations = (try? String(contentsOf: root.appendingPathComponent("types/cdscript.lua"), encoding: .utf8)) ?? ""
+
+    /// Names of the functions in an annotation file: `function a.b(`, `function Handle:m(`, `function f(`.
+    static var annotated: Set<String> {
+        var names: Set<String> = []
+        for line in annotations.split(separator: "\n") where line.hasPrefix("function ") {
+            let signature = line.dropFirst("function ".count)
+            if let paren = signature.firstIndex(of: "(") { names.insert(String(signature[..<paren])) }
+        }
+        return names
+    }
+
+    /// Globals of a plain Lua state with the standard libraries: not ours to annotate.
+    static func standardGlobals() -> Set<String> {
+        let L = luaL_newstate()!
+        defer { lua_close(L) }
+        luaL_openlibs(L)
+        return Set(globalNames(L).keys)
+    }
+
+    /// Every global name and its type.
+    static func globalNames(_ L: OpaquePointer) -> [String: Int32] {
+        var names: [String: Int32] = [:]
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        lua_rawgeti(L, cd_registry_index(), lua_Integer(LUA_RIDX_GLOBALS))
+        lua_pushnil(L)
+        while lua_next(L, -2) != 0 {
+            if lua_type(L, -2) == LUA_TSTRING, let name = lua_tolstring(L, -2, nil) {
+                names[String(cString: name)] = lua_type(L, -1)
+            }
+            cd_pop(L, 1)
+        }
+        return names
+    }
+
+    /// `prefix.name` for each function in the table at the top of the stack.
+    static func functionFields(_ L: OpaquePointer, prefix: String) -> [String] {
+        var found: [String] = []
+        lua_pushnil(L)
+        while lua_next(L, -2) != 0 {
+            if lua_type(L, -2) == LUA_TSTRING, lua_type(L, -1) == LUA_TFUNCTION, let name = lua_tolstring(L, -2, nil) {
+                found.append(prefix + "." + String(cString: name))
+            }
+            cd_pop(L, 1)
+        }
+        return found
+    }
+
+    /// The functions a host exports beyond standard Lua, as annotation names.
+    static func exported(by host: LuaHost) -> [String] {
+        let L = host.vm.state
+        let top = lua_gettop(L)
+        defer { lua_settop(L, top) }
+        let standard = standardGlobals()
+        var names: [String] = []
+        for (name, type) in globalNames(L) where !standard.contains(name) {
+            if type == LUA_TFUNCTION { names.append(name) }
+            if type == LUA_TTABLE {
+                lua_getglobal(L, name)
+                names += functionFields(L, prefix: name)
+                cd_pop(L, 1)
+            }
+        }
+        names += host.handleMethodNames.map { "Handle:" + $0 }
+        return names.sorted()
+    }
+
+    @Test("every function of cdscript run has an annotation")
+    func runHost() {
+        let host = LuaHost(scheduler: Scheduler(clock: VirtualClock()), limits: .runDefaults)
+        let exported = Self.exported(by: host)
+        #expect(exported.contains("countdown.start") && exported.contains("countdown.on") && exported.contains("use"))
+        let missing = exported.filter { !Self.annotated.contains($0) }
+        #expect(missing.isEmpty, "not in types/cdscript.lua: \(missing)")
+    }
+
+    @Test("every function of cdscript test has an annotation, including expect's matchers")
+    func testHost() throws {
+        let dir = try temporaryFolder()
+        let file = dir + "/probe_spec.lua"
+        try write("""
+            __matchers = {}
+            for name, fn in pairs(expect(1)) do
+              if type(fn) == "function" then __matchers[#__matchers + 1] = name end
+            end
+            it("probe", function() end)
+            """, to: file)
+        final class Box { var host: LuaHost? }
+        let box = Box()
+        let runner = TestRunner()
+        runner.prepareHost = { box.host = $0 }
+        _ = runner.run(file: file)
+        let host = try #require(box.host)
+        var exported = Self.exported(by: host).filter { !$0.hasPrefix("__matchers") }
+        let L = host.vm.state
+        lua_getglobal(L, "__matchers")
+        for i in 1...max(1, lua_rawlen(L, -1)) where lua_rawlen(L, -1) > 0 {
+            lua_rawgeti(L, -1, lua_Integer(i))
+            exported.append("Expectation." + String(cString: lua_tolstring(L, -1, nil)))
+            cd_pop(L, 1)
+        }
+        cd_pop(L, 1)
+        #expect(exported.contains("describe") && exported.contains("clock.advance") && exported.contains("Expectation.to_equal"), "\(exported)")
+        let missing = exported.filter { !Self.annotated.contains($0) }
+        #expect(missing.isEmpty, "not in types/cdscript.lua: \(missing)")
+    }
+
+    @Test("the file is a ---@meta file and describes the view API")
+    func metaAndView() {
+        #expect(Self.annotations.hasPrefix("---@meta"))
+        for name in ["view.label", "view.big", "view.progress", "view.button", "view.set", "view.get", "view.title", "view.bell", "view.close"] {
+            #expect(Self.annotated.contains(name), "\(name)")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import CountdownCore
+import Foundation
+import LuaHost
+import Testing
+
+@Suite("Built-in plugins: bell, notify, exec, log")
+struct BuiltinPluginTests {
+    @Test("bell rings through view.bell when there is a view, at done only, for the followed id")
+    func bellUsesView() {
+        let bed = HostBed()
+        bed.mustRun("""
+            view = { bell = function() print("ding") end }
+            use("bell", { id = "tea" })
+            countdown.start{ id = "tea", seconds = 2 }
+            countdown.start{ id = "coffee", seconds = 1 }
+            countdown.start{ id = "cancelled", seconds = 1 }:cancel()
+            """)
+        bed.advance(to: 3)
+        #expect(bed.lines == ["ding"])
+    }
+
+    @Test("without a view, bell writes to the terminal only when stdout is one")
+    func bellWithoutView() {
+        let bed = HostBed()
+        bed.mustRun("""
+            local bell = use("bell")
+            countdown.start{ seconds = 1 }
+            """)
+        bed.advance(to: 2)
+        #expect(bed.errors.isEmpty)
+        #expect(bed.run("use('bell', { colour = 'red' })")?.message.contains("bell: unknown option 'colour'; known: id") == true)
+    }
+
+    @Test("notify without the program prints one clear line saying why")
+    func notifyMissingProgram() {
+        let bed = HostBed()
+        bed.mustRun("""
+            use("notify", { program = "cdscript-no-such-notifier" })
+            countdown.start{ id = "tea", seconds = 1 }
+            """)
+        bed.advance(to: 2)
+        #expect(bed.reports.notices == ["cdscript notify: no desktop notification for countdown \"tea\": cdscript-no-such-notifier is not installed (on Debian: apt install libnotify-bin)"])
+    }
+
+    @Test("notify and exec run their command from an argument list, never through a shell")
+    func execAndNotifyRun() throws {
+        let dir = try temporaryFolder()
+        let recorder = dir + "/record.sh"
+        try write("#!/bin/sh\nfor a in \"$@\"; do printf '%s|' \"$a\"; done >> \"\(dir)/calls\"\necho >> \"\(dir)/calls\"\n", to: recorder)
+        chmod(recorder, 0o755)
+        let bed = HostBed()
+        bed.mustRun("""
+            use("exec", { command = { "\(recorder)", "done: {id}", "$(touch \(dir)/pwned); *" }, id = "tea" })
+            use("notify", { program = "\(recorder)", title = "Tea", message = "ready" })
+            countdown.start{ id = "tea", seconds = 1 }
+            """)
+        bed.advance(to: 2)
+        #expect(bed.reports.notices.isEmpty, "\(bed.reports.notices)")
+        var calls: [String] = []
+        for _ in 0..<200 {
+            calls = ((try? String(contentsOfFile: dir + "/calls", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+            if calls.count == 2 { break }
+            usleep(10_000)
+        }
+        #expect(Set(calls) == ["done: tea|$(touch \(dir)/pwned); *|", "Tea|ready|"])
+        #expect(!FileManager.default.fileExists(atPath: dir + "/pwned"))
+    }
+
+    @Test("exec refuses a command that is not a list of strings, and --sandbox refuses to run it")
+    func execChecks() {
+        let bed = HostBed()
+        #expect(bed.run("use('exec', { command = 'rm -rf /' })")?.message.contains("exec: 'command' must be a non-empty list of strings") == true)
+        #expect(bed.run("use('exec', { command = { 'echo', 3 } })")?.message.contains("exec: command[2] must be a string, got number") == true)
+        let sandboxed = HostBed(limits: ScriptLimits(sandbox: true))
+        sandboxed.mustRun("use('exec', { command = { 'true' } }) countdown.start{ id = 'x', seconds = 1 }")
+        sandboxed.advance(to: 2)
+        #expect(sandboxed.reports.notices == ["cdscript exec: not run for countdown \"x\": running commands is disabled by --sandbox"])
+    }
+
+    @Test("log writes every event as one JSON line")
+    func logWritesJSONLines() throws {
+        let dir = try temporaryFolder()
+        let path = dir + "/events.jsonl"
+        let bed = HostBed()
+        bed.mustRun("""
+            use("log", { path = "\(path)" })
+            countdown.start{ id = "q\\"uote", seconds = 2 }
+            countdown.start{ seconds = 5 }:cancel()
+            """)
+        bed.advance(to: 3)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(objects.map { $0["event"] as? String } == ["start", "tick", "start", "tick", "cancel", "tick", "done"])
+        #expect(objects[0]["id"] as? String == "q\"uote")
+        #expect(objects[0]["time"] as? String == "2027-01-01T00:00:00.000Z")
+        #expect(objects[6]["remaining"] as? Double == 0)
+        #expect(objects[2]["id"] == nil)
+    }
+
+    @Test("log says once why it cannot write, and the countdowns run on")
+    func logUnwritable() {
+        let bed = HostBed()
+        bed.mustRun("""
+            use("log", { path = "/nonexistent-folder/x.jsonl" })
+            countdown.start{ seconds = 2, on_done = function() print("done") end }
+            """)
+        bed.advance(to: 3)
+        #expect(bed.lines == ["done"])
+        #expect(bed.reports.notices.count == 1)
+        #expect(bed.reports.notices.first?.hasPrefix("cdscript log: cannot open /nonexistent-folder/x.jsonl: No such file or directory") == true)
+    }
+}

@@ -1,0 +1,297 @@
+---@meta cdscript
+-- Annotations for lua-language-server: every global, function, field and hook
+-- that cdscript gives a script (`cdscript run`), a test file (`cdscript test`)
+-- and the terminal view. Point the server at this folder:
+--   .luarc.json: { "workspace.library": ["/path/to/cdscript/types"] }
+-- Tests/PluginTests/AnnotationTests.swift fails when a function the host
+-- installs has no `function` line here.
+
+-- ---------------------------------------------------------------------------
+-- Countdowns
+-- ---------------------------------------------------------------------------
+
+---A read-only snapshot of one tick, given to hooks. Units are truncated, as clocks show them.
+---@class cdscript.Tick
+---@field id string? the countdown's id (nil for an anonymous countdown)
+---@field remaining number seconds left, never negative
+---@field days integer whole days left
+---@field hours integer hours left within the day (0-23)
+---@field minutes integer minutes left within the hour (0-59)
+---@field seconds integer seconds left within the minute (0-59)
+---@field tenths integer tenths of a second left within the second (0-9)
+---@field elapsed number seconds since the start
+---@field progress number elapsed / total, from 0 to 1
+---@field missed integer ticks skipped since the last one (the process stalled)
+
+---@alias cdscript.State "running" | "paused" | "finished" | "cancelled"
+---@alias cdscript.DoneReason "finished" | "cancelled"
+---@alias cdscript.ErrorPolicy "stop" | "continue" | fun(err: string)
+---@alias cdscript.Event "start" | "tick" | "done" | "cancel"
+
+---The handle of a countdown. Dropping it never cancels the countdown.
+---@class cdscript.Handle
+---@field id string? the id given to countdown.start
+local Handle = {}
+
+---Moves the deadline later; on an ended countdown, starts a new one of that length with the same id, hooks and interval.
+---@param seconds number
+---@return cdscript.Handle self
+function Handle:append(seconds) end
+
+---@return boolean paused false when it was not running
+function Handle:pause() end
+
+---@return boolean resumed false when it was not paused
+function Handle:resume() end
+
+---Cancels it; on_done runs with "cancelled".
+---@return boolean cancelled false when it had already ended
+function Handle:cancel() end
+
+---@return number seconds left, never negative
+function Handle:remaining() end
+
+---@return cdscript.State
+function Handle:state() end
+
+---@class cdscript.StartOptions
+---@field id string? replaces an active countdown with the same id
+---@field seconds number? a duration (give this or `at`)
+---@field at string? a deadline: "2026-12-01T20:00:00+08:00", "20:00" (local, today or tomorrow)
+---@field every number? seconds between ticks (default 1, at least 0.1)
+---@field on_tick fun(t: cdscript.Tick)? called every `every` seconds and once at the start
+---@field on_done fun(t: cdscript.Tick, reason: cdscript.DoneReason)? called once at the end
+---@field on_error cdscript.ErrorPolicy? what a hook error does: "stop" (default), "continue", or a function given the message
+---@field persist boolean? keep it in the store under its id (needs `id`)
+
+---@class cdscript.FetchOptions
+---@field every number?
+---@field on_tick fun(t: cdscript.Tick)?
+---@field on_done fun(t: cdscript.Tick, reason: cdscript.DoneReason)?
+
+---The countdown library (also `require("cdscript")`).
+countdown = {}
+
+---Starts a countdown on the shared scheduler.
+---@param options cdscript.StartOptions
+---@return cdscript.Handle
+function countdown.start(options) end
+
+---Picks up a countdown kept in the store by an earlier run.
+---@param id string
+---@param options cdscript.FetchOptions?
+---@return cdscript.Handle?
+function countdown.fetch(id, options) end
+
+---@param id string
+---@return cdscript.Handle? handle of the active countdown with that id
+function countdown.get(id) end
+
+---@return cdscript.Handle[] handles of the active countdowns, in start order
+function countdown.list() end
+
+---Cancels every active countdown, in start order.
+function countdown.cancel_all() end
+
+---Formats seconds, a tick or a table with `remaining` by a pattern ("hh:mm:ss",
+---"mm:ss.t", ...) or by the name of a formatter registered with countdown.formatter.
+---@param value number|cdscript.Tick|{remaining: number}
+---@param pattern string a pattern or a formatter name
+---@return string
+function countdown.format(value, pattern) end
+
+---Adds a hook for every countdown: "start", "tick", "done" (finished) or "cancel".
+---Global tick hooks see countdowns started after they were added.
+---@param event cdscript.Event
+---@param fn fun(t: cdscript.Tick, h: cdscript.Handle)
+---@return fun(): boolean remove removes this hook (false when already removed)
+function countdown.on(event, fn) end
+
+---Registers a named formatter, usable wherever a pattern is; nil removes it.
+---@param name string
+---@param fn (fun(t: cdscript.Tick): string)?
+function countdown.formatter(name, fn) end
+
+-- ---------------------------------------------------------------------------
+-- Plugins
+-- ---------------------------------------------------------------------------
+
+---Loads a plugin from the plugin path (./plugins, ~/.config/cdscript/plugins,
+----plugin-path, CDSCRIPT_PLUGIN_PATH) or a built-in one (bell, notify, exec, log,
+---formats) and sets it up with `options`. Returns what its setup returns (or the module).
+---@param name string
+---@param options table?
+---@return any
+function use(name, options) end
+
+---@class cdscript.plugins.bell.Options
+---@field id string? only this countdown
+
+---@class cdscript.plugins.notify.Options
+---@field id string?
+---@field title string? default "cdscript"
+---@field message string? default 'countdown "ID" finished'
+---@field program string? default "notify-send"
+
+---@class cdscript.plugins.exec.Options
+---@field id string?
+---@field command string[] the program and its arguments; "{id}" is replaced by the countdown's id
+
+---@class cdscript.plugins.log.Options
+---@field id string?
+---@field path string the JSON-lines file
+---@field ticks boolean? false to leave tick events out
+
+-- ---------------------------------------------------------------------------
+-- Terminal view (cdscript run without --plain)
+-- ---------------------------------------------------------------------------
+
+---@alias cdscript.Style "normal" | "bold" | "dim" | "inverse" | "red" | "green" | "yellow" | "blue" | string
+
+---The terminal view of `cdscript run`.
+view = {}
+
+---@class cdscript.view.LabelSpec
+---@field id string
+---@field text string
+---@field style cdscript.Style?
+
+---@param spec cdscript.view.LabelSpec
+function view.label(spec) end
+
+---@class cdscript.view.BigSpec
+---@field id string
+---@field text string
+
+---Large digits.
+---@param spec cdscript.view.BigSpec
+function view.big(spec) end
+
+---@class cdscript.view.ProgressSpec
+---@field id string
+---@field value number from 0 to 1
+
+---@param spec cdscript.view.ProgressSpec
+function view.progress(spec) end
+
+---@class cdscript.view.ButtonSpec
+---@field id string
+---@field label string
+---@field key string? the key that presses it
+---@field enabled boolean?
+---@field on_press fun()?
+
+---@param spec cdscript.view.ButtonSpec
+function view.button(spec) end
+
+---Changes fields of the element `id`.
+---@param id string
+---@param fields table
+function view.set(id, fields) end
+
+---@param id string
+---@return table? fields of the element `id`
+function view.get(id) end
+
+---@param text string
+function view.title(text) end
+
+---Rings the terminal bell.
+function view.bell() end
+
+---Closes the view and restores the terminal.
+function view.close() end
+
+-- ---------------------------------------------------------------------------
+-- cdscript test
+-- ---------------------------------------------------------------------------
+
+---@param name string
+---@param fn fun()
+function describe(name, fn) end
+
+---@param name string
+---@param fn fun()? without it, the test is pending
+function it(name, fn) end
+
+---@param name string
+function pending(name) end
+
+---@param fn fun()
+function before_each(fn) end
+
+---@param fn fun()
+function after_each(fn) end
+
+---@class cdscript.Expectation
+---@field never cdscript.Expectation the negated assertions
+local Expectation = {}
+
+---Raw equality (the same table, not an equal one).
+---@param expected any
+function Expectation.to_be(expected) end
+
+---Deep equality.
+---@param expected any
+function Expectation.to_equal(expected) end
+
+---@param expected number
+---@param tolerance number? default 1e-9
+function Expectation.to_be_near(expected, tolerance) end
+
+---The function raises an error containing or matching `pattern`.
+---@param pattern string?
+function Expectation.to_throw(pattern) end
+
+---@param actual any
+---@return cdscript.Expectation
+function expect(actual) end
+
+---@class cdscript.Spy
+---@field count integer calls so far
+---@field calls any[][] the arguments of each call
+---@operator call:any
+
+---A callable that records its calls (and calls `fn` when given).
+---@param fn function?
+---@return cdscript.Spy
+function spy(fn) end
+
+---Runs a script inside the test's host, with `...` as its arguments.
+---@param path string relative to the test file
+---@return any ...
+function load_script(path, ...) end
+
+---@return string[] lines this test has printed so far
+function printed() end
+
+---The virtual clock of cdscript test.
+clock = {}
+
+---Fires every tick due in the range; returns the new time.
+---@param seconds number
+---@return number now
+function clock.advance(seconds) end
+
+---Moves to the next due tick (or end) and fires it.
+---@return number? now nil when nothing is scheduled
+function clock.next() end
+
+---Fires until no countdown remains.
+---@param options {limit: integer?}?
+---@return number now
+function clock.run_all(options) end
+
+---@return number seconds since the file started
+function clock.now() end
+
+---@return number seconds since the epoch
+function clock.wall() end
+
+---Sets the wall clock (an ISO 8601 date or seconds since the epoch) and runs a scheduler pass.
+---@param date string|number
+function clock.set_wall(date) end
+
+---Time passes with no ticks, then one catch-up pass runs.
+---@param seconds number
+function clock.stall(seconds) end
