@@ -21,7 +21,9 @@ extension LuaHost {
             var snapshot = cd_tick(remaining_ns: remaining, total_ns: remaining, missed: 0)
             cd_push_tick(L, 0, &snapshot)
         }
-        let name = L.string(at: 2) ?? ""
+        let fullName = L.string(at: 2) ?? ""
+        // A name can be any string; a message shows only its start.
+        let name = fullName.count > 40 ? String(fullName.prefix(40)) + "..." : fullName
         let status = cd_pcall_traceback(L, 1, 1)
         guard status == LUA_OK else {
             let full = hookFailureMessage(L, status: status)

@@ -69,7 +69,7 @@ end
 if sandbox then
   io, debug = nil, nil
   package.loaded.io, package.loaded.debug = nil, nil
-  os.execute, os.exit, os.remove, os.rename = nil, nil, nil, nil
+  os.execute, os.exit, os.remove, os.rename, os.tmpname = nil, nil, nil, nil, nil
   package.loadlib = nil
   package.cpath = ""
 end

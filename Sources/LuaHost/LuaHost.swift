@@ -54,8 +54,6 @@ public final class LuaHost {
     public var reportNotice: (String) -> Void = { message in
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
-    /// Commands started by plugins and not yet reaped.
-    var children: [Int32] = []
 
     public init(scheduler: Scheduler, limits: ScriptLimits = .none) {
         self.vm = LuaVM(limits: limits)

@@ -132,10 +132,8 @@ extension LuaHost {
                 L.pop()
                 argv.append(argument)
             }
-            host.reapChildren()
             switch LuaHost.spawn(argv) {
             case .success(let pid):
-                host.children.append(pid)
                 lua_pushinteger(L, lua_Integer(pid))
                 return 1
             case .failure(let reason):
@@ -155,16 +153,16 @@ extension LuaHost {
         if status != 0 {
             return .failure(APIError("cannot run \(argv[0]): \(String(cString: strerror(status)))"))
         }
+        // Reap it the moment it exits: a zombie child confuses whoever waits for
+        // "any child" in this process. The thread never touches Lua.
+        let child = pid
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        }
         return .success(pid)
     }
 
-    /// Collects finished children, so that none stays a zombie for long.
-    func reapChildren() {
-        children.removeAll { pid in
-            var status: Int32 = 0
-            return waitpid(pid, &status, WNOHANG) != 0
-        }
-    }
 
     /// `append_line(path, text)`: appends one line to a file (created when missing).
     /// Under `--sandbox` only files inside the script's folder.
