@@ -41,6 +41,12 @@ struct TestCommand: ParsableCommand {
             throw ExitCode(ExitStatus.unreadableScript.rawValue)
         }
         let runner = TestRunner(filter: filter)
+        // Test files find plugins as scripts do (./plugins, the config folder, CDSCRIPT_PLUGIN_PATH).
+        let pluginPath = PluginPath.standard(), prepare = runner.prepareHost
+        runner.prepareHost = { host in
+            prepare(host)
+            host.pluginPath = pluginPath
+        }
         let reporter: TestReporter = tap ? TAPReporter() : HumanReporter()
         let reports = runner.run(files: files, reporter: reporter) { line in
             print(line)
