@@ -112,6 +112,11 @@ function countdown.on(event, fn) end
 ---@param fn (fun(t: cdscript.Tick): string)?
 function countdown.formatter(name, fn) end
 
+---The script's arguments: `arg[0]` is the script's path, `arg[1]`... the rest
+---(they are also the main chunk's `...`).
+---@type table<integer, string>
+arg = {}
+
 -- ---------------------------------------------------------------------------
 -- Plugins
 -- ---------------------------------------------------------------------------

@@ -66,8 +66,6 @@ lua_State *cd_new_limited_state(size_t memory_cap, int64_t budget) {
         free(limits);
         return NULL;
     }
-    /* Every thread copies the main thread's extra space: the limits are one load away. */
-    *(cd_limits **)lua_getextraspace(L) = limits;
     lua_atpanic(L, panic);
     if (budget > 0) lua_sethook(L, count_hook, LUA_MASKCOUNT, limits->granularity);
     return L;
@@ -81,7 +79,11 @@ void cd_close_limited_state(lua_State *L) {
 }
 
 cd_limits *cd_get_limits(lua_State *L) {
-    return *(cd_limits **)lua_getextraspace(L);
+    /* The allocator tells states made here from others (a bare luaL_newstate);
+     * its user data is the limits, shared by every thread of the state. */
+    void *ud = NULL;
+    if (lua_getallocf(L, &ud) != limited_alloc) return NULL;
+    return (cd_limits *)ud;
 }
 
 cd_limits_saved cd_limits_enter(lua_State *L) {
