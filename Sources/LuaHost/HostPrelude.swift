@@ -213,6 +213,11 @@ extension LuaHost {
         let L = vm.state
         let base = lua_gettop(L)
         defer { lua_settop(L, base) }
+        // The host's own setup runs without the script's limits, however small they are.
+        let limits = cd_get_limits(L)!
+        let (cap, budget) = (limits.pointee.cap, limits.pointee.budget)
+        (limits.pointee.cap, limits.pointee.budget) = (0, 0)
+        defer { (limits.pointee.cap, limits.pointee.budget) = (cap, budget) }
         let helpers = lua_gettop(L) + 1
         lua_createtable(L, 0, 16)
         register([

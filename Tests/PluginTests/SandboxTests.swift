@@ -90,3 +90,17 @@ struct SandboxTests {
         #expect(bed.errors.isEmpty, "\(bed.errors.first ?? "")")
     }
 }
+
+@Suite("Absurd limits")
+struct TinyLimitTests {
+    @Test("a host with a 1 KB cap and a budget of 1 instruction still starts; scripts get the limit errors")
+    func tinyLimits() {
+        let clock = VirtualClock()
+        let host = LuaHost(scheduler: Scheduler(clock: clock), limits: ScriptLimits(memoryLimit: 1024, instructionBudget: 1))
+        let memory = host.runScript(source: Data("local t = {} for i = 1, 100 do t[i] = {} end".utf8), chunkName: "=tiny")
+        #expect(memory?.message.contains("limit exceeded") == true, "\(memory?.message ?? "")")
+        let budgeted = LuaHost(scheduler: Scheduler(clock: clock), limits: ScriptLimits(instructionBudget: 1))
+        let budget = budgeted.runScript(source: Data("local x = 0 for i = 1, 10 do x = x + i end".utf8), chunkName: "=tiny")
+        #expect(budget?.message.contains("tiny:1: instruction budget exceeded: more than 1 instructions") == true, "\(budget?.message ?? "")")
+    }
+}
