@@ -89,7 +89,13 @@ static void push_tick_field(lua_State *L, int index, const cd_tick *t, int i) {
     int64_t elapsed = t->total_ns - r;
     if (elapsed < 0) elapsed = 0;
     switch (i) {
-    case 0: lua_getiuservalue(L, index, 1); break;
+    case 0:
+        /* User value 1 is the countdown's handle, whose user value 1 is the id. */
+        if (lua_getiuservalue(L, index, 1) == LUA_TUSERDATA) {
+            lua_getiuservalue(L, -1, 1);
+            lua_remove(L, -2);
+        }
+        break;
     case 1: lua_pushnumber(L, (lua_Number)r / 1e9); break;
     case 2: lua_pushinteger(L, secs / 86400); break;
     case 3: lua_pushinteger(L, (secs / 3600) % 24); break;
@@ -151,7 +157,7 @@ static int tick_pairs(lua_State *L) {
 
 static int tick_tostring(lua_State *L) {
     const cd_tick *t = (const cd_tick *)lua_touserdata(L, 1);
-    lua_getiuservalue(L, 1, 1);
+    push_tick_field(L, 1, t, 0);
     const char *id = lua_tostring(L, -1);
     lua_pushfstring(L, "tick of %s%s%s: %f s remaining", id ? "\"" : "", id ? id : "an anonymous countdown",
                     id ? "\"" : "", (lua_Number)(t->remaining_ns < 0 ? 0 : t->remaining_ns) / 1e9);
@@ -178,12 +184,12 @@ static void push_tick_metatable(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &TICK_METATABLE_KEY);
 }
 
-void cd_push_tick(lua_State *L, int id_index, const cd_tick *tick) {
-    if (id_index < 0) id_index = lua_gettop(L) + id_index + 1;
+void cd_push_tick(lua_State *L, int handle_index, const cd_tick *tick) {
+    if (handle_index < 0) handle_index = lua_gettop(L) + handle_index + 1;
     cd_tick *t = (cd_tick *)lua_newuserdatauv(L, sizeof(cd_tick), 1);
     *t = *tick;
-    if (id_index != 0) {
-        lua_pushvalue(L, id_index);
+    if (handle_index != 0) {
+        lua_pushvalue(L, handle_index);
         lua_setiuservalue(L, -2, 1);
     }
     push_tick_metatable(L);
@@ -198,27 +204,40 @@ const cd_tick *cd_to_tick(lua_State *L, int index) {
     return same ? (const cd_tick *)lua_touserdata(L, index) : NULL;
 }
 
-int cd_call_hook(lua_State *L, int handle_ref, int hook, const cd_tick *tick, const char *reason) {
+void cd_push_traceback_handler(lua_State *L) {
+    lua_pushcfunction(L, traceback_handler);
+}
+
+int cd_call_hook(lua_State *L, int msgh, int handle_ref, int hook, const cd_tick *tick, const char *reason) {
+    /* Built in final order with rotations only: on the tick path every
+     * lua_settop (and so lua_pop, lua_remove, lua_replace) shows in profiles. */
     int base = lua_gettop(L);
-    lua_pushcfunction(L, traceback_handler);           /* msgh */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref);     /* msgh h */
-    if (lua_getiuservalue(L, base + 2, hook) == LUA_TNIL) {
+    if (msgh == 0) {
+        lua_pushcfunction(L, traceback_handler);
+        msgh = base + 1;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref);     /* h */
+    if (lua_getiuservalue(L, -1, hook) == LUA_TNIL) {  /* h fn */
         lua_settop(L, base);
         return LUA_OK;
-    }                                                  /* msgh h fn */
-    lua_getiuservalue(L, base + 2, 1);                 /* msgh h fn id */
-    lua_replace(L, base + 2);                          /* msgh id fn */
-    cd_push_tick(L, base + 2, tick);                   /* msgh id fn t */
+    }
+    lua_rotate(L, -2, 1);                              /* fn h */
+    cd_tick *t = (cd_tick *)lua_newuserdatauv(L, sizeof(cd_tick), 1);
+    *t = *tick;                                        /* fn h t */
+    lua_rotate(L, -2, 1);                              /* fn t h */
+    lua_setiuservalue(L, -2, 1);                       /* fn t */
+    push_tick_metatable(L);
+    lua_setmetatable(L, -2);
     int nargs = 1;
     if (reason) {
         lua_pushstring(L, reason);
         nargs = 2;
     }
-    int status = lua_pcall(L, nargs, 0, base + 1);     /* msgh id [err] */
-    if (status == LUA_OK) {
-        lua_settop(L, base);
-    } else {
-        lua_remove(L, base + 1);                       /* id err */
+    int status = lua_pcall(L, nargs, 0, msgh);         /* [err] */
+    if (msgh == base + 1) {
+        /* A handler of our own sits below: remove it, keep an error message. */
+        lua_rotate(L, base + 1, -1);
+        lua_settop(L, lua_gettop(L) - 1);
     }
     return status;
 }

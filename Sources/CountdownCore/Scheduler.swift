@@ -339,7 +339,7 @@ public final class Scheduler {
         let k = key(slot)
         let lateness = now - due
         let carried = r.carriedMissed
-        records[slot].carriedMissed = 0
+        if carried != 0 { records[slot].carriedMissed = 0 }
         if r.deadline <= now {
             // The end, noticed on time or late: report it once, with the ticks it skipped,
             // at the deadline's instant.

@@ -1,7 +1,7 @@
 /// A pending tick: a countdown's slot and the epoch it was queued under.
 /// When the countdown is paused, rescheduled or ended its epoch moves on, and
 /// the entry is skipped when it comes up (lazy removal: cancel stays O(1)).
-struct TickEntry {
+struct TickEntry: BitwiseCopyable {
     var due: Nanoseconds
     var slot: Int32
     var epoch: UInt32
@@ -21,7 +21,7 @@ struct TickQueue {
     /// never copies (and retains) its buffer.
     final class IntervalList {
         let interval: Nanoseconds
-        var entries = RingBuffer(filler: TickEntry(due: 0, slot: -1, epoch: 0))
+        let entries = RingBuffer<TickEntry>()
         init(interval: Nanoseconds) { self.interval = interval }
     }
 

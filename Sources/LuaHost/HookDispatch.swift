@@ -8,15 +8,12 @@ import CountdownCore
 extension LuaHost: SchedulerDelegate {
     public func countdownDidTick(_ tick: Tick) {
         let ref = handleRefs[Int(tick.key.slot)]
-        let L = current
         var snapshot = cd_tick(remaining_ns: tick.remaining, total_ns: tick.total, missed: tick.missed)
-        if cd_call_hook(L, ref, 2, &snapshot, nil) != LUA_OK {
-            let message = L.string(at: -1) ?? "(error object is not a string)"
-            let id = L.string(at: -2)
-            L.pop(2)
+        let status = callHook(ref: ref, hook: 2, &snapshot, reason: nil) { [self] message, id in
             reportHookError(countdown: id, hook: "on_tick", message: message)
             scheduler.cancel(tick.key, reason: .stopped)
         }
+        _ = status
     }
 
     public func countdownDidEnd(_ tick: Tick, reason: EndReason) {
@@ -25,22 +22,61 @@ extension LuaHost: SchedulerDelegate {
         handleRefs[slot] = LUA_NOREF
         storeEnded(tick, reason: reason, handleRef: ref)
         let L = current
-        // The reference is released only after on_done: a restart from on_done
-        // (h:append) takes a reference of its own.
-        defer { cd_unref(L, ref) }
         cd_push_ref(L, ref)
         if let handle = cd_to_handle(L, -1),
            handle.pointee.slot == tick.key.slot, handle.pointee.generation == tick.key.generation {
             handle.pointee.final_state = (reason == .finished ? CountdownState.finished : .cancelled).rawValue
         }
         L.pop()
-        guard reason == .finished || reason == .cancelled else { return }
-        var snapshot = cd_tick(remaining_ns: tick.remaining, total_ns: tick.total, missed: tick.missed)
-        if cd_call_hook(L, ref, 3, &snapshot, reason == .finished ? "finished" : "cancelled") != LUA_OK {
-            let message = L.string(at: -1) ?? "(error object is not a string)"
-            let id = L.string(at: -2)
-            L.pop(2)
-            reportHookError(countdown: id, hook: "on_done", message: message)
+        if reason == .finished || reason == .cancelled {
+            var snapshot = cd_tick(remaining_ns: tick.remaining, total_ns: tick.total, missed: tick.missed)
+            _ = callHook(ref: ref, hook: 3, &snapshot, reason: reason == .finished ? "finished" : "cancelled") { [self] message, id in
+                reportHookError(countdown: id, hook: "on_done", message: message)
+            }
         }
+        // A restart from on_done (h:append) took a reference of its own; this one
+        // goes now, unless the countdown ended inside its own on_tick, whose call
+        // still needs it.
+        if let flight = inFlight, flight.ref == ref {
+            inFlight?.ended = true
+        } else {
+            cd_unref(L, ref)
+        }
+    }
+
+    /// Calls hook `hook` (2 on_tick, 3 on_done) of the countdown whose handle is
+    /// registry[ref]; on an error, passes the message and the countdown's id to `failed`.
+    @inline(__always)
+    private func callHook(ref: Int32, hook: Int32, _ snapshot: inout cd_tick, reason: String?, failed: (String, String?) -> Void) -> Int32 {
+        let L = current
+        // From the run loop the main stack holds only the permanent handler.
+        let msgh = hostCallDepth == 0 ? LuaVM.tracebackHandlerIndex : 0
+        let outer = inFlight
+        inFlight = (ref, false)
+        let status: Int32
+        if let reason {
+            status = reason.withCString { cd_call_hook(L, msgh, ref, hook, &snapshot, $0) }
+        } else {
+            status = cd_call_hook(L, msgh, ref, hook, &snapshot, nil)
+        }
+        let ended = inFlight?.ended ?? false
+        inFlight = outer
+        if status != LUA_OK {
+            let message = L.string(at: -1) ?? "(error object is not a string)"
+            L.pop()
+            failed(message, handleID(ref: ref))
+        }
+        if ended { cd_unref(L, ref) }
+        return status
+    }
+
+    /// The id kept in a handle's first user value.
+    private func handleID(ref: Int32) -> String? {
+        let L = current
+        cd_push_ref(L, ref)
+        lua_getiuservalue(L, -1, 1)
+        let id = L.string(at: -1)
+        L.pop(2)
+        return id
     }
 }

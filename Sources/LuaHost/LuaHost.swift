@@ -37,6 +37,12 @@ public final class LuaHost {
     /// The state of the innermost host call: hooks fired from inside a host
     /// function (a start's first tick, a cancel's on_done) run on the caller's thread.
     var current: OpaquePointer
+    /// Host functions running now. At 0 the call comes from the run loop, with
+    /// nothing on the main stack but the permanent traceback handler.
+    var hostCallDepth = 0
+    /// The hook call in flight, so that a countdown ending inside its own hook keeps
+    /// its handle (and id) until the call returns.
+    var inFlight: (ref: Int32, ended: Bool)?
     var methodsRef: Int32 = LUA_NOREF
     var countdownTableRef: Int32 = LUA_NOREF
     var patterns: [String: FormatPattern] = [:]
@@ -66,7 +72,11 @@ public final class LuaHost {
         let L = L!
         let outer = host.current
         host.current = L
-        defer { host.current = outer }
+        host.hostCallDepth += 1
+        defer {
+            host.current = outer
+            host.hostCallDepth -= 1
+        }
         do {
             return try body(host, L)
         } catch {
