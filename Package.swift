@@ -5,6 +5,8 @@ import PackageDescription
 //   CLua (system library) -> CLuaShim (C helpers) ->
 //   CountdownCore (pure Swift: clocks, countdowns, scheduler, formatting) ->
 //   LuaHost, EventLoop (adapters) -> cdscript (wiring only)
+// TerminalView (elements, layout, diffing renderer; TerminalSession is its only
+// I/O) sits beside CountdownCore; LuaHost binds it as the `view` library.
 let package = Package(
     name: "cdscript",
     platforms: [.macOS(.v13)],
@@ -25,19 +27,23 @@ let package = Package(
             dependencies: ["CLua"]
         ),
         .target(name: "CountdownCore"),
-        .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore"]),
+        .target(name: "CTerminal"),
+        .target(name: "TerminalView", dependencies: ["CTerminal"]),
+        .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore", "TerminalView"]),
         .target(name: "CLinux"),
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),
         .executableTarget(
             name: "cdscript",
             dependencies: [
-                "CountdownCore", "LuaHost", "EventLoop",
+                "CountdownCore", "LuaHost", "EventLoop", "TerminalView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "CountdownCoreTests", dependencies: ["CountdownCore"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "TerminalViewTests", dependencies: ["TerminalView"]),
+        .testTarget(name: "ViewTests", dependencies: ["LuaHost", "TerminalView", "CountdownCore", "CLua", "CLuaShim"]),
     ],
     swiftLanguageModes: [.v6]
 )
