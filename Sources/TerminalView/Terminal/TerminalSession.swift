@@ -137,7 +137,8 @@ public final class TerminalSession: ViewSurface {
             }
             tcsetattr(inputFD, TCSAFLUSH, &raw)
         }
-        write(ANSI.pushTitle + ANSI.enterAlternateScreen + ANSI.hideCursor + "\u{1B}[H\u{1B}[2J")
+        // The first frame after this clears the screen (the controller redraws all).
+        write(ANSI.pushTitle + ANSI.enterAlternateScreen + ANSI.hideCursor)
     }
 
     private func leaveTerminalMode() {
