@@ -83,6 +83,44 @@ struct TerminalViewEndToEndTests {
         #expect(try !tmux.screen().contains("Resend in"))
     }
 
+    @Test("SIGTERM and SIGHUP restore the terminal too, with their exit codes", arguments: [(SIGTERM, 143), (SIGHUP, 129)])
+    func terminatingSignals(signal: Int32, status: Int) throws {
+        let tmux = try Tmux(["examples/sms_code.lua", "30"], columns: 40, rows: 7)
+        defer { tmux.stop() }
+        try tmux.waitForText("Resend in 30s")
+        try tmux.waitUntil("alternate screen") { try tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" }
+        kill(try #require(try tmux.programPID()), signal)
+        try tmux.waitUntil("the end of the run") { tmux.hasEnded }
+        #expect(tmux.exitStatus == status)
+        #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
+    }
+
+    @Test("Ctrl-Z (SIGTSTP) gives the terminal back before stopping; SIGCONT redraws with the true remaining time")
+    func suspend() throws {
+        let tmux = try Tmux(["examples/sms_code.lua", "30"], columns: 40, rows: 7)
+        defer { tmux.stop() }
+        try tmux.waitForText("Resend in 29s")
+        let pid = try #require(try tmux.programPID())
+        // As the terminal's Ctrl-Z does, but to the program only: the waiting
+        // shell has no job control and would stop too.
+        kill(pid, SIGTSTP)
+        try tmux.waitUntil("the terminal given back") { try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1" }
+        try tmux.waitUntil("the process stopped") {
+            (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.contains(") T ") == true
+        }
+        Thread.sleep(forTimeInterval: 2.2)
+        kill(pid, SIGCONT)
+        try tmux.waitUntil("the view back") { try tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" }
+        try tmux.waitUntil("the whole view redrawn with the time that passed while stopped") {
+            let lines = try tmux.lines()
+            return lines.contains("          [ Resend code (r) ]")
+                && (lines.contains("             Resend in 27s") || lines.contains("             Resend in 26s"))
+        }
+        try tmux.send("q")
+        try tmux.waitUntil("the end of the run") { tmux.hasEnded }
+        #expect(tmux.exitStatus == 0)
+    }
+
     @Test("a script error after the view opened restores the terminal and shows the error")
     func scriptError() throws {
         let path = try BinaryRunner.script("""

@@ -61,6 +61,14 @@ final class Tmux {
         try tmux(["resize-window", "-t", "t", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
+    /// The pid of the program under test (the child of the pane's shell).
+    func programPID() throws -> Int32? {
+        guard let shell = Int32(try display("#{pane_pid}")),
+              let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        else { return nil }
+        return children.split(separator: " ").first.flatMap { Int32($0) }
+    }
+
     /// Copies everything the program writes to the terminal into `file`.
     func recordOutput(to file: URL) throws {
         try tmux(["pipe-pane", "-o", "-t", "t", "cat >> \(Self.quote(file.path))"])
