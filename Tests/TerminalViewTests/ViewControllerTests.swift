@@ -159,6 +159,20 @@ struct ViewControllerTests {
         #expect(view.screenText() == "status: Resend in 2s\nresend: [Resend code] enabled\nbar: 100%\nclock: 00:02")
     }
 
+    @Test("control characters in a script's text become blanks, on screen and in plain lines")
+    func controlCharacters() throws {
+        let terminal = VirtualTerminal(columns: 12, rows: 1)
+        let view = ViewController(output: .screen(terminal, colours: true))
+        try view.add(.label, id: "s", fields: [("text", .string("a\nb\u{1B}[2Jc"))])
+        view.render()
+        #expect(terminal.screenText() == "  a b [2Jc")
+        #expect(!terminal.output.contains("\u{1B}[2Jc"))
+        var lines: [String] = []
+        let plain = ViewController(output: .plain { lines.append($0) })
+        try plain.add(.label, id: "s", fields: [("text", .string("one\ntwo\u{7}"))])
+        #expect(lines == ["s: one two "])
+    }
+
     @Test("the virtual terminal leaves the alternate screen and shows the cursor at the end")
     func end() throws {
         let terminal = VirtualTerminal(columns: 26, rows: 5)

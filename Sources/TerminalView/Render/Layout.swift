@@ -109,6 +109,6 @@ public struct Layout: Sendable {
     }
 
     private func cells(_ text: String, _ style: CellStyle) -> [Cell] {
-        text.map { Cell($0 == "\n" || $0 == "\t" ? " " : $0, style: style) }
+        PlainLine.printable(text).map { Cell($0, style: style) }
     }
 }
