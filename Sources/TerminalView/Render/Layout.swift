@@ -15,22 +15,27 @@ public struct Layout: Sendable {
     public func compose(_ elements: [Element], size: TerminalSize) -> Screen {
         var screen = Screen(size: size)
         guard size.rows > 0, size.columns > 0, !elements.isEmpty else { return screen }
-        var blocks = elements.map { rows(for: $0, width: size.columns, compact: false) }
-        var gap = 1
         func total(_ blocks: [[[Cell]]], gap: Int) -> Int {
             blocks.reduce(0) { $0 + $1.count } + gap * max(0, blocks.count - 1)
         }
-        if total(blocks, gap: gap) > size.rows { gap = 0 }
-        if total(blocks, gap: gap) > size.rows {
-            blocks = elements.map { rows(for: $0, width: size.columns, compact: true) }
-        }
-        if total(blocks, gap: gap) > size.rows {
-            // One row each now; keep the most important ones, in their own order.
+        var gap = 1
+        var blocks: [[[Cell]]]
+        if elements.count > size.rows {
+            // Not even one row each: keep the most important ones, in their own
+            // order, and lay out only those (a list of thousands stays cheap).
+            gap = 0
             let first = elements.firstIndex { $0.kind == .label || $0.kind == .big }
             var order = Array(elements.indices)
             if let first { order.removeAll { $0 == first }; order.insert(first, at: 0) }
             let kept = Set(order.prefix(size.rows))
-            blocks = elements.indices.filter(kept.contains).map { blocks[$0] }
+            blocks = elements.indices.filter(kept.contains).map { rows(for: elements[$0], width: size.columns, compact: true) }
+        } else {
+            blocks = elements.map { rows(for: $0, width: size.columns, compact: false) }
+            if total(blocks, gap: gap) > size.rows { gap = 0 }
+            if total(blocks, gap: gap) > size.rows {
+                // Compact forms are one row each, and there are rows enough for that.
+                blocks = elements.map { rows(for: $0, width: size.columns, compact: true) }
+            }
         }
         var row = (size.rows - total(blocks, gap: gap)) / 2
         for block in blocks {
