@@ -159,6 +159,26 @@ struct ViewControllerTests {
         #expect(view.screenText() == "status: Resend in 2s\nresend: [Resend code] enabled\nbar: 100%\nclock: 00:02")
     }
 
+    @Test("with more elements than rows, changes to the ones off screen cost no redraw")
+    func offScreen() throws {
+        let terminal = VirtualTerminal(columns: 20, rows: 2)
+        let view = ViewController(output: .screen(terminal, colours: true))
+        for i in 1...100 { try view.add(.label, id: "item-\(i)", fields: [("text", .string("item \(i)"))]) }
+        view.render()
+        #expect(terminal.screenText() == rows("       item 1", "       item 2"))
+        let written = terminal.output.count
+        for i in 3...100 { try view.set("item-\(i)", fields: [("text", .string("changed \(i)"))]) }
+        view.render()
+        #expect(terminal.output.count == written)
+        try view.set("item-2", fields: [("text", .string("changed 2"))])
+        view.render()
+        #expect(terminal.screenText() == rows("       item 1", "     changed 2"))
+        terminal.resize(columns: 20, rows: 4)
+        view.redrawAll()
+        view.render()
+        #expect(terminal.screenText() == rows("       item 1", "     changed 2", "     changed 3", "     changed 4"))
+    }
+
     @Test("control characters in a script's text become blanks, on screen and in plain lines")
     func controlCharacters() throws {
         let terminal = VirtualTerminal(columns: 12, rows: 1)

@@ -47,6 +47,10 @@ public final class ViewController {
     private var dirty = false
     private var pendingControl = ""
     private var plainLines: [String: String] = [:]
+    /// The ids on screen after the last render when some elements did not fit;
+    /// nil when all are shown or the layout must be worked out again. A change to
+    /// an element off screen then costs no redraw.
+    private var shownIDs: Set<String>?
 
     public init(output: Output) {
         self.output = output
@@ -68,6 +72,7 @@ public final class ViewController {
     @discardableResult
     public func add(_ kind: ElementKind, id: String, fields: [(String, FieldValue)]) throws(ViewError) -> Element {
         let element = try model.add(kind, id: id, fields: fields)
+        shownIDs = nil
         open()
         changed(element)
         return element
@@ -121,7 +126,10 @@ public final class ViewController {
     public func render() {
         guard dirty, !isClosed, isOpen, case .screen(let surface, _) = output else { return }
         dirty = false
-        let frame = pendingControl + writer.frame(layout.compose(model.elements, size: surface.size))
+        let size = surface.size
+        let elements = model.elements
+        shownIDs = Layout.shownIndices(elements, size: size).map { Set($0.map { elements[$0].id }) }
+        let frame = pendingControl + writer.frame(layout.compose(elements, size: size))
         pendingControl = ""
         if !frame.isEmpty { surface.write(frame) }
     }
@@ -130,6 +138,7 @@ public final class ViewController {
     /// next `render` clears and draws everything.
     public func redrawAll() {
         writer.invalidate()
+        shownIDs = nil
         if let title, case .screen = output { pendingControl += ANSI.title(title) }
         dirty = true
     }
@@ -160,6 +169,7 @@ public final class ViewController {
         guard !isClosed else { return }
         switch output {
         case .screen:
+            if let shownIDs, !shownIDs.contains(element.id) { return }
             dirty = true
         case .plain(let emit):
             let line = PlainLine.line(for: element)

@@ -20,15 +20,9 @@ public struct Layout: Sendable {
         }
         var gap = 1
         var blocks: [[[Cell]]]
-        if elements.count > size.rows {
-            // Not even one row each: keep the most important ones, in their own
-            // order, and lay out only those (a list of thousands stays cheap).
+        if let shown = Self.shownIndices(elements, size: size) {
             gap = 0
-            let first = elements.firstIndex { $0.kind == .label || $0.kind == .big }
-            var order = Array(elements.indices)
-            if let first { order.removeAll { $0 == first }; order.insert(first, at: 0) }
-            let kept = Set(order.prefix(size.rows))
-            blocks = elements.indices.filter(kept.contains).map { rows(for: elements[$0], width: size.columns, compact: true) }
+            blocks = shown.map { rows(for: elements[$0], width: size.columns, compact: true) }
         } else {
             blocks = elements.map { rows(for: $0, width: size.columns, compact: false) }
             if total(blocks, gap: gap) > size.rows { gap = 0 }
@@ -47,6 +41,18 @@ public struct Layout: Sendable {
             row += gap
         }
         return screen
+    }
+
+    /// With more elements than rows, the ones shown: the first label or big text,
+    /// then the others in order, as many as there are rows, listed in their own
+    /// order. Nil when every element is shown. Work is in proportion to the rows,
+    /// not to the elements, so a list of thousands stays cheap.
+    public static func shownIndices(_ elements: [Element], size: TerminalSize) -> [Int]? {
+        guard elements.count > size.rows else { return nil }
+        let first = elements.firstIndex { $0.kind == .label || $0.kind == .big }
+        var kept = Array(elements.indices.lazy.filter { $0 != first }.prefix(max(0, size.rows - (first == nil ? 0 : 1))))
+        if let first, size.rows > 0 { kept.append(first); kept.sort() }
+        return kept
     }
 
     private func draw(_ cells: [Cell], blockWidth: Int, row: Int, on screen: inout Screen) {
