@@ -31,14 +31,18 @@ public final class MainLoop {
     /// Extra descriptors to watch (terminal input, say) and their handlers.
     public private(set) var watched: [(fd: Int32, handler: () -> Void)] = []
     /// Signals that do not end the run are passed here (SIGWINCH, SIGCONT, ...).
-    public var onSignal: (Int32) -> Void = { _ in }
+    /// The default stops the process on SIGTSTP, as if the signal were not caught.
+    public var onSignal: (Int32) -> Void = { signal in
+        if signal == SIGTSTP { raise(SIGSTOP) }
+    }
     /// Called after every pass, once the due ticks have fired (a view redraws here).
     public var afterPass: () -> Void = {}
 
     /// Signals that end the run.
     public static let terminatingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
-    /// Signals watched without ending the run.
-    public static let observedSignals: [Int32] = [SIGWINCH, SIGCONT]
+    /// Signals watched without ending the run. SIGTSTP (Ctrl-Z) is caught so the
+    /// terminal can be restored before the process stops itself with SIGSTOP.
+    public static let observedSignals: [Int32] = [SIGWINCH, SIGCONT, SIGTSTP]
 
     private let timerFD: Int32
     private let wallWatchFD: Int32

@@ -18,7 +18,7 @@ public final class LuaHost {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
     /// Hook errors so far; the run ends non-zero when there were any.
-    public private(set) var hookErrorCount = 0
+    public internal(set) var hookErrorCount = 0
     /// Where `persist = true` countdowns are kept (see PersistenceLibrary.swift);
     /// nil: persistence is unavailable in this host.
     public var persistence: CountdownPersistence?
@@ -46,6 +46,8 @@ public final class LuaHost {
     var methodsRef: Int32 = LUA_NOREF
     var countdownTableRef: Int32 = LUA_NOREF
     var patterns: [String: FormatPattern] = [:]
+    /// The `view` library's state, once `installView` ran (ViewLibrary.swift).
+    var view: ViewBinding?
 
     public init(scheduler: Scheduler) {
         self.vm = LuaVM()
