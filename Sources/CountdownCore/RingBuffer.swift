@@ -20,6 +20,8 @@ final class RingBuffer<Element: BitwiseCopyable> {
 
     var isEmpty: Bool { count == 0 }
 
+    var capacityBytes: Int { capacity * MemoryLayout<Element>.stride }
+
     var first: Element? { count == 0 ? nil : storage[head] }
 
     @inline(__always)

@@ -60,6 +60,12 @@ public final class Scheduler {
         self.clock = clock
     }
 
+    /// Bytes the scheduler holds for its countdowns and queues (capacity, not use),
+    /// for benchmarks.
+    public var storageBytes: Int {
+        records.capacity * MemoryLayout<Record>.stride + freeSlots.capacity * 4 + queue.storageBytes
+    }
+
     /// The current instant: the tick's instant while a hook runs, so that every
     /// hook sees one consistent time; otherwise the clock's.
     public var now: Nanoseconds { dispatchInstant ?? clock.bootNow() }

@@ -97,11 +97,21 @@ struct TickQueue {
         heap.removeAll()
     }
 
+    var storageBytes: Int {
+        heap.capacity * MemoryLayout<(entry: TickEntry, seq: UInt64)>.stride
+            + lists.reduce(0) { $0 + $1.entries.capacityBytes }
+    }
+
     var count: Int { heap.count + lists.reduce(0) { $0 + $1.entries.count } }
 
     private mutating func popHeap() {
         let last = heap.removeLast()
-        guard !heap.isEmpty else { return }
+        guard !heap.isEmpty else {
+            // A million first ticks pass through the heap at start-up; give the
+            // memory back once they have moved on to their FIFO lists.
+            if heap.capacity > 1024 { heap = [] }
+            return
+        }
         heap[0] = last
         var parent = 0
         let n = heap.count

@@ -61,6 +61,9 @@ public final class LuaHost {
         scheduler.delegate = nil
     }
 
+    /// Bytes the host holds per countdown outside Lua (capacity), for benchmarks.
+    public var storageBytes: Int { handleRefs.capacity * MemoryLayout<Int32>.stride }
+
     var context: UnsafeMutableRawPointer {
         Unmanaged.passUnretained(self).toOpaque()
     }
