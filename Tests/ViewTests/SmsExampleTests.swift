@@ -86,20 +86,19 @@ struct OtherExampleTests {
         #expect(h.terminal.screen.line(9) == "  ████████████████████████████████████████ 100%")
     }
 
-    @Test("many items: every item is a label on the one scheduler; a small terminal shows what fits")
+    @Test("many items on the one scheduler: a summary and the items closing next; a small terminal shows what fits")
     func many() {
         let h = ViewHarness(columns: 30, rows: 4)
-        #expect(h.runExample("many.lua", "50", "3") == nil)
-        #expect(h.view.model.elements.count == 51)
-        #expect(h.scheduler.activeCount == 50)
+        #expect(h.runExample("many.lua", "50", "3", "5") == nil)
+        #expect(h.view.model.elements.count == 6)
+        #expect(h.scheduler.activeCount == 51)
         #expect(h.screen == rows(
             "     50 of 50 items open",
-            "     item-1 ends in 0.2s",
-            "     item-2 ends in 0.3s",
-            "     item-3 ends in 0.4s"))
+            "    item-30 closes in 0.1s",
+            "    item-1 closes in 0.2s",
+            "    item-31 closes in 0.2s"))
         h.advance(3)
         #expect(h.scheduler.activeCount == 0)
-        #expect(h.terminal.screen.line(0) == "      0 of 50 items open")
-        #expect(h.terminal.screen.line(1) == "       item-1 sold out")
+        #expect(h.terminal.screen.line(0) == "     all 50 items closed")
     }
 }
