@@ -26,6 +26,9 @@ struct TickQueue {
     }
 
     private(set) var lists: [IntervalList] = []
+    /// The first list, reached without reference counting: with one interval in
+    /// use (the common case) every tick passes through it twice.
+    private var primary: Unmanaged<IntervalList>?
     private var listIndex: [Nanoseconds: Int] = [:]
     private var heap: [(entry: TickEntry, seq: UInt64)] = []
 
@@ -34,8 +37,8 @@ struct TickQueue {
     /// Queues a tick exactly one interval after the tick that was just fired.
     /// Callers guarantee order: ticks are fired in (due, start order), so these pushes are too.
     mutating func pushInOrder(_ entry: TickEntry, interval: Nanoseconds) {
-        if lists.count == 1, lists[0].interval == interval {
-            lists[0].entries.append(entry)
+        if let primary, primary._withUnsafeGuaranteedRef({ $0.interval == interval }) {
+            primary._withUnsafeGuaranteedRef { $0.entries.append(entry) }
         } else if let i = listIndex[interval] {
             lists[i].entries.append(entry)
         } else {
@@ -43,6 +46,7 @@ struct TickQueue {
             let list = IntervalList(interval: interval)
             list.entries.append(entry)
             lists.append(list)
+            if lists.count == 1 { primary = Unmanaged.passUnretained(list) }
         }
     }
 
@@ -63,8 +67,8 @@ struct TickQueue {
     @inline(__always)
     func earliest(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
         // The common case: every countdown shares one interval and nothing is irregular.
-        if heap.isEmpty, lists.count == 1 {
-            return lists[0].entries.first.map { (0, $0) }
+        if heap.isEmpty, lists.count == 1, let primary {
+            return primary._withUnsafeGuaranteedRef { $0.entries.first }.map { (0, $0) }
         }
         var best: (source: Int, entry: TickEntry, seq: UInt64)?
         if let top = heap.first { best = (-1, top.entry, top.seq) }
@@ -85,7 +89,9 @@ struct TickQueue {
     }
 
     mutating func remove(from source: Int) {
-        if source >= 0 {
+        if source == 0, let primary {
+            primary._withUnsafeGuaranteedRef { $0.entries.removeFirst() }
+        } else if source > 0 {
             lists[source].entries.removeFirst()
         } else {
             popHeap()
