@@ -5,6 +5,9 @@ import PackageDescription
 //   CLua (system library) -> CLuaShim (C helpers) ->
 //   CountdownCore (pure Swift: clocks, countdowns, scheduler, formatting) ->
 //   LuaHost, EventLoop (adapters) -> cdscript (wiring only)
+// TerminalView (elements, layout, diffing renderer; TerminalSession is its only
+// I/O) sits beside CountdownCore; LuaHost binds it as the `view` library.
+
 // The tick path runs millions of times a second; in release builds it skips the
 // dynamic exclusivity checks (debug builds and tests keep them).
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
@@ -31,16 +34,18 @@ let package = Package(
             dependencies: ["CLua"]
         ),
         .target(name: "CountdownCore", swiftSettings: hotPath),
-        .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore"], swiftSettings: hotPath),
+        .target(name: "CTerminal"),
+        .target(name: "TerminalView", dependencies: ["CTerminal"]),
+        .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore", "TerminalView"], swiftSettings: hotPath),
         .target(name: "CLinux"),
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),
         // Adapter: countdowns kept across processes in SQLite (GRDB); only the executable and tests import it.
         .target(name: "CountdownStore", dependencies: ["CountdownCore", .product(name: "GRDB", package: "GRDB.swift")]),
-        .target(name: "ScriptTesting", dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost"]),
+        .target(name: "ScriptTesting", dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost", "TerminalView"]),
         .executableTarget(
             name: "cdscript",
             dependencies: [
-                "CountdownCore", "LuaHost", "EventLoop", "CountdownStore", "ScriptTesting",
+                "CountdownCore", "LuaHost", "EventLoop", "CountdownStore", "ScriptTesting", "TerminalView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -64,8 +69,10 @@ let package = Package(
             dependencies: ["ScriptTesting", "LuaHost", "CountdownCore", "CLua"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "TerminalViewTests", dependencies: ["TerminalView"]),
+        .testTarget(name: "ViewTests", dependencies: ["LuaHost", "TerminalView", "CountdownCore", "CLua", "CLuaShim"]),
         // Plugins, global hooks, limits, the sandbox, hostile scripts, the annotation file (issue 6).
-        .testTarget(name: "PluginTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore", "ScriptTesting"]),
+        .testTarget(name: "PluginTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore", "ScriptTesting", "TerminalView"]),
         // Property-based fuzzing of the format-pattern and `at` parsers.
         .testTarget(name: "ParserFuzzTests", dependencies: ["CountdownCore", .product(name: "PropertyBased", package: "swift-property-based")]),
     ],

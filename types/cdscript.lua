@@ -148,12 +148,18 @@ function use(name, options) end
 ---@field ticks boolean? false to leave tick events out
 
 -- ---------------------------------------------------------------------------
--- Terminal view (cdscript run without --plain)
+-- Terminal view (cdscript run; a virtual screen in cdscript test)
 -- ---------------------------------------------------------------------------
 
----@alias cdscript.Style "normal" | "bold" | "dim" | "inverse" | "red" | "green" | "yellow" | "blue" | string
+---Words separated by spaces: bold, dim, italic, underline, inverse, and one colour of
+---black red green yellow blue magenta cyan white ("bold yellow").
+---@alias cdscript.Style string
 
----The terminal view of `cdscript run`.
+---A key: one character ("r", "+") or space, enter, tab, backspace, escape, up, down, left, right.
+---@alias cdscript.Key string
+
+---The view: elements laid out top to bottom, in the order they were created.
+---It opens with the first element; from then on the run ends when it is closed.
 view = {}
 
 ---@class cdscript.view.LabelSpec
@@ -161,51 +167,69 @@ view = {}
 ---@field text string
 ---@field style cdscript.Style?
 
+---A line of text.
 ---@param spec cdscript.view.LabelSpec
+---@return string id
 function view.label(spec) end
 
 ---@class cdscript.view.BigSpec
 ---@field id string
----@field text string
+---@field text string digits, ":", ".", "-", "d", "h", "m", "s" and space
+---@field style cdscript.Style?
 
----Large digits.
+---Large block digits.
 ---@param spec cdscript.view.BigSpec
+---@return string id
 function view.big(spec) end
 
 ---@class cdscript.view.ProgressSpec
 ---@field id string
----@field value number from 0 to 1
+---@field value number from 0 to 1 (clamped)
 
+---A bar with a percentage.
 ---@param spec cdscript.view.ProgressSpec
+---@return string id
 function view.progress(spec) end
 
 ---@class cdscript.view.ButtonSpec
 ---@field id string
 ---@field label string
----@field key string? the key that presses it
----@field enabled boolean?
----@field on_press fun()?
+---@field key cdscript.Key? the key that presses it ("q" is kept for quitting)
+---@field enabled boolean? default true; a disabled button ignores its key
+---@field on_press fun(id: string)?
 
+---A button pressed by its key.
 ---@param spec cdscript.view.ButtonSpec
+---@return string id
 function view.button(spec) end
 
----Changes fields of the element `id`.
+---Changes any fields but `id`; nothing changes when one of them is wrong.
 ---@param id string
 ---@param fields table
 function view.set(id, fields) end
 
 ---@param id string
----@return table? fields of the element `id`
+---@return table fields the element's fields (`id`, `kind`, its fields, `on_press`)
 function view.get(id) end
 
+---The terminal window's title.
 ---@param text string
 function view.title(text) end
 
 ---Rings the terminal bell.
 function view.bell() end
 
----Closes the view and restores the terminal.
+---Closes the view: the run ends after the current pass.
 function view.close() end
+
+---Acts as if `key` was typed.
+---@param key cdscript.Key
+---@return boolean acted true when it did something
+function view.press(key) end
+
+---The screen as text, rows joined by newlines (in plain mode: each element's line).
+---@return string
+function view.screen() end
 
 -- ---------------------------------------------------------------------------
 -- cdscript test

@@ -97,7 +97,13 @@ static void push_tick_field(lua_State *L, int index, const cd_tick *t, int i) {
     int64_t elapsed = t->total_ns - r;
     if (elapsed < 0) elapsed = 0;
     switch (i) {
-    case 0: lua_getiuservalue(L, index, 1); break;
+    case 0:
+        /* User value 1 is the countdown's handle, whose user value 1 is the id. */
+        if (lua_getiuservalue(L, index, 1) == LUA_TUSERDATA) {
+            lua_getiuservalue(L, -1, 1);
+            lua_remove(L, -2);
+        }
+        break;
     case 1: lua_pushnumber(L, (lua_Number)r / 1e9); break;
     case 2: lua_pushinteger(L, secs / 86400); break;
     case 3: lua_pushinteger(L, (secs / 3600) % 24); break;
@@ -159,7 +165,7 @@ static int tick_pairs(lua_State *L) {
 
 static int tick_tostring(lua_State *L) {
     const cd_tick *t = (const cd_tick *)lua_touserdata(L, 1);
-    lua_getiuservalue(L, 1, 1);
+    push_tick_field(L, 1, t, 0);
     const char *id = lua_tostring(L, -1);
     lua_pushfstring(L, "tick of %s%s%s: %f s remaining", id ? "\"" : "", id ? id : "an anonymous countdown",
                     id ? "\"" : "", (lua_Number)(t->remaining_ns < 0 ? 0 : t->remaining_ns) / 1e9);
@@ -186,12 +192,12 @@ static void push_tick_metatable(lua_State *L) {
     lua_rawsetp(L, LUA_REGISTRYINDEX, &TICK_METATABLE_KEY);
 }
 
-void cd_push_tick(lua_State *L, int id_index, const cd_tick *tick) {
-    if (id_index < 0) id_index = lua_gettop(L) + id_index + 1;
+void cd_push_tick(lua_State *L, int handle_index, const cd_tick *tick) {
+    if (handle_index < 0) handle_index = lua_gettop(L) + handle_index + 1;
     cd_tick *t = (cd_tick *)lua_newuserdatauv(L, sizeof(cd_tick), 1);
     *t = *tick;
-    if (id_index != 0) {
-        lua_pushvalue(L, id_index);
+    if (handle_index != 0) {
+        lua_pushvalue(L, handle_index);
         lua_setiuservalue(L, -2, 1);
     }
     push_tick_metatable(L);
@@ -206,29 +212,43 @@ const cd_tick *cd_to_tick(lua_State *L, int index) {
     return same ? (const cd_tick *)lua_touserdata(L, index) : NULL;
 }
 
-int cd_call_hook(lua_State *L, int handle_ref, int hook, const cd_tick *tick, const char *reason) {
+void cd_push_traceback_handler(lua_State *L) {
+    lua_pushcfunction(L, traceback_handler);
+}
+
+int cd_call_hook(lua_State *L, int msgh, int handle_ref, int hook, const cd_tick *tick, const char *reason) {
+    /* Every API call here runs for every tick: no rotations (lua_rotate,
+     * lua_insert, lua_remove, lua_replace each cost as much as a table read). */
     int base = lua_gettop(L);
-    lua_pushcfunction(L, traceback_handler);           /* msgh */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref);     /* msgh h */
-    if (lua_getiuservalue(L, base + 2, hook) == LUA_TNIL) {
+    if (msgh == 0) {
+        lua_pushcfunction(L, traceback_handler);
+        msgh = base + 1;
+    }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref);     /* h */
+    if (lua_getiuservalue(L, -1, hook) == LUA_TNIL) {  /* h fn */
         lua_settop(L, base);
         return LUA_OK;
-    }                                                  /* msgh h fn */
-    lua_getiuservalue(L, base + 2, 1);                 /* msgh h fn id */
-    lua_replace(L, base + 2);                          /* msgh id fn */
-    cd_push_tick(L, base + 2, tick);                   /* msgh id fn t */
+    }
+    cd_tick *t = (cd_tick *)lua_newuserdatauv(L, sizeof(cd_tick), 1);
+    *t = *tick;                                        /* h fn t */
+    lua_pushvalue(L, -3);
+    lua_setiuservalue(L, -2, 1);                       /* h fn t */
+    push_tick_metatable(L);
+    lua_setmetatable(L, -2);
     int nargs = 1;
     if (reason) {
         lua_pushstring(L, reason);
         nargs = 2;
     }
     cd_limits_saved saved = cd_limits_enter(L);
-    int status = lua_pcall(L, nargs, 0, base + 1);     /* msgh id [err] */
+    int status = lua_pcall(L, nargs, 0, msgh);         /* h [err] */
     cd_limits_leave(L, saved);
     if (status == LUA_OK) {
         lua_settop(L, base);
     } else {
-        lua_remove(L, base + 1);                       /* id err */
+        /* Keep only the error message. */
+        lua_copy(L, -1, base + 1);
+        lua_settop(L, base + 1);
     }
     return status;
 }

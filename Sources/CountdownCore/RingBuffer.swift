@@ -1,51 +1,65 @@
 /// A growable FIFO queue of plain values in one contiguous buffer.
-/// Unused cells hold `filler`, so elements need no Optional wrapper (and no
-/// extra bytes per countdown).
-struct RingBuffer<Element> {
-    private var storage: ContiguousArray<Element> = []
+///
+/// A final class over manually managed memory: appending and removing are a
+/// few instructions, with no uniqueness checks or Optional wrappers (this is the
+/// queue every tick passes through).
+final class RingBuffer<Element: BitwiseCopyable> {
+    private var storage: UnsafeMutablePointer<Element>
+    private var capacity: Int
     private var head = 0
     private(set) var count = 0
-    private let filler: Element
 
-    init(filler: Element) { self.filler = filler }
+    init(capacity: Int = 16) {
+        self.capacity = max(1, capacity)
+        storage = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
 
     var isEmpty: Bool { count == 0 }
 
+    var capacityBytes: Int { capacity * MemoryLayout<Element>.stride }
+
     var first: Element? { count == 0 ? nil : storage[head] }
 
-    mutating func append(_ element: Element) {
-        if count == storage.count { grow() }
+    @inline(__always)
+    func append(_ element: Element) {
+        if count == capacity { grow() }
         var tail = head + count
-        if tail >= storage.count { tail -= storage.count }
+        if tail >= capacity { tail -= capacity }
         storage[tail] = element
         count += 1
     }
 
+    @inline(__always)
     @discardableResult
-    mutating func removeFirst() -> Element {
+    func removeFirst() -> Element {
         precondition(count > 0)
         let element = storage[head]
         head += 1
-        if head == storage.count { head = 0 }
+        if head == capacity { head = 0 }
         count -= 1
         return element
     }
 
-    mutating func removeAll() {
-        storage = []
+    func removeAll() {
         head = 0
         count = 0
     }
 
-    private mutating func grow() {
-        let newCapacity = max(16, storage.count * 2)
-        var next = ContiguousArray<Element>(repeating: filler, count: newCapacity)
+    private func grow() {
+        let newCapacity = capacity * 2
+        let next = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         for i in 0..<count {
             var index = head + i
-            if index >= storage.count { index -= storage.count }
+            if index >= capacity { index -= capacity }
             next[i] = storage[index]
         }
+        storage.deallocate()
         storage = next
+        capacity = newCapacity
         head = 0
     }
 }

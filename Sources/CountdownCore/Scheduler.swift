@@ -60,6 +60,12 @@ public final class Scheduler {
         self.clock = clock
     }
 
+    /// Bytes the scheduler holds for its countdowns and queues (capacity, not use),
+    /// for benchmarks.
+    public var storageBytes: Int {
+        records.capacity * MemoryLayout<Record>.stride + freeSlots.capacity * 4 + queue.storageBytes
+    }
+
     /// The current instant: the tick's instant while a hook runs, so that every
     /// hook sees one consistent time; otherwise the clock's.
     public var now: Nanoseconds { dispatchInstant ?? clock.bootNow() }
@@ -339,7 +345,7 @@ public final class Scheduler {
         let k = key(slot)
         let lateness = now - due
         let carried = r.carriedMissed
-        records[slot].carriedMissed = 0
+        if carried != 0 { records[slot].carriedMissed = 0 }
         if r.deadline <= now {
             // The end, noticed on time or late: report it once, with the ticks it skipped,
             // at the deadline's instant.

@@ -1,7 +1,7 @@
 /// A pending tick: a countdown's slot and the epoch it was queued under.
 /// When the countdown is paused, rescheduled or ended its epoch moves on, and
 /// the entry is skipped when it comes up (lazy removal: cancel stays O(1)).
-struct TickEntry {
+struct TickEntry: BitwiseCopyable {
     var due: Nanoseconds
     var slot: Int32
     var epoch: UInt32
@@ -21,11 +21,14 @@ struct TickQueue {
     /// never copies (and retains) its buffer.
     final class IntervalList {
         let interval: Nanoseconds
-        var entries = RingBuffer(filler: TickEntry(due: 0, slot: -1, epoch: 0))
+        let entries = RingBuffer<TickEntry>()
         init(interval: Nanoseconds) { self.interval = interval }
     }
 
     private(set) var lists: [IntervalList] = []
+    /// The first list, reached without reference counting: with one interval in
+    /// use (the common case) every tick passes through it twice.
+    private var primary: Unmanaged<IntervalList>?
     private var listIndex: [Nanoseconds: Int] = [:]
     private var heap: [(entry: TickEntry, seq: UInt64)] = []
 
@@ -34,8 +37,8 @@ struct TickQueue {
     /// Queues a tick exactly one interval after the tick that was just fired.
     /// Callers guarantee order: ticks are fired in (due, start order), so these pushes are too.
     mutating func pushInOrder(_ entry: TickEntry, interval: Nanoseconds) {
-        if lists.count == 1, lists[0].interval == interval {
-            lists[0].entries.append(entry)
+        if let primary, primary._withUnsafeGuaranteedRef({ $0.interval == interval }) {
+            primary._withUnsafeGuaranteedRef { $0.entries.append(entry) }
         } else if let i = listIndex[interval] {
             lists[i].entries.append(entry)
         } else {
@@ -43,6 +46,7 @@ struct TickQueue {
             let list = IntervalList(interval: interval)
             list.entries.append(entry)
             lists.append(list)
+            if lists.count == 1 { primary = Unmanaged.passUnretained(list) }
         }
     }
 
@@ -63,8 +67,8 @@ struct TickQueue {
     @inline(__always)
     func earliest(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
         // The common case: every countdown shares one interval and nothing is irregular.
-        if heap.isEmpty, lists.count == 1 {
-            return lists[0].entries.first.map { (0, $0) }
+        if heap.isEmpty, lists.count == 1, let primary {
+            return primary._withUnsafeGuaranteedRef { $0.entries.first }.map { (0, $0) }
         }
         var best: (source: Int, entry: TickEntry, seq: UInt64)?
         if let top = heap.first { best = (-1, top.entry, top.seq) }
@@ -85,7 +89,9 @@ struct TickQueue {
     }
 
     mutating func remove(from source: Int) {
-        if source >= 0 {
+        if source == 0, let primary {
+            primary._withUnsafeGuaranteedRef { $0.entries.removeFirst() }
+        } else if source > 0 {
             lists[source].entries.removeFirst()
         } else {
             popHeap()
@@ -97,11 +103,21 @@ struct TickQueue {
         heap.removeAll()
     }
 
+    var storageBytes: Int {
+        heap.capacity * MemoryLayout<(entry: TickEntry, seq: UInt64)>.stride
+            + lists.reduce(0) { $0 + $1.entries.capacityBytes }
+    }
+
     var count: Int { heap.count + lists.reduce(0) { $0 + $1.entries.count } }
 
     private mutating func popHeap() {
         let last = heap.removeLast()
-        guard !heap.isEmpty else { return }
+        guard !heap.isEmpty else {
+            // A million first ticks pass through the heap at start-up; give the
+            // memory back once they have moved on to their FIFO lists.
+            if heap.capacity > 1024 { heap = [] }
+            return
+        }
         heap[0] = last
         var parent = 0
         let n = heap.count

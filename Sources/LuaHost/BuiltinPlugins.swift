@@ -38,13 +38,12 @@ end
     static let bell = common + #"""
 local M = { description = "rings the terminal bell when a countdown finishes" }
 
---- use("bell", {id = "tea"}): rings at done (of every countdown, or only `id`).
+--- use("bell", {id = "tea"}): rings at done (of every countdown, or only `id`):
+--- through the view while it is open full screen, else BEL on a terminal stdout.
 function M.setup(options)
   check_options(options, { id = true })
   local function ring(t)
-    if not follows(options, t) then return end
-    local v = rawget(_G, "view")
-    if type(v) == "table" and type(v.bell) == "function" then v.bell() else api.bell() end
+    if follows(options, t) then api.bell() end
   end
   return { remove = countdown.on("done", ring), ring = ring }
 end

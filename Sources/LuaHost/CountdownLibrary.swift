@@ -6,6 +6,7 @@ import CountdownCore
 extension LuaHost {
     func installCountdownLibrary() {
         let L = vm.state
+        let base = lua_gettop(L)
         // Handle methods, looked up by the handle metatable's __index.
         lua_createtable(L, 0, 6)
         register([
@@ -44,7 +45,7 @@ extension LuaHost {
             cd_push_ref(L, countdownTableRef)
             L.setRawField(-2, "cdscript")
         }
-        lua_settop(L, 0)
+        lua_settop(L, base)
     }
 
     static let start: cd_host_function = { L, context in

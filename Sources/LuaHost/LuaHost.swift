@@ -18,7 +18,7 @@ public final class LuaHost {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
     /// Hook errors so far; the run ends non-zero when there were any.
-    public private(set) var hookErrorCount = 0
+    public internal(set) var hookErrorCount = 0
     /// Where `persist = true` countdowns are kept (see PersistenceLibrary.swift);
     /// nil: persistence is unavailable in this host.
     public var persistence: CountdownPersistence?
@@ -37,9 +37,17 @@ public final class LuaHost {
     /// The state of the innermost host call: hooks fired from inside a host
     /// function (a start's first tick, a cancel's on_done) run on the caller's thread.
     var current: OpaquePointer
+    /// Host functions running now. At 0 the call comes from the run loop, with
+    /// nothing on the main stack but the permanent traceback handler.
+    var hostCallDepth = 0
+    /// The hook call in flight, so that a countdown ending inside its own hook keeps
+    /// its handle (and id) until the call returns.
+    var inFlight: (ref: Int32, ended: Bool)?
     var methodsRef: Int32 = LUA_NOREF
     var countdownTableRef: Int32 = LUA_NOREF
     var patterns: [String: FormatPattern] = [:]
+    /// The `view` library's state, once `installView` ran (ViewLibrary.swift).
+    var view: ViewBinding?
 
     // Plugins and global hooks (issue 6; see HostPrelude.swift, GlobalHooks.swift).
     /// Folders searched by `use`/`require` for plugins, in order (see `PluginPath`).
@@ -68,6 +76,9 @@ public final class LuaHost {
         scheduler.delegate = nil
     }
 
+    /// Bytes the host holds per countdown outside Lua (capacity), for benchmarks.
+    public var storageBytes: Int { handleRefs.capacity * MemoryLayout<Int32>.stride }
+
     var context: UnsafeMutableRawPointer {
         Unmanaged.passUnretained(self).toOpaque()
     }
@@ -81,7 +92,11 @@ public final class LuaHost {
         let L = L!
         let outer = host.current
         host.current = L
-        defer { host.current = outer }
+        host.hostCallDepth += 1
+        defer {
+            host.current = outer
+            host.hostCallDepth -= 1
+        }
         do {
             return try body(host, L)
         } catch {

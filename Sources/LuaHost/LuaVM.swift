@@ -22,6 +22,10 @@ public final class LuaVM {
         // countdowns' handles live long: the generational collector is built for that
         // (measured: per-tick cost at 1M countdowns, see BENCHMARKS.md).
         _ = cd_gc_generational(state)
+        // Slot 1 of the main thread's stack holds a traceback handler for the VM's
+        // whole life: hooks called from the run loop use it in place instead of
+        // pushing and popping one per tick.
+        cd_push_traceback_handler(state)
     }
 
     deinit {
@@ -31,8 +35,12 @@ public final class LuaVM {
     /// Bytes the state holds now.
     public var memoryInUse: Int { Int(cd_get_limits(state).pointee.used) }
 
-    /// Values on the stack of the main thread; tests use it to check balance.
-    public var top: Int32 { lua_gettop(state) }
+    /// The stack index of the permanent traceback handler on the main thread.
+    public static let tracebackHandlerIndex: Int32 = 1
+
+    /// Values on the stack of the main thread above the permanent traceback
+    /// handler; tests use it to check balance.
+    public var top: Int32 { lua_gettop(state) - LuaVM.tracebackHandlerIndex }
 }
 
 /// Small stack helpers shared by the bindings. None of them can raise a Lua error

@@ -78,9 +78,16 @@ extension LuaHost {
         return String(cString: resolved)
     }
 
-    /// `bell()`: rings the terminal when stdout is one; false and a reason otherwise.
+    /// `bell()`: rings through the view while it is open full screen (it owns the
+    /// terminal then), else writes BEL when stdout is a terminal; false and a reason otherwise.
     static let ringBell: cd_host_function = { L, context in
-        hostCall(L, context) { _, L throws(APIError) in
+        hostCall(L, context) { host, L throws(APIError) in
+            if let controller = host.view?.controller, controller.isOpen, !controller.isClosed,
+               case .screen = controller.output {
+                controller.bell()
+                lua_pushboolean(L, 1)
+                return 1
+            }
             guard isatty(STDOUT_FILENO) != 0 else {
                 lua_pushboolean(L, 0)
                 L.push("standard output is not a terminal")

@@ -3,6 +3,7 @@ import CLuaShim
 import CountdownCore
 import Foundation
 import LuaHost
+import TerminalView
 
 /// Runs test files, each in a fresh Lua state on its own virtual clock.
 ///
@@ -25,6 +26,9 @@ public final class TestRunner {
     /// Called with each file's fresh host before the file runs: the place to
     /// install more globals (a virtual terminal for `view.*`, say).
     public var prepareHost: (LuaHost) -> Void = { _ in }
+    /// The size of the virtual terminal `view.screen()` shows.
+    public var screenColumns = 80
+    public var screenRows = 24
 
     public init(filter: String? = nil) {
         self.filter = filter
@@ -39,6 +43,9 @@ public final class TestRunner {
         let hookErrors = HookErrorLog()
         host.reportError = { hookErrors.messages.append($0) }
         host.installVirtualClockLibrary()
+        // `view.*` draws on a virtual terminal: view.get, view.press and
+        // view.screen() work in tests without a real one.
+        host.installView(freshView())
         prepareHost(host)
 
         let L = host.vm.state
@@ -57,8 +64,9 @@ public final class TestRunner {
             return FileReport(path: path, loadError: paths.restore(hookErrors.messages.joined(separator: "\n")))
         }
 
-        // Countdowns started while the file was collected would leak into its first test.
+        // Countdowns and elements made while the file was collected would leak into its first test.
         stopAll(scheduler)
+        host.replaceViewController(freshView())
         var report = FileReport(path: path)
         var count = 0
         if call(L, suiteRef, "count", arguments: { 0 }) == LUA_TNUMBER {
@@ -98,6 +106,7 @@ public final class TestRunner {
                 result = failed
             }
             stopAll(scheduler)
+            host.replaceViewController(freshView())
             if let result { report.results.append(paths.restore(result)) }
         }
         return report
@@ -160,6 +169,11 @@ public final class TestRunner {
             actual: L.textField(-1, "actual"),
             traceback: traceback.flatMap { $0.isEmpty ? nil : $0 },
             output: output.isEmpty ? [] : output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+    }
+
+    /// An empty virtual terminal for `view.*`; each test gets its own.
+    private func freshView() -> ViewController {
+        ViewController(output: .screen(VirtualTerminal(columns: screenColumns, rows: screenRows), colours: false))
     }
 
     /// Ends what a test left running without calling hooks, so the next test

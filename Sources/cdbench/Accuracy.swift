@@ -12,20 +12,22 @@ struct Accuracy: ParsableCommand {
     @Option(help: "Ticks.") var ticks = 1000
     @Option(help: "Interval in milliseconds.") var periodMs = 10
 
+    /// Records each event's lateness against its ideal instant. A catch-up tick
+    /// stands for the first tick it replaced, so its lateness counts from there.
     final class Recorder: SchedulerDelegate {
         let clock: BootClock
-        var start: Nanoseconds = 0
         let period: Nanoseconds
+        var nextIdeal: Nanoseconds = 0
         var lateness: [Int64] = []
-        var index = 0
+        var missed: Int64 = 0
         init(clock: BootClock, period: Nanoseconds) { self.clock = clock; self.period = period }
-        func countdownDidTick(_ tick: Tick) { record() }
-        func countdownDidEnd(_ tick: Tick, reason: EndReason) { record() }
-        private func record() {
+        func countdownDidTick(_ tick: Tick) { record(tick) }
+        func countdownDidEnd(_ tick: Tick, reason: EndReason) { record(tick) }
+        private func record(_ tick: Tick) {
             let now = clock.bootNow()
-            // The first event is the start tick; event k is due k periods later.
-            lateness.append(now - (start + Int64(index) * period))
-            index += 1
+            lateness.append(now - nextIdeal)
+            missed += tick.missed
+            nextIdeal += (tick.missed + 1) * period
         }
     }
 
@@ -37,7 +39,9 @@ struct Accuracy: ParsableCommand {
         scheduler.delegate = recorder
         let loop = try MainLoop(scheduler: scheduler)
         let key = scheduler.start(CountdownSpec(deadline: .after(period * Nanoseconds(ticks)), every: period))
-        recorder.start = clock.bootNow()
+        // Ticks are aligned to the deadline: the start tick's instant is one whole
+        // length before it, and it fires inside announce.
+        recorder.nextIdeal = scheduler.bootDeadline(key)! - period * Nanoseconds(ticks)
         scheduler.announce(key)
         _ = loop.run()
         // Drop the start tick: it fires inside start, not from the timer.
@@ -47,6 +51,7 @@ struct Accuracy: ParsableCommand {
         var m = Measurement()
         m.set("bench", "accuracy")
         m.set("ticks", late.count)
+        m.set("missed", recorder.missed)
         m.set("period_ms", periodMs)
         let sorted = late.sorted(), floorSorted = floor.sorted()
         m.set("p50_us", Double(Stats.percentile(sorted, 0.5)) / 1000)

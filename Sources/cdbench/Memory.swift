@@ -1,4 +1,6 @@
 import ArgumentParser
+import CLua
+import CLuaShim
 import CountdownCore
 import Foundation
 import LuaHost
@@ -14,15 +16,16 @@ struct Memory: ParsableCommand {
         let clock = VirtualClock()
         let scheduler = Scheduler(clock: clock)
         let host = LuaHost(scheduler: scheduler)
-        _ = host.runScript(source: Data("collectgarbage(); collectgarbage()".utf8), chunkName: "=gc")
+        _ = host.runScript(source: Data("collectgarbage(); collectgarbage(); lua_kb_before = collectgarbage('count')".utf8), chunkName: "=gc")
         let before = residentBytes()
         let script = """
-            local function on_tick(t) end
+            -- One options table for all: the figure is what a countdown keeps,
+            -- not the garbage of a million option tables.
+            local options = { seconds = 1e6, every = 0.1, on_tick = function(t) end }
             local start = countdown.start
-            for i = 1, tonumber(...) do
-              start{ seconds = 1e6, every = 0.1, on_tick = on_tick }
-            end
+            for i = 1, tonumber(...) do start(options) end
             collectgarbage(); collectgarbage()
+            lua_kb = collectgarbage("count")
             """
         if let failure = host.runScript(source: Data(script.utf8), chunkName: "=memory", arguments: ["memory", String(count)]) {
             throw ValidationError("set-up failed: \(failure)")
@@ -35,6 +38,22 @@ struct Memory: ParsableCommand {
         m.set("countdowns", count)
         m.set("rss_bytes", after)
         m.set("bytes_per_countdown", Double(after - before) / Double(count))
+        let luaKB = try Self.global(host, "lua_kb") - Self.global(host, "lua_kb_before")
+        let luaBytes = luaKB * 1024 / Double(count)
+        let swiftBytes = Double(scheduler.storageBytes + host.storageBytes) / Double(count)
+        m.set("lua_bytes_per_countdown", luaBytes)
+        m.set("core_bytes_per_countdown", swiftBytes)
+        m.set("structural_bytes_per_countdown", luaBytes + swiftBytes)
         m.printJSON()
+    }
+
+    /// A number global of the host's state, read without metamethods.
+    static func global(_ host: LuaHost, _ name: String) throws -> Double {
+        let L = host.vm.state
+        lua_rawgeti(L, cd_registry_index(), lua_Integer(LUA_RIDX_GLOBALS))
+        _ = lua_pushstring(L, name)
+        defer { cd_pop(L, 2) }
+        guard lua_rawget(L, -2) == LUA_TNUMBER else { throw ValidationError("no number in \(name)") }
+        return lua_tonumberx(L, -1, nil)
     }
 }

@@ -8,7 +8,7 @@ import LuaHost
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a countdown script until no countdown is active."
+        abstract: "Run a countdown script until no countdown is active, or until its view is closed."
     )
 
     @OptionGroup var storeOptions: StoreOptions
@@ -16,6 +16,12 @@ struct RunCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Let time flow N times faster (a demo of a 60 s countdown in 1 s: --speed 60).", valueName: "N"))
     var speed: Double?
+
+    @Flag(help: "Print one line per change of the view instead of drawing it (the default when stdout is not a terminal).")
+    var plain = false
+
+    @Flag(name: .customLong("no-color"), help: "Draw the view without colours (also when NO_COLOR is set).")
+    var noColor = false
 
     @Argument(help: "The Lua script to run.")
     var script: String
@@ -47,7 +53,10 @@ struct RunCommand: ParsableCommand {
         if let scaled = clock as? ScaledClock {
             loop.realInstant = { scaled.baseInstant($0) }
         }
+        let view = ViewRuntime(plain: plain, noColor: noColor, host: host, loop: loop)
+        defer { view.finish() }
         if let failure = host.runScript(atPath: script, arguments: scriptArguments) {
+            view.finish()
             switch failure.kind {
             case .unreadable:
                 printError("cdscript: \(failure.message)")
@@ -61,6 +70,7 @@ struct RunCommand: ParsableCommand {
             }
         }
         let outcome = loop.run()
+        view.finish()
         switch outcome {
         case .signal(SIGTERM): throw ExitCode(ExitStatus.terminated.rawValue)
         case .signal(SIGHUP): throw ExitCode(ExitStatus.hangup.rawValue)

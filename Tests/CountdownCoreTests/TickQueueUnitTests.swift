@@ -60,7 +60,7 @@ struct TickQueueUnitTests {
 
     @Test("RingBuffer is FIFO across wrap-around and growth")
     func ringBuffer() {
-        var ring = RingBuffer<Int>(filler: 0)
+        let ring = RingBuffer<Int>(capacity: 1)
         #expect(ring.isEmpty)
         #expect(ring.first == nil)
         var model: [Int] = []

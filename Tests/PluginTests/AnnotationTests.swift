@@ -4,6 +4,7 @@ import CountdownCore
 import Foundation
 import LuaHost
 import ScriptTesting
+import TerminalView
 import Testing
 
 /// types/cdscript.lua must describe every function the host really installs:
@@ -80,11 +81,12 @@ struct AnnotationTests {
         return names.sorted()
     }
 
-    @Test("every function of cdscript run has an annotation")
+    @Test("every function of cdscript run has an annotation, the view's included")
     func runHost() {
         let host = LuaHost(scheduler: Scheduler(clock: VirtualClock()), limits: .runDefaults)
+        host.installView(ViewController(output: .plain { _ in }))
         let exported = Self.exported(by: host)
-        #expect(exported.contains("countdown.start") && exported.contains("countdown.on") && exported.contains("use"))
+        #expect(exported.contains("countdown.start") && exported.contains("countdown.on") && exported.contains("use") && exported.contains("view.label"))
         let missing = exported.filter { !Self.annotated.contains($0) }
         #expect(missing.isEmpty, "not in types/cdscript.lua: \(missing)")
     }

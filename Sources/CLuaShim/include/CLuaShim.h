@@ -58,20 +58,23 @@ typedef struct cd_tick {
     int64_t missed;
 } cd_tick;
 
-/* Pushes a new tick; `id_index` is a stack index of the id value (0 for none). */
-void cd_push_tick(lua_State *L, int id_index, const cd_tick *tick);
+/* Pushes a new tick of the countdown whose handle is at `handle_index` (0 for none). */
+void cd_push_tick(lua_State *L, int handle_index, const cd_tick *tick);
 
 /* The tick at `index`, or NULL when the value there is not one. */
 const cd_tick *cd_to_tick(lua_State *L, int index);
 
+/* Pushes the message handler that adds a Lua traceback to an error. */
+void cd_push_traceback_handler(lua_State *L);
+
 /* Calls a countdown's hook with a new tick, protected, with a traceback handler.
  * The handle registry[handle_ref] holds the id in user value 1 and the hooks in
  * user values 2 (on_tick) and 3 (on_done). `reason` is NULL for on_tick, else the
- * second argument of on_done. Returns a Lua status; on error two values are left:
- * the countdown's id and, on top, the message with a traceback (the id is kept
- * because the hook may have ended its own countdown). Returns LUA_OK without a
- * call when the hook is absent. */
-int cd_call_hook(lua_State *L, int handle_ref, int hook, const cd_tick *tick, const char *reason);
+ * second argument of on_done. `msgh` is the stack index of a traceback handler
+ * already in place, or 0 to push one for this call. Returns a Lua status; on error
+ * the message (with traceback) is left on top of the stack. Returns LUA_OK without
+ * a call when the hook is absent. */
+int cd_call_hook(lua_State *L, int msgh, int handle_ref, int hook, const cd_tick *tick, const char *reason);
 
 /* Pushes registry[ref]. */
 void cd_push_ref(lua_State *L, int ref);

@@ -66,7 +66,7 @@ final class LuaTestbed {
     var L: OpaquePointer { host.vm.state }
 
     /// Values on the main Lua stack; 0 whenever Lua is idle.
-    var top: Int32 { lua_gettop(L) }
+    var top: Int32 { host.vm.top }
 
     /// What `reportError` received, in order.
     var errors: [String] { sink.messages }

@@ -40,7 +40,7 @@ final class HostBed {
     }
 
     var L: OpaquePointer { host.vm.state }
-    var top: Int32 { lua_gettop(L) }
+    var top: Int32 { host.vm.top }
     var errors: [String] { reports.errors }
 
     /// Runs `source` as the script "test".

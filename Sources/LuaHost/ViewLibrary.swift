@@ -1,0 +1,311 @@
+import CLua
+import CLuaShim
+import CountdownCore
+import TerminalView
+
+/// The `view` library's state in one host: the view it draws on, the `on_press`
+/// callbacks of its buttons, and the countdowns Space paused.
+public final class ViewBinding {
+    public let controller: ViewController
+    /// Registry references to `on_press` callbacks, by button id.
+    var pressRefs: [String: Int32] = [:]
+    /// Countdowns paused by the Space key, resumed by the next Space.
+    var pausedBySpace: [CountdownKey] = []
+
+    init(controller: ViewController) {
+        self.controller = controller
+    }
+}
+
+/// The global `view` table: `label`, `big`, `progress`, `button`, `set`, `get`,
+/// `title`, `bell`, `close`, and `press` and `screen`, which act as a user would
+/// (type a key, look at the screen).
+extension LuaHost {
+    /// Installs the `view` library drawing on `controller`. The executable decides
+    /// what it draws on: a terminal, plain lines, or a `VirtualTerminal`.
+    /// Swaps in a fresh controller, releasing the old buttons' callbacks (the test
+    /// runner gives every test an empty screen). The `view` table stays as it is.
+    public func replaceViewController(_ controller: ViewController) {
+        if let old = view {
+            for ref in old.pressRefs.values { cd_unref(vm.state, ref) }
+        }
+        view = ViewBinding(controller: controller)
+    }
+
+    public func installView(_ controller: ViewController) {
+        view = ViewBinding(controller: controller)
+        let L = vm.state
+        lua_createtable(L, 0, 11)
+        register([
+            ("label", Self.viewLabel),
+            ("big", Self.viewBig),
+            ("progress", Self.viewProgress),
+            ("button", Self.viewButton),
+            ("set", Self.viewSet),
+            ("get", Self.viewGet),
+            ("title", Self.viewTitle),
+            ("bell", Self.viewBell),
+            ("close", Self.viewClose),
+            ("press", Self.viewPress),
+            ("screen", Self.viewScreen),
+        ], into: L)
+        setGlobal("view")
+    }
+
+    /// The view installed with `installView`.
+    public var viewController: ViewController? { view?.controller }
+
+    /// Handles a key as if typed (the terminal's keys, plain-mode input lines,
+    /// `view.press`): runs an enabled button's `on_press`, quits on `q`, and
+    /// pauses or resumes all countdowns on Space unless a button binds it.
+    @discardableResult
+    public func pressViewKey(_ key: String) -> ViewController.PressOutcome {
+        guard let view else { return .unbound }
+        let outcome = view.controller.press(key)
+        switch outcome {
+        case .pressed(let id):
+            if let ref = view.pressRefs[id] { callPressHook(ref, id: id) }
+        case .togglePause:
+            togglePauseAll(view)
+        case .disabled, .quit, .unbound:
+            break
+        }
+        return outcome
+    }
+
+    private func callPressHook(_ ref: Int32, id: String) {
+        let L = current
+        let base = lua_gettop(L)
+        defer { lua_settop(L, base) }
+        cd_push_ref(L, ref)
+        L.push(id)
+        if cd_pcall_traceback(L, 1, 0) != LUA_OK {
+            hookErrorCount += 1
+            reportError("cdscript: error in on_press of button \"\(id)\": \(L.string(at: -1) ?? "(error object is not a string)")")
+        }
+    }
+
+    /// Space: pause every running countdown; the next Space resumes the ones it paused.
+    private func togglePauseAll(_ view: ViewBinding) {
+        let paused = view.pausedBySpace.filter { scheduler.state($0) == .paused }
+        view.pausedBySpace = []
+        if !paused.isEmpty {
+            for key in paused { scheduler.resume(key) }
+        } else {
+            view.pausedBySpace = scheduler.activeKeys.filter { scheduler.pause($0) }
+        }
+    }
+
+    // MARK: Host functions
+
+    static let viewLabel: cd_host_function = { L, context in create(L, context, .label) }
+    static let viewBig: cd_host_function = { L, context in create(L, context, .big) }
+    static let viewProgress: cd_host_function = { L, context in create(L, context, .progress) }
+    static let viewButton: cd_host_function = { L, context in create(L, context, .button) }
+
+    private static func create(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ kind: ElementKind) -> Int32 {
+        hostCall(L, context) { host, L throws(APIError) in
+            let fn = "view.\(kind.rawValue)"
+            let view = try host.requireView(fn)
+            guard L.type(at: 1) == LUA_TTABLE else {
+                throw APIError("\(fn): expected a table of fields such as {id = \"status\", ...}, got \(L.typeName(at: 1))")
+            }
+            let fields = try readFields(L, at: 1, function: fn)
+            guard case .string(let id)? = fields.id else {
+                throw APIError("\(fn): 'id' must be a string, got \(fields.id?.typeNameForLua ?? "nil")")
+            }
+            if fields.onPress != 0, kind != .button {
+                throw APIError("\(fn): a \(kind.rawValue) has no field 'on_press'")
+            }
+            do throws(ViewError) {
+                try view.controller.add(kind, id: id, fields: fields.values)
+            } catch {
+                throw APIError("\(fn): \(error.message)")
+            }
+            if fields.onPress != 0 {
+                lua_pushvalue(L, fields.onPress)
+                view.pressRefs[id] = cd_ref(L)
+            }
+            L.push(id)
+            return 1
+        }
+    }
+
+    static let viewSet: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let fn = "view.set"
+            let view = try host.requireView(fn)
+            guard let id = L.string(at: 1) else {
+                throw APIError("\(fn): expected an element id as argument 1, got \(L.typeName(at: 1))")
+            }
+            guard L.type(at: 2) == LUA_TTABLE else {
+                throw APIError("\(fn): expected a table of fields as argument 2, got \(L.typeName(at: 2))")
+            }
+            let fields = try readFields(L, at: 2, function: fn)
+            if let given = fields.id, given != .string(id) {
+                throw APIError("\(fn): 'id' cannot be changed (element '\(id)')")
+            }
+            guard let element = view.controller.element(id) else {
+                throw APIError("\(fn): \(view.controller.model.unknownID(id).message)")
+            }
+            if fields.onPress != 0, element.kind != .button {
+                throw APIError("\(fn): a \(element.kind.rawValue) has no field 'on_press'")
+            }
+            do throws(ViewError) {
+                try view.controller.set(id, fields: fields.values)
+            } catch {
+                throw APIError("\(fn): \(error.message)")
+            }
+            if fields.onPress != 0 {
+                if let old = view.pressRefs[id] { cd_unref(L, old) }
+                lua_pushvalue(L, fields.onPress)
+                view.pressRefs[id] = cd_ref(L)
+            }
+            return 0
+        }
+    }
+
+    static let viewGet: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let fn = "view.get"
+            let view = try host.requireView(fn)
+            guard let id = L.string(at: 1) else {
+                throw APIError("\(fn): expected an element id, got \(L.typeName(at: 1))")
+            }
+            guard let element = view.controller.element(id) else {
+                throw APIError("\(fn): \(view.controller.model.unknownID(id).message)")
+            }
+            lua_createtable(L, 0, 6)
+            for (name, value) in element.fields {
+                switch value {
+                case .string(let s): L.push(s)
+                case .number(let n): lua_pushnumber(L, n)
+                case .boolean(let b): lua_pushboolean(L, b ? 1 : 0)
+                case .other: lua_pushnil(L)
+                }
+                L.setRawField(-2, name)
+            }
+            if let ref = view.pressRefs[id] {
+                cd_push_ref(L, ref)
+                L.setRawField(-2, "on_press")
+            }
+            return 1
+        }
+    }
+
+    static let viewTitle: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let view = try host.requireView("view.title")
+            guard let text = L.string(at: 1) else {
+                throw APIError("view.title: expected a string, got \(L.typeName(at: 1))")
+            }
+            view.controller.setTitle(text)
+            return 0
+        }
+    }
+
+    static let viewBell: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            try host.requireView("view.bell").controller.bell()
+            return 0
+        }
+    }
+
+    static let viewClose: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            try host.requireView("view.close").controller.close()
+            return 0
+        }
+    }
+
+    static let viewPress: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            _ = try host.requireView("view.press")
+            guard let text = L.string(at: 1) else {
+                throw APIError("view.press: expected a key such as \"r\", got \(L.typeName(at: 1))")
+            }
+            let key: String
+            do throws(ViewError) {
+                key = try Key.normalize(text)
+            } catch {
+                throw APIError("view.press: \(error.message)")
+            }
+            let outcome = host.pressViewKey(key)
+            lua_pushboolean(L, outcome == .unbound || outcome.isDisabled ? 0 : 1)
+            return 1
+        }
+    }
+
+    static let viewScreen: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            L.push(try host.requireView("view.screen").controller.screenText())
+            return 1
+        }
+    }
+
+    private func requireView(_ function: String) throws(APIError) -> ViewBinding {
+        guard let view else { throw APIError("\(function): this host has no view") }
+        return view
+    }
+
+    /// The fields of the table at `index`, in name order; `on_press` stays on the
+    /// stack (its index is returned) and `id` is returned apart.
+    private static func readFields(_ L: OpaquePointer, at index: Int32, function: String) throws(APIError)
+        -> (id: FieldValue?, values: [(String, FieldValue)], onPress: Int32)
+    {
+        let table = lua_absindex(L, index)
+        var values: [(String, FieldValue)] = []
+        var id: FieldValue?
+        var onPress: Int32 = 0
+        lua_pushnil(L)
+        while lua_next(L, table) != 0 {
+            guard let name = L.string(at: -2) else {
+                let type = L.typeName(at: -2)
+                L.pop(2)
+                throw APIError("\(function): field names must be strings, got a \(type) key")
+            }
+            if name == "on_press" {
+                guard L.isCallable(at: -1) else {
+                    let type = L.typeName(at: -1)
+                    L.pop(2)
+                    throw APIError("\(function): 'on_press' must be a function, got \(type)")
+                }
+                // Keep the callback on the stack below the key, where lua_next does not look.
+                lua_pushvalue(L, -1)
+                lua_rotate(L, -3, 1)
+                L.pop()
+                onPress = lua_gettop(L) - 1
+                continue
+            }
+            let value: FieldValue
+            switch L.type(at: -1) {
+            case LUA_TSTRING: value = .string(L.string(at: -1) ?? "")
+            case LUA_TNUMBER: value = .number(lua_tonumberx(L, -1, nil))
+            case LUA_TBOOLEAN: value = .boolean(lua_toboolean(L, -1) != 0)
+            default: value = .other(typeName: L.typeName(at: -1))
+            }
+            L.pop()
+            if name == "id" { id = value } else { values.append((name, value)) }
+        }
+        values.sort { $0.0 < $1.0 }
+        return (id, values, onPress)
+    }
+}
+
+extension FieldValue {
+    var typeNameForLua: String {
+        switch self {
+        case .string: "string"
+        case .number: "number"
+        case .boolean: "boolean"
+        case .other(let name): name
+        }
+    }
+}
+
+extension ViewController.PressOutcome {
+    var isDisabled: Bool {
+        if case .disabled = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,182 @@
+/// The view as scripts and the host see it: the elements, where they are drawn,
+/// and the keys that press buttons.
+///
+/// Two outputs: a full-screen surface (a terminal or a `VirtualTerminal`), redrawn
+/// by `render()` once per pass of the run loop with only the changed cells; or
+/// plain lines, one `id: text` line per change of an element, written at once.
+///
+/// The view *opens* when the script creates its first element: only then does it
+/// take over the terminal, and only then does the run wait for the view to close
+/// instead of for the last countdown.
+public final class ViewController {
+    public enum Output {
+        /// Full screen, with or without colours.
+        case screen(ViewSurface, colours: Bool)
+        /// One line per change; no escape sequences.
+        case plain((String) -> Void)
+    }
+
+    /// What a key press did.
+    public enum PressOutcome: Equatable, Sendable {
+        /// An enabled button bound to the key; its `on_press` should run.
+        case pressed(id: String)
+        /// The key's button is disabled: nothing happens.
+        case disabled(id: String)
+        /// `q` or Ctrl-C: the view closed.
+        case quit
+        /// Space, not bound by the script: pause or resume all countdowns.
+        case togglePause
+        /// No button has this key.
+        case unbound
+    }
+
+    public private(set) var model = ViewModel()
+    public let output: Output
+    /// True once the first element exists.
+    public private(set) var isOpen = false
+    /// True after `close()` (`q`, Ctrl-C, `view.close()`).
+    public private(set) var isClosed = false
+    /// The last title set, if any.
+    public private(set) var title: String?
+    /// Called once when the view opens, after the surface took over (the host
+    /// starts reading keys then).
+    public var onOpen: () -> Void = {}
+
+    private let layout: Layout
+    private var writer = FrameWriter()
+    private var dirty = false
+    private var pendingControl = ""
+    private var plainLines: [String: String] = [:]
+    /// The ids on screen after the last render when some elements did not fit;
+    /// nil when all are shown or the layout must be worked out again. A change to
+    /// an element off screen then costs no redraw.
+    private var shownIDs: Set<String>?
+
+    public init(output: Output) {
+        self.output = output
+        if case .screen(_, let colours) = output {
+            layout = Layout(colours: colours)
+        } else {
+            layout = Layout(colours: false)
+        }
+    }
+
+    public var isPlain: Bool {
+        if case .plain = output { return true }
+        return false
+    }
+
+    public func element(_ id: String) -> Element? { model.element(id) }
+
+    /// Creates an element; the first one opens the view.
+    @discardableResult
+    public func add(_ kind: ElementKind, id: String, fields: [(String, FieldValue)]) throws(ViewError) -> Element {
+        let element = try model.add(kind, id: id, fields: fields)
+        shownIDs = nil
+        open()
+        changed(element)
+        return element
+    }
+
+    /// Changes fields of an element; nothing changes when a field is wrong.
+    public func set(_ id: String, fields: [(String, FieldValue)]) throws(ViewError) {
+        if try model.set(id, fields: fields), let element = model.element(id) {
+            changed(element)
+        }
+    }
+
+    /// Handles a key, by its canonical name (see `Key`).
+    public func press(_ key: String) -> PressOutcome {
+        if let id = model.button(forKey: key) {
+            return model.element(id)?.enabled == true ? .pressed(id: id) : .disabled(id: id)
+        }
+        switch key {
+        case Key.quit, "ctrl-c":
+            close()
+            return .quit
+        case Key.pause:
+            return .togglePause
+        default:
+            return .unbound
+        }
+    }
+
+    /// Sets the window title (full screen only; plain output has none).
+    public func setTitle(_ text: String) {
+        title = text
+        guard isOpen, !isClosed, case .screen = output else { return }
+        pendingControl += ANSI.title(text)
+        dirty = true
+    }
+
+    /// Rings the terminal bell (full screen only).
+    public func bell() {
+        guard !isClosed, case .screen = output else { return }
+        pendingControl += ANSI.bell
+        dirty = true
+    }
+
+    /// Closes the view: the run ends after the current pass. The terminal is
+    /// given back by the host when the run ends.
+    public func close() {
+        isClosed = true
+    }
+
+    /// Draws what changed since the last call, in one write; nothing when nothing changed.
+    public func render() {
+        guard dirty, !isClosed, isOpen, case .screen(let surface, _) = output else { return }
+        dirty = false
+        let size = surface.size
+        let elements = model.elements
+        shownIDs = Layout.shownIndices(elements, size: size).map { Set($0.map { elements[$0].id }) }
+        let frame = pendingControl + writer.frame(layout.compose(elements, size: size))
+        pendingControl = ""
+        if !frame.isEmpty { surface.write(frame) }
+    }
+
+    /// The terminal changed size or was given back and taken over again: the
+    /// next `render` clears and draws everything.
+    public func redrawAll() {
+        writer.invalidate()
+        shownIDs = nil
+        if let title, case .screen = output { pendingControl += ANSI.title(title) }
+        dirty = true
+    }
+
+    /// The view as text: the screen's rows, or in plain mode the current line of
+    /// every element. Draws pending changes first.
+    public func screenText() -> String {
+        switch output {
+        case .screen(let surface, _):
+            render()
+            return layout.compose(model.elements, size: surface.size).text
+        case .plain:
+            return model.elements.map(PlainLine.line).joined(separator: "\n")
+        }
+    }
+
+    private func open() {
+        guard !isOpen else { return }
+        isOpen = true
+        if case .screen(let surface, _) = output {
+            surface.begin()
+            if let title { pendingControl += ANSI.title(title) }
+        }
+        onOpen()
+    }
+
+    private func changed(_ element: Element) {
+        guard !isClosed else { return }
+        switch output {
+        case .screen:
+            if let shownIDs, !shownIDs.contains(element.id) { return }
+            dirty = true
+        case .plain(let emit):
+            let line = PlainLine.line(for: element)
+            if plainLines[element.id] != line {
+                plainLines[element.id] = line
+                emit(line)
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CTerminal
+
+/// The real terminal, as a `ViewSurface`: while the view is open the terminal is
+/// in raw mode (no echo, keys one by one; signals still work), on the alternate
+/// screen with the cursor hidden, and what the program writes to stdout and
+/// stderr meanwhile is kept in temporary files and written out after the
+/// terminal is given back, so that nothing is lost and nothing breaks the screen.
+///
+/// `end` restores everything and is safe to call on every path, more than once.
+/// `suspend` and `resume` bracket a Ctrl-Z stop.
+public final class TerminalSession: ViewSurface {
+    /// The descriptor keys are read from (a terminal), or -1 for none.
+    public let inputFD: Int32
+    private let outputFD: Int32
+    /// The terminal, duplicated before stdout is redirected.
+    private var terminalFD: Int32 = -1
+    private var savedStdout: Int32 = -1
+    private var savedStderr: Int32 = -1
+    private var capturedStdout: UnsafeMutablePointer<FILE>?
+    private var capturedStderr: UnsafeMutablePointer<FILE>?
+    private var savedMode = termios()
+    private var hasSavedMode = false
+    public private(set) var isActive = false
+    public private(set) var isSuspended = false
+    /// The session an `exit` must restore. One thread runs the view.
+    nonisolated(unsafe) private static var current: TerminalSession?
+    nonisolated(unsafe) private static var exitHandlerInstalled = false
+
+    /// - Parameters:
+    ///   - outputFD: the terminal the view is drawn on (stdout).
+    ///   - inputFD: where keys come from (stdin), used only when it is a terminal.
+    public init(outputFD: Int32 = STDOUT_FILENO, inputFD: Int32 = STDIN_FILENO) {
+        self.outputFD = outputFD
+        self.inputFD = isatty(inputFD) == 1 ? inputFD : -1
+    }
+
+    /// Whether `fd` is a terminal.
+    public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
+    public var size: TerminalSize {
+        var columns: Int32 = 0, rows: Int32 = 0
+        let fd = terminalFD >= 0 ? terminalFD : outputFD
+        if cdt_window_size(fd, &columns, &rows) == 0 {
+            return TerminalSize(columns: Int(columns), rows: Int(rows))
+        }
+        return TerminalSize(columns: 80, rows: 24)
+    }
+
+    public func begin() {
+        guard !isActive else { return }
+        isActive = true
+        // os.exit() in a script ends the process without unwinding: restore then too.
+        Self.current = self
+        if !Self.exitHandlerInstalled {
+            Self.exitHandlerInstalled = true
+            atexit { TerminalSession.current?.end() }
+        }
+        fflush(nil)  // every C stream, before the descriptors move
+        terminalFD = fcntl(outputFD, F_DUPFD_CLOEXEC, 3)
+        savedStdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+        savedStderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)
+        capturedStdout = tmpfile()
+        capturedStderr = tmpfile()
+        if let file = capturedStdout { dup2(fileno(file), STDOUT_FILENO) }
+        if let file = capturedStderr, isatty(STDERR_FILENO) == 1 { dup2(fileno(file), STDERR_FILENO) }
+        enterTerminalMode()
+    }
+
+    public func write(_ text: String) {
+        guard terminalFD >= 0 else { return }
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { Glibc.write(terminalFD, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                return
+            }
+            bytes = bytes.dropFirst(n)
+        }
+    }
+
+    public func end() {
+        guard isActive else { return }
+        if !isSuspended { leaveTerminalMode() }
+        isActive = false
+        isSuspended = false
+        fflush(nil)  // every C stream, before the descriptors move
+        if savedStdout >= 0 { dup2(savedStdout, STDOUT_FILENO) }
+        if savedStderr >= 0 { dup2(savedStderr, STDERR_FILENO) }
+        replay(&capturedStdout, to: STDOUT_FILENO)
+        replay(&capturedStderr, to: STDERR_FILENO)
+        for fd in [terminalFD, savedStdout, savedStderr] where fd >= 0 { close(fd) }
+        if Self.current === self { Self.current = nil }
+        terminalFD = -1
+        savedStdout = -1
+        savedStderr = -1
+    }
+
+    /// Gives the terminal back before the process stops (Ctrl-Z).
+    public func suspend() {
+        guard isActive, !isSuspended else { return }
+        leaveTerminalMode()
+        isSuspended = true
+    }
+
+    /// Takes the terminal over again after SIGCONT; the caller redraws everything.
+    public func resume() {
+        guard isActive, isSuspended else { return }
+        isSuspended = false
+        enterTerminalMode()
+    }
+
+    /// Keys typed since the last call; nil once the input has ended.
+    public func readKeys() -> [String]? {
+        guard inputFD >= 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = read(inputFD, &buffer, buffer.count)
+        if n < 0 && (errno == EINTR || errno == EAGAIN) { return [] }
+        guard n > 0 else { return nil }
+        return KeyDecoder.keys(Array(buffer[..<n]))
+    }
+
+    private func enterTerminalMode() {
+        if inputFD >= 0, tcgetattr(inputFD, &savedMode) == 0 {
+            hasSavedMode = true
+            var raw = savedMode
+            // Keys one by one without echo; ISIG stays on, so Ctrl-C, Ctrl-Z and
+            // Ctrl-\ still arrive as signals, which the run loop handles.
+            raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN)
+            raw.c_iflag &= ~tcflag_t(IXON | ICRNL)
+            withUnsafeMutableBytes(of: &raw.c_cc) { cc in
+                cc[Int(VMIN)] = 1
+                cc[Int(VTIME)] = 0
+            }
+            tcsetattr(inputFD, TCSAFLUSH, &raw)
+        }
+        // The first frame after this clears the screen (the controller redraws all).
+        write(ANSI.pushTitle + ANSI.enterAlternateScreen + ANSI.hideCursor)
+    }
+
+    private func leaveTerminalMode() {
+        write(ANSI.reset + ANSI.showCursor + ANSI.leaveAlternateScreen + ANSI.popTitle)
+        if hasSavedMode { tcsetattr(inputFD, TCSAFLUSH, &savedMode) }
+    }
+
+    private func replay(_ file: inout UnsafeMutablePointer<FILE>?, to fd: Int32) {
+        guard let f = file else { return }
+        file = nil
+        fflush(f)
+        rewind(f)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, f)
+            if n <= 0 { break }
+            var offset = 0
+            while offset < n {
+                let w = buffer[offset..<n].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+                if w <= 0 { if errno == EINTR { continue }; break }
+                offset += w
+            }
+        }
+        fclose(f)
+    }
+}

@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CountdownCore
+import EventLoop
+import Foundation
+import LuaHost
+import TerminalView
+
+/// Decides where the script's view goes and wires it into the run loop.
+///
+/// - stdout is a terminal and no `--plain`: full screen. The view opens (raw
+///   keys, alternate screen, hidden cursor) when the script creates its first
+///   element; from then on the run ends when the view closes (`q`, Ctrl-C,
+///   `view.close()`), and the screen is redrawn once per pass of the loop.
+/// - otherwise plain lines: one `id: text` line per change, keys from stdin one
+///   per line; with a view open the run ends when it closes, or when no
+///   countdown is active and stdin has ended.
+///
+/// A script that never creates an element runs exactly as without a view: until
+/// no countdown is active, with `print` going to stdout.
+final class ViewRuntime {
+    let controller: ViewController
+    private let session: TerminalSession?
+    private let host: LuaHost
+    private let loop: MainLoop
+    private var stdinOpen = true
+    private var lines = LineSplitter()
+
+    init(plain: Bool, noColor: Bool, host: LuaHost, loop: MainLoop) {
+        self.host = host
+        self.loop = loop
+        if !plain && TerminalSession.isTerminal(STDOUT_FILENO) {
+            let session = TerminalSession()
+            let noColorVariable = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+            controller = ViewController(output: .screen(session, colours: !noColor && !noColorVariable))
+            self.session = session
+        } else {
+            controller = ViewController(output: .plain { line in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            })
+            session = nil
+        }
+        host.installView(controller)
+        controller.onOpen = { [unowned self] in self.startReadingKeys() }
+        let scheduler = loop.scheduler
+        loop.isDone = { [unowned self, unowned scheduler] in
+            guard controller.isOpen else { return scheduler.activeCount == 0 }
+            if controller.isClosed { return true }
+            return controller.isPlain && !self.stdinOpen && scheduler.activeCount == 0
+        }
+        loop.afterPass = { [unowned self] in self.controller.render() }
+        loop.onSignal = { [unowned self] signal in self.handle(signal) }
+    }
+
+    /// Gives the terminal back (and writes out what the script printed meanwhile).
+    /// Safe on every path, more than once.
+    func finish() {
+        session?.end()
+    }
+
+    private func handle(_ signal: Int32) {
+        switch signal {
+        case SIGWINCH:
+            controller.redrawAll()
+        case SIGTSTP:
+            session?.suspend()
+            raise(SIGSTOP)
+        case SIGCONT:
+            // Back from a stop: take the terminal again and redraw all of it; the
+            // scheduler's catch-up pass has put the true remaining time in place.
+            if let session, session.isActive {
+                session.resume()
+                controller.redrawAll()
+            }
+        default:
+            break
+        }
+    }
+
+    private func startReadingKeys() {
+        if let session {
+            guard session.inputFD >= 0 else { return }
+            let fd = session.inputFD
+            loop.watch(fd) { [unowned self] in
+                guard let keys = session.readKeys() else {
+                    self.loop.unwatch(fd)
+                    return
+                }
+                for key in keys { self.host.pressViewKey(key) }
+            }
+        } else {
+            loop.watch(STDIN_FILENO) { [unowned self] in self.readPlainInput() }
+        }
+    }
+
+    private func readPlainInput() {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = read(STDIN_FILENO, &buffer, buffer.count)
+        if n < 0 && (errno == EINTR || errno == EAGAIN) { return }
+        var received: [String]
+        if n > 0 {
+            received = lines.feed(Array(buffer[..<n]))
+        } else {
+            stdinOpen = false
+            loop.unwatch(STDIN_FILENO)
+            received = lines.finish().map { [$0] } ?? []
+        }
+        for line in received {
+            if let key = KeyDecoder.key(line: line) { host.pressViewKey(key) }
+        }
+    }
+}
