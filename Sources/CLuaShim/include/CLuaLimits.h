@@ -25,6 +25,12 @@ typedef struct cd_limits {
     int refused;
     /* The largest request refused. */
     size_t refused_size;
+    /* Small blocks come from a pool (see limits.c): free lists per 16-byte size
+     * class, carved from slabs that live as long as the state. */
+    void *pool_free[16];
+    char *pool_bump;
+    size_t pool_left;
+    void *pool_slabs;
 } cd_limits;
 
 /* A new state whose allocator and count hook enforce the given limits (0: none).
