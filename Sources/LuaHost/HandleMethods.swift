@@ -77,22 +77,28 @@ extension LuaHost {
 
     static let handlePause: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
-            let handle = try LuaHost.handle(L, method: "pause")
-            let paused = host.scheduler.pause(LuaHost.key(handle))
-            if paused { host.storeChange(LuaHost.key(handle)) { record, now in record.pause(at: now) } }
-            lua_pushboolean(L, paused ? 1 : 0)
-            return 1
+            try host.changeState(L, method: "pause", in: { $0.pause($1) }, stored: { record, now in record.pause(at: now) })
         }
     }
 
     static let handleResume: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
-            let handle = try LuaHost.handle(L, method: "resume")
-            let resumed = host.scheduler.resume(LuaHost.key(handle))
-            if resumed { host.storeChange(LuaHost.key(handle)) { record, now in record.resume(at: now) } }
-            lua_pushboolean(L, resumed ? 1 : 0)
-            return 1
+            try host.changeState(L, method: "resume", in: { $0.resume($1) }, stored: { record, now in record.resume(at: now) })
         }
+    }
+
+    /// Pause and resume: change the countdown, then its stored copy when it has one;
+    /// push whether anything changed.
+    private func changeState(
+        _ L: OpaquePointer, method: String,
+        in scheduler: (Scheduler, CountdownKey) -> Bool,
+        stored: (inout StoredCountdown, StoreInstant) -> Void
+    ) throws(APIError) -> Int32 {
+        let key = LuaHost.key(try LuaHost.handle(L, method: method))
+        let changed = scheduler(self.scheduler, key)
+        if changed { storeChange(key, stored) }
+        lua_pushboolean(L, changed ? 1 : 0)
+        return 1
     }
 
     static let handleCancel: cd_host_function = { L, context in
