@@ -90,7 +90,7 @@ struct TickQueue {
 
     mutating func remove(from source: Int) {
         if source == 0, let primary {
-            primary._withUnsafeGuaranteedRef { $0.entries.removeFirst() }
+            _ = primary._withUnsafeGuaranteedRef { $0.entries.removeFirst() }
         } else if source > 0 {
             lists[source].entries.removeFirst()
         } else {
