@@ -51,7 +51,9 @@ struct BuiltinPluginTests {
     func execAndNotifyRun() throws {
         let dir = try temporaryFolder()
         let recorder = dir + "/record.sh"
-        try write("#!/bin/sh\nfor a in \"$@\"; do printf '%s|' \"$a\"; done >> \"\(dir)/calls\"\necho >> \"\(dir)/calls\"\n", to: recorder)
+        // One write per call: the two commands run at once, and appends of separate
+        // pieces from both would interleave.
+        try write("#!/bin/sh\nline=''\nfor a in \"$@\"; do line=\"$line$a|\"; done\nprintf '%s\\n' \"$line\" >> \"\(dir)/calls\"\n", to: recorder)
         chmod(recorder, 0o755)
         let bed = HostBed()
         bed.mustRun("""
