@@ -41,7 +41,9 @@ struct RunCommand: ParsableCommand {
         let scheduler = Scheduler(clock: clock)
         let host = LuaHost(scheduler: scheduler, limits: hardening.limits)
         host.pluginPath = hardening.pluginDirectories
-        host.persistence = storeOptions.makeStore()
+        // Fast-forwarded time is not real time: a --speed run keeps its persistent
+        // countdowns in memory, so a demo never leaves scaled deadlines in the store.
+        host.persistence = speed == nil ? storeOptions.makeStore() : InMemoryCountdownStore()
         host.bootID = BootID.current()
         let loop: MainLoop
         do {

@@ -93,6 +93,22 @@ struct TestCommandTests {
 
 @Suite("cdscript run --speed N: time flows N times faster")
 struct SpeedTests {
+    @Test("a --speed run keeps persistent countdowns in memory: the store is never created")
+    func speedLeavesTheStoreAlone() throws {
+        let path = try BinaryRunner.script("""
+            countdown.start{ id = "demo", seconds = 2, persist = true,
+              on_done = function(_, reason) print("done", reason) end }
+            local h, why = countdown.fetch("nothing-stored")
+            print(h, why)
+            """)
+        let stateDir = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("state").path
+        let result = try BinaryRunner.run(["run", "--speed", "20", "--state-dir", stateDir, path])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.lines == ["nil\tunknown", "done\tfinished"])
+        #expect(!FileManager.default.fileExists(atPath: stateDir + "/state.sqlite"))
+        #expect(result.seconds < 2)
+    }
+
     @Test("a 30 s cooldown at --speed 30 takes about a second and prints every tick")
     func fast() throws {
         let result = try BinaryRunner.run(["run", "--speed", "30", "examples/sms_code.lua", "30"])
