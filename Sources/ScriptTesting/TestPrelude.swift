@@ -14,7 +14,7 @@ enum TestPrelude {
     static let sourceMarker = "(cdscript test)"
 
     static let source = #"""
-local test_file = ...
+local test_file, run_limited = ...
 local test_dir = test_file:match("^(.*)/[^/]*$") or "."
 local PRELUDE = "(cdscript test)"
 
@@ -359,18 +359,18 @@ function suite.run(i, filter)
   for _, b in ipairs(blocks) do
     for _, fn in ipairs(b.before) do
       if not failure then
-        local ok, f = xpcall(fn, handler)
+        local ok, f = run_limited(fn, handler)
         if not ok then failure = f end
       end
     end
   end
   if not failure then
-    local ok, f = xpcall(t.fn, handler)
+    local ok, f = run_limited(t.fn, handler)
     if not ok then failure = f end
   end
   for k = #blocks, 1, -1 do
     for _, fn in ipairs(blocks[k].after) do
-      local ok, f = xpcall(fn, handler)
+      local ok, f = run_limited(fn, handler)
       if not ok and not failure then failure = f end
     end
   end

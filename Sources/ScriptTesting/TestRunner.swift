@@ -26,6 +26,9 @@ public final class TestRunner {
     /// Called with each file's fresh host before the file runs: the place to
     /// install more globals (a virtual terminal for `view.*`, say).
     public var prepareHost: (LuaHost) -> Void = { _ in }
+    /// Limits for every file's host. With an instruction budget, a test that loops
+    /// forever fails with "instruction budget exceeded" instead of hanging the run.
+    public var limits: ScriptLimits = .none
     /// The size of the virtual terminal `view.screen()` shows.
     public var screenColumns = 80
     public var screenRows = 24
@@ -38,7 +41,7 @@ public final class TestRunner {
     public func run(file path: String) -> FileReport {
         let clock = VirtualClock(boot: 0, wall: wallStart)
         let scheduler = Scheduler(clock: clock)
-        let host = LuaHost(scheduler: scheduler)
+        let host = LuaHost(scheduler: scheduler, limits: limits)
         host.timeZone = timeZone
         let hookErrors = HookErrorLog()
         host.reportError = { hookErrors.messages.append($0) }
@@ -51,11 +54,20 @@ public final class TestRunner {
         let L = host.vm.state
         let base = lua_gettop(L)
         defer { lua_settop(L, base) }
+        // The budget is for the test file's code: its main chunk, each test with its
+        // before/after functions (through `run_limited`), and the hooks they fire.
+        // The runner's own Lua runs without one, so that a test stopped for its
+        // budget is reported like any failure.
+        let budget = RunnerBudget(L, instructions: limits.instructionBudget)
+        budget.suspend()
         guard let suiteRef = loadPrelude(L, testFile: path) else {
             return FileReport(path: path, loadError: "cdscript: internal error: the test API did not load: \(L.text(at: -1) ?? "?")")
         }
         let paths = PathRestorer(path: path, shortName: shortName(L, suiteRef))
-        if let failure = host.runScript(atPath: path) {
+        budget.restore()
+        let loadFailure = host.runScript(atPath: path)
+        budget.suspend()
+        if let failure = loadFailure {
             let (message, traceback) = Traceback.split(failure.message)
             let text = traceback.map { message + "\n" + $0 } ?? message
             return FileReport(path: path, loadError: paths.restore(text))
@@ -123,8 +135,28 @@ public final class TestRunner {
         }
         guard status == LUA_OK else { return nil }
         L.pushText(testFile)
-        guard cd_pcall_traceback(L, 1, 1) == LUA_OK, lua_type(L, -1) == LUA_TTABLE else { return nil }
+        cd_push_host_function(L, Self.runLimited, Unmanaged.passUnretained(self).toOpaque())
+        guard cd_pcall_traceback(L, 2, 1) == LUA_OK, lua_type(L, -1) == LUA_TTABLE else { return nil }
         return cd_ref(L)
+    }
+
+    /// `run_limited(fn, handler)` for the prelude: `xpcall(fn, handler)` as one
+    /// callback of the test file, with the runner's instruction budget.
+    private static let runLimited: cd_host_function = { L, context in
+        let runner = Unmanaged<TestRunner>.fromOpaque(context!).takeUnretainedValue()
+        let L = L!
+        lua_settop(L, 2)
+        lua_pushvalue(L, 2) // the handler, at 3
+        lua_pushvalue(L, 1) // the function, at 4
+        let budget = RunnerBudget(L, instructions: runner.limits.instructionBudget)
+        budget.restore()
+        let saved = cd_limits_enter(L)
+        let status = lua_pcallk(L, 0, 1, 3, 0, nil)
+        cd_limits_leave(L, saved)
+        budget.suspend()
+        lua_pushboolean(L, status == LUA_OK ? 1 : 0)
+        lua_rotate(L, -2, 1)
+        return 2
     }
 
     /// The test file's name as Lua shows it (cut to "...tail" when long).
@@ -192,4 +224,19 @@ private final class HookErrorLog {
 
 extension OpaquePointer {
     fileprivate func pop1() { cd_pop(self, 1) }
+}
+
+/// Switches a state's instruction budget off while the runner's own Lua runs,
+/// and back on for the test file's code.
+private struct RunnerBudget {
+    let limits: UnsafeMutablePointer<cd_limits>?
+    let instructions: Int64
+
+    init(_ L: OpaquePointer, instructions: Int64) {
+        limits = cd_get_limits(L)
+        self.instructions = instructions
+    }
+
+    func suspend() { limits?.pointee.budget = 0 }
+    func restore() { limits?.pointee.budget = instructions }
 }

@@ -17,7 +17,8 @@ enum Traceback {
     static func clean(_ traceback: String) -> String {
         var kept: [Substring] = []
         for line in traceback.split(separator: "\n", omittingEmptySubsequences: true) {
-            if line.contains("in function 'xpcall'") { break }
+            // The protected call into the test: run_limited (xpcall in older preludes).
+            if line.contains("'run_limited'") || line.contains("in function 'xpcall'") { break }
             if line.contains(TestPrelude.sourceMarker) { continue }
             kept.append(line)
         }

@@ -31,6 +31,13 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
     var junit: String?
 
+    @Option(help: ArgumentHelp("Lua instructions one test (with the hooks it fires) may run before it fails; 0 for no limit. A test that loops forever fails instead of hanging the run.", valueName: "N"))
+    var budget: Int64 = ScriptLimits.defaultInstructionBudget
+
+    func validate() throws {
+        guard budget >= 0 else { throw ValidationError("--budget must be 0 (no limit) or a positive number of instructions, got \(budget)") }
+    }
+
     func run() throws {
         LuaHost.lineBufferStandardOutput()
         let files: [String]
@@ -41,6 +48,7 @@ struct TestCommand: ParsableCommand {
             throw ExitCode(ExitStatus.unreadableScript.rawValue)
         }
         let runner = TestRunner(filter: filter)
+        runner.limits = ScriptLimits(instructionBudget: budget)
         // Test files find plugins as scripts do (./plugins, the config folder, CDSCRIPT_PLUGIN_PATH).
         let pluginPath = PluginPath.standard(), prepare = runner.prepareHost
         runner.prepareHost = { host in
