@@ -33,12 +33,9 @@ void cd_push_host_function(lua_State *L, cd_host_function fn, void *context) {
 }
 
 int cd_registry_index(void) { return LUA_REGISTRYINDEX; }
-int cd_upvalue_index(int i) { return lua_upvalueindex(i); }
 void cd_pop(lua_State *L, int n) { lua_pop(L, n); }
 void cd_new_table(lua_State *L) { lua_newtable(L); }
 const char *cd_to_string(lua_State *L, int index, size_t *length) { return lua_tolstring(L, index, length); }
-int cd_is_none_or_nil(lua_State *L, int index) { return lua_isnoneornil(L, index); }
-int cd_is_integer(lua_State *L, int index) { return lua_isinteger(L, index); }
 
 int cd_gc_generational(lua_State *L) {
     return lua_gc(L, LUA_GCGEN, 0, 0);
@@ -229,12 +226,7 @@ int cd_call_hook(lua_State *L, int msgh, int handle_ref, int hook, const cd_tick
         lua_settop(L, base);
         return LUA_OK;
     }
-    cd_tick *t = (cd_tick *)lua_newuserdatauv(L, sizeof(cd_tick), 1);
-    *t = *tick;                                        /* h fn t */
-    lua_pushvalue(L, -3);
-    lua_setiuservalue(L, -2, 1);                       /* h fn t */
-    push_tick_metatable(L);
-    lua_setmetatable(L, -2);
+    cd_push_tick(L, -2, tick);                         /* h fn t */
     int nargs = 1;
     if (reason) {
         lua_pushstring(L, reason);

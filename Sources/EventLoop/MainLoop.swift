@@ -64,6 +64,8 @@ public final class MainLoop {
     public var coalescingWindow: Nanoseconds = 200_000
     public var busyInterval: Nanoseconds = 2_000_000
     private var lastWake: Nanoseconds = 0
+    /// Real time, for measuring wake-ups even when the scheduler's clock is scaled.
+    private let realClock = BootClock()
     private var busy = false
 
     public init(scheduler: Scheduler) throws(LoopError) {
@@ -119,7 +121,7 @@ public final class MainLoop {
             for w in watched { fds.append(pollfd(fd: w.fd, events: Int16(POLLIN), revents: 0)) }
             let ready = poll(&fds, nfds_t(fds.count), -1)
             wakeups += 1
-            let wake = Self.bootNow()
+            let wake = realClock.bootNow()
             busy = wake - lastWake < busyInterval
             lastWake = wake
             if ready < 0 {
@@ -174,12 +176,6 @@ public final class MainLoop {
             spec.it_value = timespec(tv_sec: Int(t / 1_000_000_000), tv_nsec: Int(t % 1_000_000_000))
         }
         timerfd_settime(timerFD, Int32(TFD_TIMER_ABSTIME), &spec, nil)
-    }
-
-    private static func bootNow() -> Nanoseconds {
-        var ts = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &ts)
-        return Nanoseconds(ts.tv_sec) * 1_000_000_000 + Nanoseconds(ts.tv_nsec)
     }
 
     private func armWallWatch() {

@@ -28,7 +28,7 @@ extension LuaHost {
             L.push(message)
             let status = cd_pcall_traceback(L, 1, 0)
             if status == LUA_OK { return false }
-            let handlerMessage = status == LUA_ERRMEM ? String(cString: cd_memory_error_message(L)) : (L.string(at: -1) ?? "(error object is not a string)")
+            let handlerMessage = hookFailureMessage(L, status: status)
             reportHookError(countdown: id, hook: hook, message: message)
             reportHookError(countdown: id, hook: "on_error", message: handlerMessage)
             return true

@@ -54,11 +54,11 @@ extension LuaHost {
         var snapshot = cd_tick(remaining_ns: remaining, total_ns: total, missed: missed)
         for i in 1...count {
             lua_rawgeti(L, list, lua_Integer(i))
-            cd_push_tick(L, id, &snapshot)
+            cd_push_tick(L, handle, &snapshot)
             lua_pushvalue(L, handle)
             let status = cd_pcall_traceback(L, 2, 0)
             if status != LUA_OK {
-                let message = status == LUA_ERRMEM ? String(cString: cd_memory_error_message(L)) : (L.string(at: -1) ?? "(error object is not a string)")
+                let message = hookFailureMessage(L, status: status)
                 L.pop()
                 reportHookError(countdown: L.string(at: id), hook: "countdown.on(\"\(event.name)\") hook", message: message)
             }

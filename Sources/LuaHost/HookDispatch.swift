@@ -11,12 +11,11 @@ extension LuaHost: SchedulerDelegate {
         // Global tick hooks (countdown.on) first; one branch when there are none.
         if tickHookCount != 0, !callGlobalTickHooks(ref: ref, tick) { return }
         var snapshot = cd_tick(remaining_ns: tick.remaining, total_ns: tick.total, missed: tick.missed)
-        let status = callHook(ref: ref, hook: 2, &snapshot, reason: nil) { [self] message, id in
+        callHook(ref: ref, hook: 2, &snapshot, reason: nil) { [self] message, id in
             if handleHookError(handleRef: ref, id: id, hook: "on_tick", message: message) {
                 scheduler.cancel(tick.key, reason: .stopped)
             }
         }
-        _ = status
     }
 
     /// Calls the global tick hooks; false when the countdown ended meanwhile (its
@@ -45,7 +44,7 @@ extension LuaHost: SchedulerDelegate {
         L.pop()
         if reason == .finished || reason == .cancelled {
             var snapshot = cd_tick(remaining_ns: tick.remaining, total_ns: tick.total, missed: tick.missed)
-            _ = callHook(ref: ref, hook: 3, &snapshot, reason: reason == .finished ? "finished" : "cancelled") { [self] message, id in
+            callHook(ref: ref, hook: 3, &snapshot, reason: reason == .finished ? "finished" : "cancelled") { [self] message, id in
                 _ = handleHookError(handleRef: ref, id: id, hook: "on_done", message: message)
             }
             if reason == .finished ? doneHookCount != 0 : cancelHookCount != 0 {
@@ -65,7 +64,7 @@ extension LuaHost: SchedulerDelegate {
     /// Calls hook `hook` (2 on_tick, 3 on_done) of the countdown whose handle is
     /// registry[ref]; on an error, passes the message and the countdown's id to `failed`.
     @inline(__always)
-    private func callHook(ref: Int32, hook: Int32, _ snapshot: inout cd_tick, reason: String?, failed: (String, String?) -> Void) -> Int32 {
+    private func callHook(ref: Int32, hook: Int32, _ snapshot: inout cd_tick, reason: String?, failed: (String, String?) -> Void) {
         let L = current
         // From the run loop the main stack holds only the permanent handler.
         let msgh = hostCallDepth == 0 ? LuaVM.tracebackHandlerIndex : 0
@@ -86,7 +85,6 @@ extension LuaHost: SchedulerDelegate {
             failed(message, handleID(ref: ref))
         }
         if ended { cd_unref(L, ref) }
-        return status
     }
 
     /// The id kept in a handle's first user value.

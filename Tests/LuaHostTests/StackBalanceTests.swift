@@ -1,3 +1,5 @@
+import CLua
+import LuaHost
 import Testing
 
 @Suite("The main Lua stack is balanced whenever Lua is idle")
@@ -69,10 +71,13 @@ struct StackBalanceTests {
         #expect(bed.host.hookErrorCount == 10)
     }
 
-    @Test("LuaVM.top agrees with lua_gettop")
+    @Test("LuaVM.top counts what sits above the permanent traceback handler in slot 1")
     func vmTop() {
         let bed = LuaTestbed()
         bed.mustRun("countdown.start{seconds = 1}")
         #expect(bed.host.vm.top == 0)
+        let L = bed.host.vm.state
+        #expect(lua_gettop(L) == LuaVM.tracebackHandlerIndex)
+        #expect(lua_type(L, LuaVM.tracebackHandlerIndex) == LUA_TFUNCTION)
     }
 }

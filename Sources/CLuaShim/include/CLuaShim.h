@@ -26,12 +26,9 @@ void cd_push_host_function(lua_State *L, cd_host_function fn, void *context);
 
 /* Macros, as functions. */
 int cd_registry_index(void);
-int cd_upvalue_index(int i);
 void cd_pop(lua_State *L, int n);
 void cd_new_table(lua_State *L);
 const char *cd_to_string(lua_State *L, int index, size_t *length);
-int cd_is_none_or_nil(lua_State *L, int index);
-int cd_is_integer(lua_State *L, int index);
 
 /* Switches the collector to generational mode; returns the previous mode. */
 int cd_gc_generational(lua_State *L);
