@@ -157,27 +157,30 @@ cd_limits *cd_get_limits(lua_State *L) {
     return (cd_limits *)ud;
 }
 
-cd_limits_saved cd_limits_enter(lua_State *L) {
+cd_limits_saved cd_limits_begin(lua_State *L, cd_limits *limits) {
     cd_limits_saved saved = {0, 0};
-    cd_limits *limits = cd_get_limits(L);
     if (limits == NULL) return saved;
     saved.capped = limits->capped;
     saved.spent = limits->spent;
     limits->capped = 1;
     limits->spent = 0;
+    /* The count may be 1 after a budget ran out, or the script's own (debug.sethook). */
     if (limits->budget > 0 && lua_gethookcount(L) != limits->granularity)
         lua_sethook(L, count_hook, LUA_MASKCOUNT, limits->granularity);
     return saved;
 }
 
-void cd_limits_leave(lua_State *L, cd_limits_saved saved) {
-    cd_limits *limits = cd_get_limits(L);
+void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_saved saved) {
     if (limits == NULL) return;
     limits->capped = saved.capped;
     limits->spent = saved.capped ? saved.spent + limits->spent : 0;
     if (limits->budget > 0 && lua_gethookcount(L) != limits->granularity)
         lua_sethook(L, count_hook, LUA_MASKCOUNT, limits->granularity);
 }
+
+cd_limits_saved cd_limits_enter(lua_State *L) { return cd_limits_begin(L, cd_get_limits(L)); }
+
+void cd_limits_leave(lua_State *L, cd_limits_saved saved) { cd_limits_end(L, cd_get_limits(L), saved); }
 
 const char *cd_memory_error_message(lua_State *L) {
     cd_limits *limits = cd_get_limits(L);

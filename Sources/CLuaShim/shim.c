@@ -1,6 +1,7 @@
 #include "CLuaShim.h"
 #include "CLuaLimits.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const HANDLE_METATABLE = "cdscript.handle";
@@ -71,9 +72,9 @@ int cd_pcall_traceback(lua_State *L, int nargs, int nresults) {
     int base = lua_gettop(L) - nargs;
     lua_pushcfunction(L, traceback_handler);
     lua_insert(L, base);
-    cd_limits_saved saved = cd_limits_enter(L);
+    cd_limits_saved saved = cd_limits_begin(L, cd_get_limits(L));
     int status = lua_pcall(L, nargs, nresults, base);
-    cd_limits_leave(L, saved);
+    cd_limits_end(L, cd_get_limits(L), saved);
     lua_remove(L, base);
     return status;
 }
@@ -81,6 +82,15 @@ int cd_pcall_traceback(lua_State *L, int nargs, int nresults) {
 /* ---- ticks ---------------------------------------------------------- */
 
 static const char TICK_METATABLE_KEY = 0;
+
+/* A tick's payload. A tick handed to a hook that may keep it links to its
+ * countdown's handle through its user value (for `t.id`, even after the countdown
+ * has ended); the shared tick (see cd_call_hook) names the handle by reference
+ * instead, valid for as long as the hook runs. */
+typedef struct tick_box {
+    cd_tick tick;
+    int handle_ref;
+} tick_box;
 
 static const char *const TICK_FIELDS[] = {
     "id", "remaining", "days", "hours", "minutes", "seconds", "tenths",
@@ -94,13 +104,20 @@ static void push_tick_field(lua_State *L, int index, const cd_tick *t, int i) {
     int64_t elapsed = t->total_ns - r;
     if (elapsed < 0) elapsed = 0;
     switch (i) {
-    case 0:
-        /* User value 1 is the countdown's handle, whose user value 1 is the id. */
-        if (lua_getiuservalue(L, index, 1) == LUA_TUSERDATA) {
+    case 0: {
+        /* The countdown's handle, whose user value 1 is the id. */
+        int handle_ref = ((const tick_box *)t)->handle_ref;
+        int type = handle_ref != LUA_NOREF ? lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref)
+                                           : lua_getiuservalue(L, index, 1);
+        if (type == LUA_TUSERDATA) {
             lua_getiuservalue(L, -1, 1);
             lua_remove(L, -2);
+        } else {
+            lua_pop(L, 1);
+            lua_pushnil(L);
         }
         break;
+    }
     case 1: lua_pushnumber(L, (lua_Number)r / 1e9); break;
     case 2: lua_pushinteger(L, secs / 86400); break;
     case 3: lua_pushinteger(L, (secs / 3600) % 24); break;
@@ -169,8 +186,8 @@ static int tick_tostring(lua_State *L) {
     return 1;
 }
 
-static void push_tick_metatable(lua_State *L) {
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &TICK_METATABLE_KEY) != LUA_TNIL) return;
+static int push_tick_metatable(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &TICK_METATABLE_KEY) != LUA_TNIL) return 1;
     lua_pop(L, 1);
     lua_createtable(L, 0, 6);
     lua_pushcfunction(L, tick_index);
@@ -187,18 +204,28 @@ static void push_tick_metatable(lua_State *L) {
     lua_setfield(L, -2, "__metatable");
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &TICK_METATABLE_KEY);
+    return 1;
 }
 
-void cd_push_tick(lua_State *L, int handle_index, const cd_tick *tick) {
-    if (handle_index < 0) handle_index = lua_gettop(L) + handle_index + 1;
-    cd_tick *t = (cd_tick *)lua_newuserdatauv(L, sizeof(cd_tick), 1);
-    *t = *tick;
+/* Pushes a new tick box; its user value (when `handle_index` is nonzero) is the
+ * handle. The metatable is registry[metatable_ref], or looked up by key for LUA_NOREF. */
+static tick_box *new_tick(lua_State *L, int handle_index, int metatable_ref, const cd_tick *tick) {
+    tick_box *t = (tick_box *)lua_newuserdatauv(L, sizeof(tick_box), handle_index != 0);
+    t->tick = *tick;
+    t->handle_ref = LUA_NOREF;
     if (handle_index != 0) {
         lua_pushvalue(L, handle_index);
         lua_setiuservalue(L, -2, 1);
     }
-    push_tick_metatable(L);
+    if (metatable_ref != LUA_NOREF) lua_rawgeti(L, LUA_REGISTRYINDEX, metatable_ref);
+    else push_tick_metatable(L);
     lua_setmetatable(L, -2);
+    return t;
+}
+
+void cd_push_tick(lua_State *L, int handle_index, const cd_tick *tick) {
+    if (handle_index < 0) handle_index = lua_gettop(L) + handle_index + 1;
+    new_tick(L, handle_index, LUA_NOREF, tick);
 }
 
 const cd_tick *cd_to_tick(lua_State *L, int index) {
@@ -206,35 +233,76 @@ const cd_tick *cd_to_tick(lua_State *L, int index) {
     lua_rawgetp(L, LUA_REGISTRYINDEX, &TICK_METATABLE_KEY);
     int same = lua_rawequal(L, -1, -2);
     lua_pop(L, 2);
-    return same ? (const cd_tick *)lua_touserdata(L, index) : NULL;
+    return same ? &((const tick_box *)lua_touserdata(L, index))->tick : NULL;
 }
 
 void cd_push_traceback_handler(lua_State *L) {
     lua_pushcfunction(L, traceback_handler);
 }
 
-int cd_call_hook(lua_State *L, int msgh, int handle_ref, int hook, const cd_tick *tick, const char *reason) {
+/* ---- calling hooks ---------------------------------------------------- */
+
+static int make_hook_caller(lua_State *L) {
+    cd_hook_caller *caller = (cd_hook_caller *)lua_touserdata(L, 1);
+    push_tick_metatable(L);
+    caller->tick_metatable_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    cd_tick zero = {0, 0, 0};
+    caller->shared_tick = new_tick(L, 0, caller->tick_metatable_ref, &zero);
+    caller->shared_tick_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    return 0;
+}
+
+cd_hook_caller *cd_hook_caller_new(lua_State *L) {
+    cd_hook_caller *caller = (cd_hook_caller *)calloc(1, sizeof(cd_hook_caller));
+    if (caller == NULL) return NULL;
+    caller->limits = cd_get_limits(L);
+    lua_pushcfunction(L, make_hook_caller);
+    lua_pushlightuserdata(L, caller);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        free(caller);
+        return NULL;
+    }
+    return caller;
+}
+
+void cd_hook_caller_free(cd_hook_caller *caller) { free(caller); }
+
+int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, int hook, const cd_tick *tick, const char *reason) {
     /* Every API call here runs for every tick: no rotations (lua_rotate,
      * lua_insert, lua_remove, lua_replace each cost as much as a table read). */
     int base = lua_gettop(L);
+    int from_loop = msgh != 0;
     if (msgh == 0) {
         lua_pushcfunction(L, traceback_handler);
         msgh = base + 1;
     }
     lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref);     /* h */
+    int handle_index = lua_gettop(L);
+    const cd_handle *h = (const cd_handle *)lua_touserdata(L, handle_index);
     if (lua_getiuservalue(L, -1, hook) == LUA_TNIL) {  /* h fn */
         lua_settop(L, base);
         return LUA_OK;
     }
-    cd_push_tick(L, -2, tick);                         /* h fn t */
+    if (from_loop && (h->tick_stays_local >> hook & 1)) {
+        /* Nothing else holds the shared tick: no hook is running, and this one
+         * provably lets its `t` go (tick_escape.c). */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_ref);
+        tick_box *t = (tick_box *)caller->shared_tick;
+        t->tick = *tick;
+        t->handle_ref = handle_ref;
+    } else {                                           /* h fn t */
+        /* An anonymous countdown's tick needs no link to its handle: its id stays nil. */
+        new_tick(L, h->has_id ? handle_index : 0, caller->tick_metatable_ref, tick);
+    }
     int nargs = 1;
     if (reason) {
         lua_pushstring(L, reason);
         nargs = 2;
     }
-    cd_limits_saved saved = cd_limits_enter(L);
+    cd_limits_saved saved = cd_limits_begin(L, caller->limits);
     int status = lua_pcall(L, nargs, 0, msgh);         /* h [err] */
-    cd_limits_leave(L, saved);
+    cd_limits_end(L, caller->limits, saved);
     if (status == LUA_OK) {
         lua_settop(L, base);
     } else {
@@ -261,6 +329,8 @@ cd_handle *cd_new_handle(lua_State *L) {
     h->slot = -1;
     h->generation = 0;
     h->final_state = 0;
+    h->has_id = 0;
+    h->tick_stays_local = 0;
     h->every_ns = 1000000000;
     cd_push_handle_metatable(L);
     lua_setmetatable(L, -2);

@@ -72,9 +72,9 @@ extension LuaHost: SchedulerDelegate {
         inFlight = (ref, false)
         let status: Int32
         if let reason {
-            status = reason.withCString { cd_call_hook(L, msgh, ref, hook, &snapshot, $0) }
+            status = reason.withCString { cd_call_hook(L, vm.hookCaller, msgh, ref, hook, &snapshot, $0) }
         } else {
-            status = cd_call_hook(L, msgh, ref, hook, &snapshot, nil)
+            status = cd_call_hook(L, vm.hookCaller, msgh, ref, hook, &snapshot, nil)
         }
         let ended = inFlight?.ended ?? false
         inFlight = outer

@@ -10,6 +10,9 @@ public final class LuaVM {
     /// The limits its allocator and count hook enforce.
     public let limits: ScriptLimits
 
+    /// What calling hooks needs, made once (see `cd_call_hook`).
+    let hookCaller: UnsafeMutablePointer<cd_hook_caller>
+
     public init(limits: ScriptLimits = .none) {
         self.limits = limits
         guard let state = cd_new_limited_state(limits.memoryLimit, limits.instructionBudget) else {
@@ -26,10 +29,15 @@ public final class LuaVM {
         // whole life: hooks called from the run loop use it in place instead of
         // pushing and popping one per tick.
         cd_push_traceback_handler(state)
+        guard let hookCaller = cd_hook_caller_new(state) else {
+            fatalError("cdscript: Lua could not allocate its state")
+        }
+        self.hookCaller = hookCaller
     }
 
     deinit {
         cd_close_limited_state(state)
+        cd_hook_caller_free(hookCaller)
     }
 
     /// Bytes the state holds now.

@@ -51,6 +51,9 @@ cd_limits_saved cd_limits_enter(lua_State *L);
 /* Ends a callback begun by cd_limits_enter; the instructions it spent count
  * towards the enclosing callback, if any. */
 void cd_limits_leave(lua_State *L, cd_limits_saved saved);
+/* The same, for callers that hold the state's limits (cd_get_limits; NULL: none). */
+cd_limits_saved cd_limits_begin(lua_State *L, cd_limits *limits);
+void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_saved saved);
 
 /* The message for a LUA_ERRMEM of this state (the message handler never ran). */
 const char *cd_memory_error_message(lua_State *L);

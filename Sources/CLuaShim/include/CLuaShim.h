@@ -64,14 +64,35 @@ const cd_tick *cd_to_tick(lua_State *L, int index);
 /* Pushes the message handler that adds a Lua traceback to an error. */
 void cd_push_traceback_handler(lua_State *L);
 
-/* Calls a countdown's hook with a new tick, protected, with a traceback handler.
+/* What calling hooks needs, made once per state: the state's limits, the tick
+ * metatable and the shared tick, each reached without a lookup by name. */
+typedef struct cd_hook_caller {
+    cd_limits *limits;
+    int tick_metatable_ref;
+    int shared_tick_ref;
+    void *shared_tick;
+} cd_hook_caller;
+
+/* Makes the caller for a state (in a protected call); NULL when that failed. */
+cd_hook_caller *cd_hook_caller_new(lua_State *L);
+void cd_hook_caller_free(cd_hook_caller *caller);
+
+/* Calls a countdown's hook with a tick, protected, with a traceback handler.
  * The handle registry[handle_ref] holds the id in user value 1 and the hooks in
  * user values 2 (on_tick) and 3 (on_done). `reason` is NULL for on_tick, else the
  * second argument of on_done. `msgh` is the stack index of a traceback handler
- * already in place, or 0 to push one for this call. Returns a Lua status; on error
- * the message (with traceback) is left on top of the stack. Returns LUA_OK without
- * a call when the hook is absent. */
-int cd_call_hook(lua_State *L, int msgh, int handle_ref, int hook, const cd_tick *tick, const char *reason);
+ * already in place, which the run loop keeps, or 0 (a call nested in a host
+ * function) to push one for this call. From the run loop, a hook that cannot keep
+ * its `t` (cd_tick_stays_local) gets the one shared tick instead of a new one.
+ * Returns a Lua status; on error the message (with traceback) is left on top of
+ * the stack. Returns LUA_OK without a call when the hook is absent. */
+int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, int hook, const cd_tick *tick, const char *reason);
+
+/* Whether the function at `index`, called with a tick as its first argument,
+ * provably lets it go when it returns: it only reads fields of it (see
+ * tick_escape.c). 0 for C functions and anything unsure. The verdict is kept per
+ * function. Safe to call from Swift: the work runs in a protected call. */
+int cd_tick_stays_local(lua_State *L, int index);
 
 /* Pushes registry[ref]. */
 void cd_push_ref(lua_State *L, int ref);
@@ -85,6 +106,10 @@ typedef struct cd_handle {
     uint32_t generation;
     /* The state to report once the countdown has ended (CountdownState raw value). */
     uint8_t final_state;
+    /* Whether the countdown has an id (user value 1 is not nil). */
+    uint8_t has_id;
+    /* Bit n set: the hook in user value n cannot keep its `t` (cd_tick_stays_local). */
+    uint8_t tick_stays_local;
     /* The tick interval, kept so that append can restart an ended countdown. */
     int64_t every_ns;
 } cd_handle;
