@@ -87,19 +87,19 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return block;
 }
 
-static void count_hook(lua_State *L, lua_Debug *ar) {
+void cd_count_hook(lua_State *L, lua_Debug *ar) {
     cd_limits *limits = cd_get_limits(L);
     if (limits == NULL || !limits->capped || limits->budget <= 0) return;
     int count = lua_gethookcount(L);
     limits->spent += count;
     if (limits->spent <= limits->budget) {
-        if (count != limits->granularity) lua_sethook(L, count_hook, LUA_MASKCOUNT, limits->granularity);
+        if (count != limits->granularity) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
         return;
     }
     /* Over budget: from now on every instruction of this thread raises, so that a
      * script catching the error with pcall (whose loop would otherwise always be
      * interrupted inside the pcall) cannot go on. Reset when the callback ends. */
-    if (count != 1) lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+    if (count != 1) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, 1);
     /* luaL_where(L, 1) would name the hook's caller; the running function is the culprit. */
     if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
         lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
@@ -131,7 +131,7 @@ lua_State *cd_new_limited_state(size_t memory_cap, int64_t budget) {
         return NULL;
     }
     lua_atpanic(L, panic);
-    if (budget > 0) lua_sethook(L, count_hook, LUA_MASKCOUNT, limits->granularity);
+    if (budget > 0) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
     return L;
 }
 
@@ -155,27 +155,6 @@ cd_limits *cd_get_limits(lua_State *L) {
     void *ud = NULL;
     if (lua_getallocf(L, &ud) != limited_alloc) return NULL;
     return (cd_limits *)ud;
-}
-
-cd_limits_saved cd_limits_begin(lua_State *L, cd_limits *limits) {
-    cd_limits_saved saved = {0, 0};
-    if (limits == NULL) return saved;
-    saved.capped = limits->capped;
-    saved.spent = limits->spent;
-    limits->capped = 1;
-    limits->spent = 0;
-    /* The count may be 1 after a budget ran out, or the script's own (debug.sethook). */
-    if (limits->budget > 0 && lua_gethookcount(L) != limits->granularity)
-        lua_sethook(L, count_hook, LUA_MASKCOUNT, limits->granularity);
-    return saved;
-}
-
-void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_saved saved) {
-    if (limits == NULL) return;
-    limits->capped = saved.capped;
-    limits->spent = saved.capped ? saved.spent + limits->spent : 0;
-    if (limits->budget > 0 && lua_gethookcount(L) != limits->granularity)
-        lua_sethook(L, count_hook, LUA_MASKCOUNT, limits->granularity);
 }
 
 cd_limits_saved cd_limits_enter(lua_State *L) { return cd_limits_begin(L, cd_get_limits(L)); }

@@ -268,7 +268,20 @@ cd_hook_caller *cd_hook_caller_new(lua_State *L) {
 
 void cd_hook_caller_free(cd_hook_caller *caller) { free(caller); }
 
-int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, int hook, const cd_tick *tick, const char *reason) {
+int cd_hook_flags(lua_State *L, int index) {
+    index = lua_absindex(L, index);
+    int flags = 0;
+    if (lua_getiuservalue(L, index, 1) != LUA_TNIL) flags |= CD_HOOK_HAS_ID;
+    lua_pop(L, 1);
+    for (int hook = 2; hook <= 3; hook++) {
+        lua_getiuservalue(L, index, hook);
+        if (cd_tick_stays_local(L, -1)) flags |= CD_HOOK_LOCAL << hook;
+        lua_pop(L, 1);
+    }
+    return flags;
+}
+
+int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, int hook, int flags, const cd_tick *tick, const char *reason) {
     /* Every API call here runs for every tick: no rotations (lua_rotate,
      * lua_insert, lua_remove, lua_replace each cost as much as a table read). */
     int base = lua_gettop(L);
@@ -277,14 +290,13 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
         lua_pushcfunction(L, traceback_handler);
         msgh = base + 1;
     }
+    int handle_index = from_loop ? base + 1 : base + 2;
     lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref);     /* h */
-    int handle_index = lua_gettop(L);
-    const cd_handle *h = (const cd_handle *)lua_touserdata(L, handle_index);
-    if (lua_getiuservalue(L, -1, hook) == LUA_TNIL) {  /* h fn */
+    if (lua_getiuservalue(L, handle_index, hook) == LUA_TNIL) {  /* h fn */
         lua_settop(L, base);
         return LUA_OK;
     }
-    if (from_loop && (h->tick_stays_local >> hook & 1)) {
+    if (from_loop && (flags & (CD_HOOK_LOCAL << hook))) {
         /* Nothing else holds the shared tick: no hook is running, and this one
          * provably lets its `t` go (tick_escape.c). */
         lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_ref);
@@ -293,7 +305,7 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
         t->handle_ref = handle_ref;
     } else {                                           /* h fn t */
         /* An anonymous countdown's tick needs no link to its handle: its id stays nil. */
-        new_tick(L, h->has_id ? handle_index : 0, caller->tick_metatable_ref, tick);
+        new_tick(L, (flags & CD_HOOK_HAS_ID) ? handle_index : 0, caller->tick_metatable_ref, tick);
     }
     int nargs = 1;
     if (reason) {
@@ -329,8 +341,6 @@ cd_handle *cd_new_handle(lua_State *L) {
     h->slot = -1;
     h->generation = 0;
     h->final_state = 0;
-    h->has_id = 0;
-    h->tick_stays_local = 0;
     h->every_ns = 1000000000;
     cd_push_handle_metatable(L);
     lua_setmetatable(L, -2);

@@ -1,9 +1,10 @@
 /// A growable FIFO queue of plain values in one contiguous buffer.
 ///
-/// A final class over manually managed memory: appending and removing are a
-/// few instructions, with no uniqueness checks or Optional wrappers (this is the
-/// queue every tick passes through).
-final class RingBuffer<Element: BitwiseCopyable> {
+/// A noncopyable struct over manually managed memory: it lives inline in its
+/// owner, so appending and removing are a few instructions, with no reference
+/// counting, uniqueness checks or Optional wrappers (this is the queue every tick
+/// passes through).
+struct RingBuffer<Element: BitwiseCopyable>: ~Copyable {
     private var storage: UnsafeMutablePointer<Element>
     private var capacity: Int
     private var head = 0
@@ -25,7 +26,7 @@ final class RingBuffer<Element: BitwiseCopyable> {
     var first: Element? { count == 0 ? nil : storage[head] }
 
     @inline(__always)
-    func append(_ element: Element) {
+    mutating func append(_ element: Element) {
         if count == capacity { grow() }
         var tail = head + count
         if tail >= capacity { tail -= capacity }
@@ -35,7 +36,7 @@ final class RingBuffer<Element: BitwiseCopyable> {
 
     @inline(__always)
     @discardableResult
-    func removeFirst() -> Element {
+    mutating func removeFirst() -> Element {
         precondition(count > 0)
         let element = storage[head]
         head += 1
@@ -44,12 +45,12 @@ final class RingBuffer<Element: BitwiseCopyable> {
         return element
     }
 
-    func removeAll() {
+    mutating func removeAll() {
         head = 0
         count = 0
     }
 
-    private func grow() {
+    private mutating func grow() {
         let newCapacity = capacity * 2
         let next = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
         for i in 0..<count {

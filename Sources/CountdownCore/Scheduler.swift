@@ -146,7 +146,7 @@ public final class Scheduler {
             return
         }
         reschedule(slot, now: now)
-        dispatch(Tick(key: key, instant: now, remaining: remaining, total: records[slot].total, missed: 0))
+        dispatch(Tick(key: key, instant: now, remaining: remaining, total: records[slot].total, missed: 0), to: delegate)
     }
 
     // MARK: Changing
@@ -283,11 +283,15 @@ public final class Scheduler {
     public func runDue() {
         let now = clock.bootNow()
         rebaseIfWallMoved(now: now)
+        // One strong reference for the whole pass: calls through it then need no
+        // reference counting, which through the stored reference costs two atomic
+        // operations per tick.
+        let delegate = self.delegate
         while let (source, entry) = queue.earliest(seqOf: { records[Int($0)].seq }), entry.due <= now {
             queue.remove(from: source)
             let slot = Int(entry.slot)
             guard records[slot].epoch == entry.epoch else { continue }
-            fire(slot: slot, due: entry.due, now: now)
+            fire(slot: slot, due: entry.due, now: now, delegate: delegate)
         }
     }
 
@@ -340,7 +344,7 @@ public final class Scheduler {
         queue.push(TickEntry(due: instant, slot: Int32(slot), epoch: records[slot].epoch), seq: records[slot].seq)
     }
 
-    private func fire(slot: Int, due: Nanoseconds, now: Nanoseconds) {
+    private func fire(slot: Int, due: Nanoseconds, now: Nanoseconds, delegate: SchedulerDelegate?) {
         let r = records[slot]
         let k = key(slot)
         let lateness = now - due
@@ -368,7 +372,7 @@ public final class Scheduler {
             let remaining = r.deadline - due
             let phase = remaining % r.every
             queue.push(TickEntry(due: due + (phase == 0 ? r.every : phase), slot: Int32(slot), epoch: r.epoch), seq: r.seq)
-            dispatch(Tick(key: k, instant: due, remaining: remaining, total: r.total, missed: carried))
+            dispatch(Tick(key: k, instant: due, remaining: remaining, total: r.total, missed: carried), to: delegate)
             return
         }
         let next = min(due + r.every, r.deadline)
@@ -377,10 +381,11 @@ public final class Scheduler {
         } else {
             queue.push(TickEntry(due: next, slot: Int32(slot), epoch: r.epoch), seq: r.seq)
         }
-        dispatch(Tick(key: k, instant: due, remaining: r.deadline - due, total: r.total, missed: 0))
+        dispatch(Tick(key: k, instant: due, remaining: r.deadline - due, total: r.total, missed: 0), to: delegate)
     }
 
-    private func dispatch(_ tick: Tick) {
+    @inline(__always)
+    private func dispatch(_ tick: Tick, to delegate: SchedulerDelegate?) {
         dispatchCount += 1
         let outer = dispatchInstant
         dispatchInstant = tick.instant

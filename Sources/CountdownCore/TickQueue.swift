@@ -16,37 +16,47 @@ struct TickEntry: BitwiseCopyable {
 ///
 /// A heap over every countdown costs about 20 times a FIFO per tick at a million
 /// countdowns (see docs/design.md); the heap here only holds the irregular few.
-struct TickQueue {
-    /// One interval's ticks, in due order. A class, so that reaching a list's head
-    /// never copies (and retains) its buffer.
+struct TickQueue: ~Copyable {
+    /// Another interval's ticks, in due order.
     final class IntervalList {
-        let interval: Nanoseconds
-        let entries = RingBuffer<TickEntry>()
-        init(interval: Nanoseconds) { self.interval = interval }
+        var entries = RingBuffer<TickEntry>()
     }
 
-    private(set) var lists: [IntervalList] = []
-    /// The first list, reached without reference counting: with one interval in
-    /// use (the common case) every tick passes through it twice.
-    private var primary: Unmanaged<IntervalList>?
+    /// The first interval's ticks, kept inline: with one interval in use (the
+    /// common case) every tick passes through this list twice, with no reference
+    /// counting. Source 0 in `earliest`.
+    private var primary = RingBuffer<TickEntry>()
+    /// 0 until the first list is in use (intervals are positive).
+    private var primaryInterval: Nanoseconds = 0
+    /// Every other interval's list; list i is source i + 1.
+    private var others: [IntervalList] = []
     private var listIndex: [Nanoseconds: Int] = [:]
     private var heap: [(entry: TickEntry, seq: UInt64)] = []
 
-    var isEmpty: Bool { heap.isEmpty && lists.allSatisfy { $0.entries.isEmpty } }
+    var isEmpty: Bool { heap.isEmpty && primary.isEmpty && others.allSatisfy { $0.entries.isEmpty } }
 
     /// Queues a tick exactly one interval after the tick that was just fired.
     /// Callers guarantee order: ticks are fired in (due, start order), so these pushes are too.
+    @inline(__always)
     mutating func pushInOrder(_ entry: TickEntry, interval: Nanoseconds) {
-        if let primary, primary._withUnsafeGuaranteedRef({ $0.interval == interval }) {
-            primary._withUnsafeGuaranteedRef { $0.entries.append(entry) }
-        } else if let i = listIndex[interval] {
-            lists[i].entries.append(entry)
+        if interval == primaryInterval {
+            primary.append(entry)
         } else {
-            listIndex[interval] = lists.count
-            let list = IntervalList(interval: interval)
+            pushToOther(entry, interval: interval)
+        }
+    }
+
+    private mutating func pushToOther(_ entry: TickEntry, interval: Nanoseconds) {
+        if primaryInterval == 0 {
+            primaryInterval = interval
+            primary.append(entry)
+        } else if let i = listIndex[interval] {
+            others[i].entries.append(entry)
+        } else {
+            listIndex[interval] = others.count
+            let list = IntervalList()
             list.entries.append(entry)
-            lists.append(list)
-            if lists.count == 1 { primary = Unmanaged.passUnretained(list) }
+            others.append(list)
         }
     }
 
@@ -62,53 +72,60 @@ struct TickQueue {
         }
     }
 
-    /// Where the earliest entry lives: -1 for the heap, otherwise a list index.
-    /// `seqOf` gives the start order of a slot, to order ties across lists.
+    /// Where the earliest entry lives: -1 for the heap, 0 for the first interval's
+    /// list, i + 1 for list i of the others. `seqOf` gives the start order of a
+    /// slot, to order ties across lists.
     @inline(__always)
     func earliest(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
         // The common case: every countdown shares one interval and nothing is irregular.
-        if heap.isEmpty, lists.count == 1, let primary {
-            return primary._withUnsafeGuaranteedRef { $0.entries.first }.map { (0, $0) }
+        if heap.isEmpty, others.isEmpty {
+            return primary.first.map { (0, $0) }
         }
+        return earliestOfAll(seqOf: seqOf)
+    }
+
+    private func earliestOfAll(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
         var best: (source: Int, entry: TickEntry, seq: UInt64)?
         if let top = heap.first { best = (-1, top.entry, top.seq) }
-        for i in lists.indices {
-            guard let head = lists[i].entries.first else { continue }
+        for source in 0...others.count {
+            guard let head = source == 0 ? primary.first : others[source - 1].entries.first else { continue }
             if let b = best {
                 if head.due > b.entry.due { continue }
                 if head.due == b.entry.due {
                     let seq = seqOf(head.slot)
                     if seq >= b.seq { continue }
-                    best = (i, head, seq)
+                    best = (source, head, seq)
                     continue
                 }
             }
-            best = (i, head, seqOf(head.slot))
+            best = (source, head, seqOf(head.slot))
         }
         return best.map { ($0.source, $0.entry) }
     }
 
+    @inline(__always)
     mutating func remove(from source: Int) {
-        if source == 0, let primary {
-            _ = primary._withUnsafeGuaranteedRef { $0.entries.removeFirst() }
+        if source == 0 {
+            primary.removeFirst()
         } else if source > 0 {
-            lists[source].entries.removeFirst()
+            others[source - 1].entries.removeFirst()
         } else {
             popHeap()
         }
     }
 
     mutating func removeAll() {
-        for i in lists.indices { lists[i].entries.removeAll() }
+        primary.removeAll()
+        for list in others { list.entries.removeAll() }
         heap.removeAll()
     }
 
     var storageBytes: Int {
         heap.capacity * MemoryLayout<(entry: TickEntry, seq: UInt64)>.stride
-            + lists.reduce(0) { $0 + $1.entries.capacityBytes }
+            + primary.capacityBytes + others.reduce(0) { $0 + $1.entries.capacityBytes }
     }
 
-    var count: Int { heap.count + lists.reduce(0) { $0 + $1.entries.count } }
+    var count: Int { heap.count + primary.count + others.reduce(0) { $0 + $1.entries.count } }
 
     private mutating func popHeap() {
         let last = heap.removeLast()

@@ -73,17 +73,10 @@ extension LuaHost {
         let handle = cd_to_handle(L, handleIndex)!
         lua_getiuservalue(L, handleIndex, 1)
         let id = L.string(at: -1)
-        handle.pointee.has_id = id == nil ? 0 : 1
         // Global tick hooks see the ticks of countdowns started after they were added.
         let hasTick = lua_getiuservalue(L, handleIndex, 2) != LUA_TNIL || tickHookCount != 0
         L.pop(2)
-        var stayLocal: UInt8 = 0
-        for hook: Int32 in [2, 3] {
-            lua_getiuservalue(L, handleIndex, hook)
-            if cd_tick_stays_local(L, -1) != 0 { stayLocal |= 1 << hook }
-            L.pop()
-        }
-        handle.pointee.tick_stays_local = stayLocal
+        let flags = UInt8(cd_hook_flags(L, handleIndex))
         lua_pushvalue(L, handleIndex)
         let ref = cd_ref(L)
 
@@ -95,8 +88,10 @@ extension LuaHost {
         let slot = Int(key.slot)
         if slot >= handleRefs.count {
             handleRefs.append(contentsOf: repeatElement(LUA_NOREF, count: slot - handleRefs.count + 1))
+            hookFlags.append(contentsOf: repeatElement(0, count: slot - hookFlags.count + 1))
         }
         handleRefs[slot] = ref
+        hookFlags[slot] = flags
         if let resuming {
             if resuming.paused { scheduler.pause(key) }
         } else {

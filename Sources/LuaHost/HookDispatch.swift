@@ -7,14 +7,16 @@ import CountdownCore
 /// error stops only its countdown.
 extension LuaHost: SchedulerDelegate {
     public func countdownDidTick(_ tick: Tick) {
-        let ref = handleRefs[Int(tick.key.slot)]
+        let slot = Int(tick.key.slot)
+        let ref = handleRefs[slot]
         // Global tick hooks (countdown.on) first; one branch when there are none.
         if tickHookCount != 0, !callGlobalTickHooks(ref: ref, tick) { return }
         var snapshot = cd_tick(remaining_ns: tick.remaining, total_ns: tick.total, missed: tick.missed)
-        callHook(ref: ref, hook: 2, &snapshot, reason: nil) { [self] message, id in
-            if handleHookError(handleRef: ref, id: id, hook: "on_tick", message: message) {
+        if let failure = callHook(ref: ref, hook: 2, flags: hookFlags[slot], &snapshot, reason: nil) {
+            if handleHookError(handleRef: ref, id: failure.id, hook: "on_tick", message: failure.message) {
                 scheduler.cancel(tick.key, reason: .stopped)
             }
+            if failure.ended { cd_unref(current, ref) }
         }
     }
 
@@ -32,8 +34,9 @@ extension LuaHost: SchedulerDelegate {
 
     public func countdownDidEnd(_ tick: Tick, reason: EndReason) {
         let slot = Int(tick.key.slot)
-        let ref = handleRefs[slot]
+        let ref = handleRefs[slot], flags = hookFlags[slot]
         handleRefs[slot] = LUA_NOREF
+        hookFlags[slot] = 0
         storeEnded(tick, reason: reason, handleRef: ref)
         let L = current
         cd_push_ref(L, ref)
@@ -44,8 +47,9 @@ extension LuaHost: SchedulerDelegate {
         L.pop()
         if reason == .finished || reason == .cancelled {
             var snapshot = cd_tick(remaining_ns: tick.remaining, total_ns: tick.total, missed: tick.missed)
-            callHook(ref: ref, hook: 3, &snapshot, reason: reason == .finished ? "finished" : "cancelled") { [self] message, id in
-                _ = handleHookError(handleRef: ref, id: id, hook: "on_done", message: message)
+            if let failure = callHook(ref: ref, hook: 3, flags: flags, &snapshot, reason: reason == .finished ? "finished" : "cancelled") {
+                _ = handleHookError(handleRef: ref, id: failure.id, hook: "on_done", message: failure.message)
+                if failure.ended { cd_unref(L, ref) }
             }
             if reason == .finished ? doneHookCount != 0 : cancelHookCount != 0 {
                 callGlobalHooks(reason == .finished ? .done : .cancel, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
@@ -61,10 +65,19 @@ extension LuaHost: SchedulerDelegate {
         }
     }
 
+    /// A hook that failed: its message and countdown's id, and whether the
+    /// countdown ended during the call (its reference is then the caller's to release,
+    /// after reporting).
+    struct HookFailure {
+        var message: String
+        var id: String?
+        var ended: Bool
+    }
+
     /// Calls hook `hook` (2 on_tick, 3 on_done) of the countdown whose handle is
-    /// registry[ref]; on an error, passes the message and the countdown's id to `failed`.
+    /// registry[ref]; nil when it returned normally.
     @inline(__always)
-    private func callHook(ref: Int32, hook: Int32, _ snapshot: inout cd_tick, reason: String?, failed: (String, String?) -> Void) {
+    private func callHook(ref: Int32, hook: Int32, flags: UInt8, _ snapshot: inout cd_tick, reason: String?) -> HookFailure? {
         let L = current
         // From the run loop the main stack holds only the permanent handler.
         let msgh = hostCallDepth == 0 ? LuaVM.tracebackHandlerIndex : 0
@@ -72,9 +85,9 @@ extension LuaHost: SchedulerDelegate {
         inFlight = (ref, false)
         let status: Int32
         if let reason {
-            status = reason.withCString { cd_call_hook(L, vm.hookCaller, msgh, ref, hook, &snapshot, $0) }
+            status = reason.withCString { cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), &snapshot, $0) }
         } else {
-            status = cd_call_hook(L, vm.hookCaller, msgh, ref, hook, &snapshot, nil)
+            status = cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), &snapshot, nil)
         }
         let ended = inFlight?.ended ?? false
         inFlight = outer
@@ -82,9 +95,10 @@ extension LuaHost: SchedulerDelegate {
             // LUA_ERRMEM skips the message handler: its message is explained here.
             let message = hookFailureMessage(L, status: status)
             L.pop()
-            failed(message, handleID(ref: ref))
+            return HookFailure(message: message, id: handleID(ref: ref), ended: ended)
         }
         if ended { cd_unref(L, ref) }
+        return nil
     }
 
     /// The id kept in a handle's first user value.

@@ -34,6 +34,8 @@ public final class LuaHost {
     /// Per scheduler slot: a registry reference to the countdown's handle, whose
     /// user values hold its id and hooks.
     var handleRefs: ContiguousArray<Int32> = []
+    /// Per scheduler slot: the countdown's `cd_hook_flags`.
+    var hookFlags: ContiguousArray<UInt8> = []
     /// The state of the innermost host call: hooks fired from inside a host
     /// function (a start's first tick, a cancel's on_done) run on the caller's thread.
     var current: OpaquePointer
@@ -77,7 +79,7 @@ public final class LuaHost {
     }
 
     /// Bytes the host holds per countdown outside Lua (capacity), for benchmarks.
-    public var storageBytes: Int { handleRefs.capacity * MemoryLayout<Int32>.stride }
+    public var storageBytes: Int { handleRefs.capacity * MemoryLayout<Int32>.stride + hookFlags.capacity }
 
     var context: UnsafeMutableRawPointer {
         Unmanaged.passUnretained(self).toOpaque()

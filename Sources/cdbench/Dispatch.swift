@@ -18,12 +18,17 @@ struct Dispatch: ParsableCommand {
         let clock: TimeSource = real ? BootClock() : virtual
         let scheduler = Scheduler(clock: clock)
         let host = LuaHost(scheduler: scheduler)
+        // The countdowns start from one hook (a helper's first tick), where the
+        // clock reads that tick's instant: they share one phase, as luv's timers
+        // started in one loop iteration share its cached time (scripts/luv/dispatch.lua).
         let setup = """
             local n = ...
             local function on_tick(t) end
-            for i = 1, tonumber(n) do
-              countdown.start{ seconds = 1e6, every = 0.1, on_tick = on_tick }
-            end
+            countdown.start{ seconds = 1, on_tick = function()
+              for i = 1, tonumber(n) do
+                countdown.start{ seconds = 1e6, every = 0.1, on_tick = on_tick }
+              end
+            end }:cancel()
             """
         if let failure = host.runScript(source: Data(setup.utf8), chunkName: "=dispatch", arguments: ["dispatch", String(count)]) {
             throw ValidationError("set-up failed: \(failure)")

@@ -22,7 +22,8 @@ struct TickQueueUnitTests {
         let expected = pushed.sorted { ($0.due, $0.seq) < ($1.due, $1.seq) }
         #expect(popped.map(\.due) == expected.map(\.due))
         #expect(popped.map(\.seq) == expected.map(\.seq))
-        #expect(queue.isEmpty)
+        let emptied = queue.isEmpty
+        #expect(emptied)
     }
 
     @Test("FIFO lists and the heap merge by due, ties by seq")
@@ -35,15 +36,17 @@ struct TickQueueUnitTests {
         queue.push(TickEntry(due: 10, slot: 0, epoch: 0), seq: 0)
         queue.push(TickEntry(due: 9, slot: 4, epoch: 0), seq: 4)
         queue.pushInOrder(TickEntry(due: 15, slot: 1, epoch: 0), interval: 5)
-        #expect(queue.count == 6)
+        let queued = queue.count
+        #expect(queued == 6)
         var order: [Int32] = []
         while let (source, entry) = queue.earliest(seqOf: { UInt64($0) }) {
             order.append(entry.slot)
             queue.remove(from: source)
         }
         #expect(order == [4, 0, 1, 2, 3, 1])
-        #expect(queue.isEmpty)
-        #expect(queue.count == 0)
+        let (emptied, left) = (queue.isEmpty, queue.count)
+        #expect(emptied)
+        #expect(left == 0)
     }
 
     @Test("removeAll empties every list and the heap")
@@ -52,17 +55,20 @@ struct TickQueueUnitTests {
         queue.pushInOrder(TickEntry(due: 1, slot: 0, epoch: 0), interval: 1)
         queue.push(TickEntry(due: 2, slot: 1, epoch: 0), seq: 1)
         queue.removeAll()
-        #expect(queue.isEmpty)
-        #expect(queue.earliest(seqOf: { UInt64($0) }) == nil)
+        let (emptied, none) = (queue.isEmpty, queue.earliest(seqOf: { UInt64($0) }))
+        #expect(emptied)
+        #expect(none == nil)
         queue.pushInOrder(TickEntry(due: 3, slot: 0, epoch: 0), interval: 1)
-        #expect(queue.earliest(seqOf: { UInt64($0) })?.entry.due == 3)
+        let next = queue.earliest(seqOf: { UInt64($0) })
+        #expect(next?.entry.due == 3)
     }
 
     @Test("RingBuffer is FIFO across wrap-around and growth")
     func ringBuffer() {
-        let ring = RingBuffer<Int>(capacity: 1)
-        #expect(ring.isEmpty)
-        #expect(ring.first == nil)
+        var ring = RingBuffer<Int>(capacity: 1)
+        let (emptyAtFirst, firstAtFirst) = (ring.isEmpty, ring.first)
+        #expect(emptyAtFirst)
+        #expect(firstAtFirst == nil)
         var model: [Int] = []
         var next = 0
         var rng = SeededGenerator(seed: 3)
@@ -70,17 +76,25 @@ struct TickQueueUnitTests {
             if model.isEmpty || Int.random(in: 0..<3, using: &rng) > 0 {
                 ring.append(next); model.append(next); next += 1
             } else {
-                #expect(ring.removeFirst() == model.removeFirst())
+                let removed = ring.removeFirst()
+                #expect(removed == model.removeFirst())
             }
-            #expect(ring.count == model.count)
-            #expect(ring.first == model.first)
+            let (count, first) = (ring.count, ring.first)
+            #expect(count == model.count)
+            #expect(first == model.first)
         }
-        while !model.isEmpty { #expect(ring.removeFirst() == model.removeFirst()) }
-        #expect(ring.isEmpty)
+        while !model.isEmpty {
+            let removed = ring.removeFirst()
+            #expect(removed == model.removeFirst())
+        }
+        let drained = ring.isEmpty
+        #expect(drained)
         ring.append(1)
         ring.removeAll()
-        #expect(ring.isEmpty)
+        let cleared = ring.isEmpty
+        #expect(cleared)
         ring.append(2)
-        #expect(ring.first == 2)
+        let first = ring.first
+        #expect(first == 2)
     }
 }

@@ -51,9 +51,32 @@ cd_limits_saved cd_limits_enter(lua_State *L);
 /* Ends a callback begun by cd_limits_enter; the instructions it spent count
  * towards the enclosing callback, if any. */
 void cd_limits_leave(lua_State *L, cd_limits_saved saved);
-/* The same, for callers that hold the state's limits (cd_get_limits; NULL: none). */
-cd_limits_saved cd_limits_begin(lua_State *L, cd_limits *limits);
-void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_saved saved);
+/* The count hook that enforces the budget (installed by cd_new_limited_state). */
+void cd_count_hook(lua_State *L, lua_Debug *ar);
+
+/* cd_limits_enter and cd_limits_leave for callers that hold the state's limits
+ * (cd_get_limits; NULL: none): inline, since every tick passes through them. */
+static inline cd_limits_saved cd_limits_begin(lua_State *L, cd_limits *limits) {
+    (void)L;
+    cd_limits_saved saved = {0, 0};
+    if (limits == NULL) return saved;
+    saved.capped = limits->capped;
+    saved.spent = limits->spent;
+    limits->capped = 1;
+    limits->spent = 0;
+    return saved;
+}
+
+static inline void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_saved saved) {
+    if (limits == NULL) return;
+    limits->capped = saved.capped;
+    limits->spent = saved.capped ? saved.spent + limits->spent : 0;
+    /* Back to the usual count after a budget ran out (the hook then counts every
+     * instruction) or after the script set a hook of its own (debug.sethook).
+     * Every callback ends here, so the next one starts with the usual count. */
+    if (limits->budget > 0 && lua_gethookcount(L) != limits->granularity)
+        lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
+}
 
 /* The message for a LUA_ERRMEM of this state (the message handler never ran). */
 const char *cd_memory_error_message(lua_State *L);

@@ -77,16 +77,28 @@ typedef struct cd_hook_caller {
 cd_hook_caller *cd_hook_caller_new(lua_State *L);
 void cd_hook_caller_free(cd_hook_caller *caller);
 
+/* What cd_call_hook needs to know of a countdown, worked out once (cd_hook_flags). */
+enum {
+    /* The countdown has an id (its handle's user value 1 is not nil). */
+    CD_HOOK_HAS_ID = 1,
+    /* The hook in user value n (2 on_tick, 3 on_done) cannot keep its `t`: CD_HOOK_LOCAL << n. */
+    CD_HOOK_LOCAL = 1
+};
+
+/* The flags of the handle at `index`, from its id and hooks. */
+int cd_hook_flags(lua_State *L, int index);
+
 /* Calls a countdown's hook with a tick, protected, with a traceback handler.
  * The handle registry[handle_ref] holds the id in user value 1 and the hooks in
- * user values 2 (on_tick) and 3 (on_done). `reason` is NULL for on_tick, else the
- * second argument of on_done. `msgh` is the stack index of a traceback handler
- * already in place, which the run loop keeps, or 0 (a call nested in a host
- * function) to push one for this call. From the run loop, a hook that cannot keep
- * its `t` (cd_tick_stays_local) gets the one shared tick instead of a new one.
- * Returns a Lua status; on error the message (with traceback) is left on top of
- * the stack. Returns LUA_OK without a call when the hook is absent. */
-int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, int hook, const cd_tick *tick, const char *reason);
+ * user values 2 (on_tick) and 3 (on_done); `flags` are its cd_hook_flags.
+ * `reason` is NULL for on_tick, else the second argument of on_done. `msgh` is
+ * the stack index of a traceback handler already in place, which the run loop
+ * keeps, or 0 (a call nested in a host function) to push one for this call.
+ * From the run loop, a hook that cannot keep its `t` gets the one shared tick
+ * instead of a new one. Returns a Lua status; on error the message (with
+ * traceback) is left on top of the stack. Returns LUA_OK without a call when
+ * the hook is absent. */
+int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, int hook, int flags, const cd_tick *tick, const char *reason);
 
 /* Whether the function at `index`, called with a tick as its first argument,
  * provably lets it go when it returns: it only reads fields of it (see
@@ -106,10 +118,6 @@ typedef struct cd_handle {
     uint32_t generation;
     /* The state to report once the countdown has ended (CountdownState raw value). */
     uint8_t final_state;
-    /* Whether the countdown has an id (user value 1 is not nil). */
-    uint8_t has_id;
-    /* Bit n set: the hook in user value n cannot keep its `t` (cd_tick_stays_local). */
-    uint8_t tick_stays_local;
     /* The tick interval, kept so that append can restart an ended countdown. */
     int64_t every_ns;
 } cd_handle;
