@@ -281,7 +281,9 @@ int cd_hook_flags(lua_State *L, int index) {
     return flags;
 }
 
-int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, int hook, int flags, const cd_tick *tick, const char *reason) {
+int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, int hook, int flags,
+                 int64_t remaining_ns, int64_t total_ns, int64_t missed, const char *reason) {
+    const cd_tick tick = {remaining_ns, total_ns, missed};
     /* Every API call here runs for every tick: no rotations (lua_rotate,
      * lua_insert, lua_remove, lua_replace each cost as much as a table read). */
     int base = lua_gettop(L);
@@ -301,11 +303,11 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
          * provably lets its `t` go (tick_escape.c). */
         lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_ref);
         tick_box *t = (tick_box *)caller->shared_tick;
-        t->tick = *tick;
+        t->tick = tick;
         t->handle_ref = handle_ref;
     } else {                                           /* h fn t */
         /* An anonymous countdown's tick needs no link to its handle: its id stays nil. */
-        new_tick(L, (flags & CD_HOOK_HAS_ID) ? handle_index : 0, caller->tick_metatable_ref, tick);
+        new_tick(L, (flags & CD_HOOK_HAS_ID) ? handle_index : 0, caller->tick_metatable_ref, &tick);
     }
     int nargs = 1;
     if (reason) {

@@ -344,7 +344,22 @@ public final class Scheduler {
         queue.push(TickEntry(due: instant, slot: Int32(slot), epoch: records[slot].epoch), seq: records[slot].seq)
     }
 
+    @inline(__always)
     private func fire(slot: Int, due: Nanoseconds, now: Nanoseconds, delegate: SchedulerDelegate?) {
+        let r = records[slot]
+        // The common case, inline in the pass: on time, a whole interval before the
+        // end, nothing carried. It implies the deadline is still ahead of `now`.
+        // (Nanosecond instants stay far from overflow: wrapping arithmetic is exact.)
+        if r.carriedMissed == 0, r.deadline &- due >= r.every, now &- due < r.every {
+            let s = Int32(truncatingIfNeeded: slot)
+            queue.pushInOrder(TickEntry(due: due &+ r.every, slot: s, epoch: r.epoch), interval: r.every)
+            dispatch(Tick(key: CountdownKey(slot: s, generation: r.generation), instant: due, remaining: r.deadline &- due, total: r.total, missed: 0), to: delegate)
+            return
+        }
+        fireAnyCase(slot: slot, due: due, now: now, delegate: delegate)
+    }
+
+    private func fireAnyCase(slot: Int, due: Nanoseconds, now: Nanoseconds, delegate: SchedulerDelegate?) {
         let r = records[slot]
         let k = key(slot)
         let lateness = now - due
@@ -386,7 +401,7 @@ public final class Scheduler {
 
     @inline(__always)
     private func dispatch(_ tick: Tick, to delegate: SchedulerDelegate?) {
-        dispatchCount += 1
+        dispatchCount &+= 1
         let outer = dispatchInstant
         dispatchInstant = tick.instant
         delegate?.countdownDidTick(tick)

@@ -11,8 +11,7 @@ extension LuaHost: SchedulerDelegate {
         let ref = handleRefs[slot]
         // Global tick hooks (countdown.on) first; one branch when there are none.
         if tickHookCount != 0, !callGlobalTickHooks(ref: ref, tick) { return }
-        var snapshot = cd_tick(remaining_ns: tick.remaining, total_ns: tick.total, missed: tick.missed)
-        if let failure = callHook(ref: ref, hook: 2, flags: hookFlags[slot], &snapshot, reason: nil) {
+        if let failure = callHook(ref: ref, hook: 2, flags: hookFlags[slot], tick, reason: nil) {
             if handleHookError(handleRef: ref, id: failure.id, hook: "on_tick", message: failure.message) {
                 scheduler.cancel(tick.key, reason: .stopped)
             }
@@ -46,8 +45,7 @@ extension LuaHost: SchedulerDelegate {
         }
         L.pop()
         if reason == .finished || reason == .cancelled {
-            var snapshot = cd_tick(remaining_ns: tick.remaining, total_ns: tick.total, missed: tick.missed)
-            if let failure = callHook(ref: ref, hook: 3, flags: flags, &snapshot, reason: reason == .finished ? "finished" : "cancelled") {
+            if let failure = callHook(ref: ref, hook: 3, flags: flags, tick, reason: reason == .finished ? "finished" : "cancelled") {
                 _ = handleHookError(handleRef: ref, id: failure.id, hook: "on_done", message: failure.message)
                 if failure.ended { cd_unref(L, ref) }
             }
@@ -77,7 +75,7 @@ extension LuaHost: SchedulerDelegate {
     /// Calls hook `hook` (2 on_tick, 3 on_done) of the countdown whose handle is
     /// registry[ref]; nil when it returned normally.
     @inline(__always)
-    private func callHook(ref: Int32, hook: Int32, flags: UInt8, _ snapshot: inout cd_tick, reason: String?) -> HookFailure? {
+    private func callHook(ref: Int32, hook: Int32, flags: UInt8, _ tick: Tick, reason: String?) -> HookFailure? {
         let L = current
         // From the run loop the main stack holds only the permanent handler.
         let msgh = hostCallDepth == 0 ? LuaVM.tracebackHandlerIndex : 0
@@ -85,9 +83,11 @@ extension LuaHost: SchedulerDelegate {
         inFlight = (ref, false)
         let status: Int32
         if let reason {
-            status = reason.withCString { cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), &snapshot, $0) }
+            status = reason.withCString {
+                cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), tick.remaining, tick.total, tick.missed, $0)
+            }
         } else {
-            status = cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), &snapshot, nil)
+            status = cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), tick.remaining, tick.total, tick.missed, nil)
         }
         let ended = inFlight?.ended ?? false
         inFlight = outer
