@@ -16,7 +16,14 @@ struct TickEntry: BitwiseCopyable {
 ///
 /// A heap over every countdown costs about 20 times a FIFO per tick at a million
 /// countdowns (see docs/design.md); the heap here only holds the irregular few.
+/// Irregular ticks that arrive in order anyway skip it too (see `push`).
 struct TickQueue: ~Copyable {
+    /// An entry with its countdown's start order, for lists whose order is not implied.
+    struct SequencedEntry: BitwiseCopyable {
+        var entry: TickEntry
+        var seq: UInt64
+    }
+
     /// Another interval's ticks, in due order.
     final class IntervalList {
         var entries = RingBuffer<TickEntry>()
@@ -31,9 +38,20 @@ struct TickQueue: ~Copyable {
     /// Every other interval's list; list i is source i + 1.
     private var others: [IntervalList] = []
     private var listIndex: [Nanoseconds: Int] = [:]
+    /// Irregular ticks pushed in (due, start order): source -2. A million countdowns
+    /// started in a row, or caught up together after a stall, queue their next
+    /// ticks in order, and each costs a ring-buffer append instead of a heap push.
+    private var ordered = RingBuffer<SequencedEntry>()
+    private var orderedTail = SequencedEntry(entry: TickEntry(due: 0, slot: 0, epoch: 0), seq: 0)
+    /// Everything else: source -1.
     private var heap: [(entry: TickEntry, seq: UInt64)] = []
+    /// Entries anywhere but the first interval's list: while 0, the earliest
+    /// entry is that list's head, found with one comparison.
+    private var elsewhere = 0
 
-    var isEmpty: Bool { heap.isEmpty && primary.isEmpty && others.allSatisfy { $0.entries.isEmpty } }
+    var isEmpty: Bool {
+        heap.isEmpty && ordered.isEmpty && primary.isEmpty && others.allSatisfy { $0.entries.isEmpty }
+    }
 
     /// Queues a tick exactly one interval after the tick that was just fired.
     /// Callers guarantee order: ticks are fired in (due, start order), so these pushes are too.
@@ -50,7 +68,10 @@ struct TickQueue: ~Copyable {
         if primaryInterval == 0 {
             primaryInterval = interval
             primary.append(entry)
-        } else if let i = listIndex[interval] {
+            return
+        }
+        elsewhere += 1
+        if let i = listIndex[interval] {
             others[i].entries.append(entry)
         } else {
             listIndex[interval] = others.count
@@ -62,6 +83,12 @@ struct TickQueue: ~Copyable {
 
     /// Queues a tick at any instant.
     mutating func push(_ entry: TickEntry, seq: UInt64) {
+        elsewhere += 1
+        if ordered.isEmpty || entry.due > orderedTail.entry.due || (entry.due == orderedTail.entry.due && seq > orderedTail.seq) {
+            orderedTail = SequencedEntry(entry: entry, seq: seq)
+            ordered.append(orderedTail)
+            return
+        }
         heap.append((entry, seq))
         var child = heap.count - 1
         while child > 0 {
@@ -72,13 +99,13 @@ struct TickQueue: ~Copyable {
         }
     }
 
-    /// Where the earliest entry lives: -1 for the heap, 0 for the first interval's
-    /// list, i + 1 for list i of the others. `seqOf` gives the start order of a
+    /// Where the earliest entry lives: -1 for the heap, -2 for the ordered irregular
+    /// ticks, 0 for the first interval's list, i + 1 for list i of the others. `seqOf` gives the start order of a
     /// slot, to order ties across lists.
     @inline(__always)
     func earliest(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
         // The common case: every countdown shares one interval and nothing is irregular.
-        if heap.isEmpty, others.isEmpty {
+        if elsewhere == 0 {
             return primary.first.map { (0, $0) }
         }
         return earliestOfAll(seqOf: seqOf)
@@ -87,6 +114,9 @@ struct TickQueue: ~Copyable {
     private func earliestOfAll(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
         var best: (source: Int, entry: TickEntry, seq: UInt64)?
         if let top = heap.first { best = (-1, top.entry, top.seq) }
+        if let head = ordered.first, best.map({ (head.entry.due, head.seq) < ($0.entry.due, $0.seq) }) ?? true {
+            best = (-2, head.entry, head.seq)
+        }
         for source in 0...others.count {
             guard let head = source == 0 ? primary.first : others[source - 1].entries.first else { continue }
             if let b = best {
@@ -107,8 +137,16 @@ struct TickQueue: ~Copyable {
     mutating func remove(from source: Int) {
         if source == 0 {
             primary.removeFirst()
-        } else if source > 0 {
+            return
+        }
+        elsewhere -= 1
+        if source > 0 {
             others[source - 1].entries.removeFirst()
+        } else if source == -2 {
+            ordered.removeFirst()
+            // A million first ticks pass through here at start-up; give the memory
+            // back once they have moved on to their FIFO lists.
+            if ordered.isEmpty, ordered.capacityBytes > 65536 { ordered = RingBuffer() }
         } else {
             popHeap()
         }
@@ -117,15 +155,17 @@ struct TickQueue: ~Copyable {
     mutating func removeAll() {
         primary.removeAll()
         for list in others { list.entries.removeAll() }
+        ordered.removeAll()
         heap.removeAll()
+        elsewhere = 0
     }
 
     var storageBytes: Int {
         heap.capacity * MemoryLayout<(entry: TickEntry, seq: UInt64)>.stride
-            + primary.capacityBytes + others.reduce(0) { $0 + $1.entries.capacityBytes }
+            + primary.capacityBytes + ordered.capacityBytes + others.reduce(0) { $0 + $1.entries.capacityBytes }
     }
 
-    var count: Int { heap.count + primary.count + others.reduce(0) { $0 + $1.entries.count } }
+    var count: Int { heap.count + ordered.count + primary.count + others.reduce(0) { $0 + $1.entries.count } }
 
     private mutating func popHeap() {
         let last = heap.removeLast()
