@@ -38,11 +38,28 @@ struct TickQueue: ~Copyable {
     /// Every other interval's list; list i is source i + 1.
     private var others: [IntervalList] = []
     private var listIndex: [Nanoseconds: Int] = [:]
-    /// Irregular ticks pushed in (due, start order): source -2. A million countdowns
-    /// started in a row, or caught up together after a stall, queue their next
-    /// ticks in order, and each costs a ring-buffer append instead of a heap push.
-    private var ordered = RingBuffer<SequencedEntry>()
-    private var orderedTail = SequencedEntry(entry: TickEntry(due: 0, slot: 0, epoch: 0), seq: 0)
+    /// A run of irregular ticks pushed in (due, start order).
+    final class OrderedRun {
+        var entries = RingBuffer<SequencedEntry>()
+        var tail = SequencedEntry(entry: TickEntry(due: 0, slot: 0, epoch: 0), seq: 0)
+
+        /// Appends `entry` when it keeps the run in order.
+        func append(_ entry: TickEntry, seq: UInt64) -> Bool {
+            guard entries.isEmpty || entry.due > tail.entry.due || (entry.due == tail.entry.due && seq > tail.seq) else {
+                return false
+            }
+            tail = SequencedEntry(entry: entry, seq: seq)
+            entries.append(tail)
+            return true
+        }
+    }
+
+    /// Irregular ticks mostly come in runs that are already in order: a million
+    /// countdowns started in a row, or caught up together after a stall. Each run
+    /// costs a ring-buffer append per tick instead of a heap push; a few runs side
+    /// by side let one late straggler not divert the rest. Run i is source -2 - i.
+    private var ordered: [OrderedRun] = (0..<Self.orderedRuns).map { _ in OrderedRun() }
+    private static let orderedRuns = 4
     /// Everything else: source -1.
     private var heap: [(entry: TickEntry, seq: UInt64)] = []
     /// Entries anywhere but the first interval's list: while 0, the earliest
@@ -50,7 +67,8 @@ struct TickQueue: ~Copyable {
     private var elsewhere = 0
 
     var isEmpty: Bool {
-        heap.isEmpty && ordered.isEmpty && primary.isEmpty && others.allSatisfy { $0.entries.isEmpty }
+        heap.isEmpty && primary.isEmpty && ordered.allSatisfy { $0.entries.isEmpty }
+            && others.allSatisfy { $0.entries.isEmpty }
     }
 
     /// Queues a tick exactly one interval after the tick that was just fired.
@@ -84,11 +102,7 @@ struct TickQueue: ~Copyable {
     /// Queues a tick at any instant.
     mutating func push(_ entry: TickEntry, seq: UInt64) {
         elsewhere += 1
-        if ordered.isEmpty || entry.due > orderedTail.entry.due || (entry.due == orderedTail.entry.due && seq > orderedTail.seq) {
-            orderedTail = SequencedEntry(entry: entry, seq: seq)
-            ordered.append(orderedTail)
-            return
-        }
+        for run in ordered where run.append(entry, seq: seq) { return }
         heap.append((entry, seq))
         var child = heap.count - 1
         while child > 0 {
@@ -99,8 +113,8 @@ struct TickQueue: ~Copyable {
         }
     }
 
-    /// Where the earliest entry lives: -1 for the heap, -2 for the ordered irregular
-    /// ticks, 0 for the first interval's list, i + 1 for list i of the others. `seqOf` gives the start order of a
+    /// Where the earliest entry lives: -1 for the heap, -2 - i for ordered run i,
+    /// 0 for the first interval's list, i + 1 for list i of the others. `seqOf` gives the start order of a
     /// slot, to order ties across lists.
     @inline(__always)
     func earliest(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
@@ -114,8 +128,10 @@ struct TickQueue: ~Copyable {
     private func earliestOfAll(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
         var best: (source: Int, entry: TickEntry, seq: UInt64)?
         if let top = heap.first { best = (-1, top.entry, top.seq) }
-        if let head = ordered.first, best.map({ (head.entry.due, head.seq) < ($0.entry.due, $0.seq) }) ?? true {
-            best = (-2, head.entry, head.seq)
+        for (i, run) in ordered.enumerated() {
+            if let head = run.entries.first, best.map({ (head.entry.due, head.seq) < ($0.entry.due, $0.seq) }) ?? true {
+                best = (-2 - i, head.entry, head.seq)
+            }
         }
         for source in 0...others.count {
             guard let head = source == 0 ? primary.first : others[source - 1].entries.first else { continue }
@@ -142,11 +158,12 @@ struct TickQueue: ~Copyable {
         elsewhere -= 1
         if source > 0 {
             others[source - 1].entries.removeFirst()
-        } else if source == -2 {
-            ordered.removeFirst()
+        } else if source <= -2 {
+            let run = ordered[-2 - source]
+            run.entries.removeFirst()
             // A million first ticks pass through here at start-up; give the memory
             // back once they have moved on to their FIFO lists.
-            if ordered.isEmpty, ordered.capacityBytes > 65536 { ordered = RingBuffer() }
+            if run.entries.isEmpty, run.entries.capacityBytes > 65536 { run.entries = RingBuffer() }
         } else {
             popHeap()
         }
@@ -155,17 +172,20 @@ struct TickQueue: ~Copyable {
     mutating func removeAll() {
         primary.removeAll()
         for list in others { list.entries.removeAll() }
-        ordered.removeAll()
+        for run in ordered { run.entries.removeAll() }
         heap.removeAll()
         elsewhere = 0
     }
 
     var storageBytes: Int {
         heap.capacity * MemoryLayout<(entry: TickEntry, seq: UInt64)>.stride
-            + primary.capacityBytes + ordered.capacityBytes + others.reduce(0) { $0 + $1.entries.capacityBytes }
+            + primary.capacityBytes + ordered.reduce(0) { $0 + $1.entries.capacityBytes }
+            + others.reduce(0) { $0 + $1.entries.capacityBytes }
     }
 
-    var count: Int { heap.count + ordered.count + primary.count + others.reduce(0) { $0 + $1.entries.count } }
+    var count: Int {
+        heap.count + primary.count + ordered.reduce(0) { $0 + $1.entries.count } + others.reduce(0) { $0 + $1.entries.count }
+    }
 
     private mutating func popHeap() {
         let last = heap.removeLast()

@@ -26,14 +26,17 @@ struct TickQueueUnitTests {
         #expect(emptied)
     }
 
-    @Test("irregular entries pushed in (due, seq) order, as after a stall, never reach the heap")
+    @Test("irregular entries pushed in (due, seq) order, as after a stall, skip the heap")
     func orderedPushesSkipTheHeap() {
         var queue = TickQueue()
         for seq in 0..<3000 as Range<UInt64> {
             queue.push(TickEntry(due: Nanoseconds(seq / 1000), slot: Int32(seq), epoch: 0), seq: seq)
         }
-        // One out of order goes to the heap and still comes out in its place.
-        queue.push(TickEntry(due: 1, slot: 5000, epoch: 0), seq: 5000)
+        // Stragglers start runs of their own, and past a few runs go to the heap;
+        // each still comes out in its place.
+        for (due, seq) in [(1, 5000), (0, 5001), (0, 4000), (0, 3500)] as [(Nanoseconds, UInt64)] {
+            queue.push(TickEntry(due: due, slot: Int32(seq), epoch: 0), seq: seq)
+        }
         var sources: [Int] = [], slots: [Int32] = []
         while let (source, entry) = queue.earliest(seqOf: { UInt64($0) }) {
             sources.append(source)
@@ -42,7 +45,8 @@ struct TickQueueUnitTests {
         }
         #expect(sources.filter { $0 == -1 }.count == 1)
         #expect(sources.filter { $0 == -2 }.count == 3000)
-        #expect(slots == Array(0..<2000) + [5000] + Array(2000..<3000))
+        #expect(sources.filter { $0 < -2 }.count == 3)
+        #expect(slots == Array(0..<1000) + [3500, 4000, 5001] + Array(1000..<2000) + [5000] + Array(2000..<3000))
     }
 
     @Test("FIFO lists and the heap merge by due, ties by seq")
