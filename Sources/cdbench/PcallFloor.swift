@@ -9,6 +9,9 @@ struct PcallFloor: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "pcall-floor", abstract: "Bare lua_pcall loop.")
 
     @Option(help: "Calls.") var count = 10_000_000
+    @Option(help: "In real time: this many calls at once, every 100 ms, for --seconds (0: one tight loop of --count).")
+    var burst = 0
+    @Option(help: "Seconds of real time, with --burst.") var seconds = 3.0
 
     func run() throws {
         let L = luaL_newstate()!
@@ -18,11 +21,15 @@ struct PcallFloor: ParsableCommand {
         _ = cd_load_text(L, source, source.utf8.count, "=floor")
         _ = cd_pcall_traceback(L, 0, 1)
         let ref = cd_ref(L)
-        let cpu = cdb_pcall_floor(L, ref, Int64(count))
+        var calls = Int64(count)
+        let cpu = burst > 0
+            ? cdb_pcall_floor_bursts(L, ref, Int64(burst), 100_000_000, seconds, &calls)
+            : cdb_pcall_floor(L, ref, calls)
         var m = Measurement()
-        m.set("bench", "pcall_floor")
-        m.set("calls", count)
-        m.set("ns_per_call", Double(cpu) / Double(count))
+        m.set("bench", burst > 0 ? "pcall_floor_bursts" : "pcall_floor")
+        m.set("calls", calls)
+        if burst > 0 { m.set("burst", burst) }
+        m.set("ns_per_call", Double(cpu) / Double(max(1, calls)))
         m.printJSON()
     }
 }

@@ -8,6 +8,12 @@
 /* Calls registry[fn_ref]() `count` times with lua_pcall; returns CPU nanoseconds spent. */
 int64_t cdb_pcall_floor(lua_State *L, int fn_ref, int64_t count);
 
+/* The same in real time: a burst of `burst` calls every `period_ns` (absolute
+ * deadlines on CLOCK_BOOTTIME, slept to with clock_nanosleep) for `seconds`, as
+ * a run loop with `burst` countdowns in one phase works. Returns CPU nanoseconds
+ * spent, sleeping included; the number of calls goes to *calls. */
+int64_t cdb_pcall_floor_bursts(lua_State *L, int fn_ref, int64_t burst, int64_t period_ns, double seconds, int64_t *calls);
+
 /* Sleeps to `count` absolute deadlines `period_ns` apart with
  * clock_nanosleep(TIMER_ABSTIME) on CLOCK_BOOTTIME and writes each wake-up's
  * lateness in nanoseconds to `lateness`. */
