@@ -71,6 +71,58 @@ struct SharedTickTests {
         #expect(!staysLocal(source), "\(source)")
     }
 
+    /// Hook bodies made of these pieces, at random: the proof must never call a
+    /// hook that keeps its tick local, and should see through the harmless ones.
+    private static let readsOnly = [
+        "local a = t.remaining", "x1 = t.seconds + 1", "if t.missed > 0 then x2 = true end",
+        "x3 = ('%02d'):format(t.minutes)", "local k = t[1]", "if t then x4 = 1 end",
+        "local f = function(v) return v end; x5 = f(2)", "for i = 1, t.tenths do x6 = i end",
+        "x7 = t.id or 'none'",
+    ]
+    private static let passesOnButLetsGo = [
+        "print(t)", "local u = t", "x8 = tostring(t)", "x9 = type(t)", "x10 = rawequal(t, t)",
+    ]
+    private static let keeps = [
+        "kept[#kept + 1] = t", "g1 = t", "local u = t; g2 = u", "g3 = {t}", "g4 = function() return t end",
+        "local tb = {}; tb[t] = true; g5 = tb", "g6 = coroutine.wrap(function() return t end)",
+        "g7 = setmetatable({}, {__index = function() return t end})", "rawset(kept, #kept + 1, t)",
+        "table.insert(kept, t)", "g8 = select(1, t)",
+    ]
+
+    @Test("random hook bodies: a hook judged to let t go never keeps it, by the collector's count")
+    func proofIsSound() {
+        var rng = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0...UInt64.max, using: &rng)
+        var generator = SplitMix(seed: seed)
+        let pieces = Self.readsOnly + Self.passesOnButLetsGo + Self.keeps
+        for _ in 0..<300 {
+            let count = Int.random(in: 1...4, using: &generator)
+            let body = (0..<count).map { _ in pieces.randomElement(using: &generator)! }
+            let source = "function(t) \(body.joined(separator: "; ")) end"
+            let bed = LuaTestbed()
+            bed.mustRun("""
+                kept = {}
+                probe = \(source)
+                weak = setmetatable({}, {__mode = "k"})
+                countdown.start{seconds = 5, on_tick = function(t) weak[t] = true; probe(t) end}:cancel()
+                collectgarbage(); collectgarbage()
+                survived = next(weak) ~= nil
+                """)
+            let L = bed.L
+            let base = lua_gettop(L)
+            lua_rawgeti(L, cd_registry_index(), lua_Integer(LUA_RIDX_GLOBALS))
+            _ = lua_pushstring(L, "probe")
+            lua_rawget(L, -2)
+            let local = cd_tick_stays_local(L, -1) != 0
+            lua_settop(L, base)
+            let survived = bed.global("survived") == "true"
+            let context = Comment(rawValue: "seed \(seed): \(source)")
+            if local { #expect(!survived, context) }
+            if body.allSatisfy(Self.readsOnly.contains) { #expect(local, context) }
+            if body.contains(where: Self.keeps.contains) { #expect(survived, context) }
+        }
+    }
+
     @Test("the verdict is worked out once per function and kept")
     func verdictIsCached() {
         let bed = LuaTestbed()
@@ -149,5 +201,18 @@ struct SharedTickTests {
         bed.advance(to: 3)
         #expect(bed.lines == ["self 5.0", "self 4.0"])
         #expect(bed.top == 0)
+    }
+}
+
+/// A small seeded generator, so that a failing case can be replayed from its seed.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
