@@ -43,7 +43,8 @@ public final class Scheduler {
     private var idBySlot: [Int32: String] = [:]
     private var queue = TickQueue()
     private var nextSeq: UInt64 = 0
-    private var dispatchInstant: Nanoseconds?
+    /// The instant of the event being delivered; `Nanoseconds.min` when none is.
+    private var dispatchInstant = Nanoseconds.min
     private var wallCountdowns = 0
     private var wallReferenceOffset: Nanoseconds = 0
 
@@ -68,10 +69,10 @@ public final class Scheduler {
 
     /// The current instant: the tick's instant while a hook runs, so that every
     /// hook sees one consistent time; otherwise the clock's.
-    public var now: Nanoseconds { dispatchInstant ?? clock.bootNow() }
+    public var now: Nanoseconds { dispatchInstant != .min ? dispatchInstant : clock.bootNow() }
 
     /// True while a hook runs (a tick or an end is being delivered).
-    public var isDispatching: Bool { dispatchInstant != nil }
+    public var isDispatching: Bool { dispatchInstant != .min }
 
     // MARK: Starting
 

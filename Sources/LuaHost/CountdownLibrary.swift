@@ -86,12 +86,10 @@ extension LuaHost {
         handle.pointee.generation = key.generation
         handle.pointee.final_state = CountdownState.running.rawValue
         let slot = Int(key.slot)
-        if slot >= handleRefs.count {
-            handleRefs.append(contentsOf: repeatElement(LUA_NOREF, count: slot - handleRefs.count + 1))
-            hookFlags.append(contentsOf: repeatElement(0, count: slot - hookFlags.count + 1))
+        if slot >= slots.count {
+            slots.append(contentsOf: repeatElement(SlotHooks(), count: slot - slots.count + 1))
         }
-        handleRefs[slot] = ref
-        hookFlags[slot] = flags
+        slots[slot] = SlotHooks(handleRef: ref, flags: flags)
         if let resuming {
             if resuming.paused { scheduler.pause(key) }
         } else {
@@ -109,7 +107,7 @@ extension LuaHost {
                 throw APIError("countdown.get: 'id' must be a string, got \(L.typeName(at: 1))")
             }
             if let key = host.scheduler.key(forID: id) {
-                cd_push_ref(L, host.handleRefs[Int(key.slot)])
+                cd_push_ref(L, host.slots[Int(key.slot)].handleRef)
             } else {
                 lua_pushnil(L)
             }
@@ -122,7 +120,7 @@ extension LuaHost {
             let keys = host.scheduler.activeKeys
             lua_createtable(L, Int32(keys.count), 0)
             for (i, key) in keys.enumerated() {
-                cd_push_ref(L, host.handleRefs[Int(key.slot)])
+                cd_push_ref(L, host.slots[Int(key.slot)].handleRef)
                 lua_rawseti(L, -2, lua_Integer(i + 1))
             }
             return 1

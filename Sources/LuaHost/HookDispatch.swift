@@ -7,11 +7,11 @@ import CountdownCore
 /// error stops only its countdown.
 extension LuaHost: SchedulerDelegate {
     public func countdownDidTick(_ tick: Tick) {
-        let slot = Int(tick.key.slot)
-        let ref = handleRefs[slot]
+        let hooks = slots[Int(tick.key.slot)]
+        let ref = hooks.handleRef
         // Global tick hooks (countdown.on) first; one branch when there are none.
         if tickHookCount != 0, !callGlobalTickHooks(ref: ref, tick) { return }
-        if let failure = callHook(ref: ref, hook: 2, flags: hookFlags[slot], tick, reason: nil) {
+        if let failure = callHook(ref: ref, hook: 2, flags: hooks.flags, tick, reason: nil) {
             if handleHookError(handleRef: ref, id: failure.id, hook: "on_tick", message: failure.message) {
                 scheduler.cancel(tick.key, reason: .stopped)
             }
@@ -22,20 +22,20 @@ extension LuaHost: SchedulerDelegate {
     /// Calls the global tick hooks; false when the countdown ended meanwhile (its
     /// reference is then released here, as `callHook` does).
     private func callGlobalTickHooks(ref: Int32, _ tick: Tick) -> Bool {
-        let outer = inFlight
-        inFlight = (ref, false)
+        let (outerRef, outerEnded) = (inFlightRef, inFlightEnded)
+        (inFlightRef, inFlightEnded) = (ref, false)
         callGlobalHooks(.tick, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
-        let ended = inFlight?.ended ?? false
-        inFlight = outer
+        let ended = inFlightEnded
+        (inFlightRef, inFlightEnded) = (outerRef, outerEnded)
         if ended { cd_unref(current, ref) }
         return !ended
     }
 
     public func countdownDidEnd(_ tick: Tick, reason: EndReason) {
         let slot = Int(tick.key.slot)
-        let ref = handleRefs[slot], flags = hookFlags[slot]
-        handleRefs[slot] = LUA_NOREF
-        hookFlags[slot] = 0
+        let hooks = slots[slot]
+        let ref = hooks.handleRef
+        slots[slot] = SlotHooks()
         storeEnded(tick, reason: reason, handleRef: ref)
         let L = current
         cd_push_ref(L, ref)
@@ -45,7 +45,7 @@ extension LuaHost: SchedulerDelegate {
         }
         L.pop()
         if reason == .finished || reason == .cancelled {
-            if let failure = callHook(ref: ref, hook: 3, flags: flags, tick, reason: reason == .finished ? "finished" : "cancelled") {
+            if let failure = callHook(ref: ref, hook: 3, flags: hooks.flags, tick, reason: reason == .finished ? "finished" : "cancelled") {
                 _ = handleHookError(handleRef: ref, id: failure.id, hook: "on_done", message: failure.message)
                 if failure.ended { cd_unref(L, ref) }
             }
@@ -56,8 +56,8 @@ extension LuaHost: SchedulerDelegate {
         // A restart from on_done (h:append) took a reference of its own; this one
         // goes now, unless the countdown ended inside its own on_tick, whose call
         // still needs it.
-        if let flight = inFlight, flight.ref == ref {
-            inFlight?.ended = true
+        if inFlightRef == ref {
+            inFlightEnded = true
         } else {
             cd_unref(L, ref)
         }
@@ -79,8 +79,8 @@ extension LuaHost: SchedulerDelegate {
         let L = current
         // From the run loop the main stack holds only the permanent handler.
         let msgh = hostCallDepth == 0 ? LuaVM.tracebackHandlerIndex : 0
-        let outer = inFlight
-        inFlight = (ref, false)
+        let (outerRef, outerEnded) = (inFlightRef, inFlightEnded)
+        (inFlightRef, inFlightEnded) = (ref, false)
         let status: Int32
         if let reason {
             status = reason.withCString {
@@ -89,8 +89,8 @@ extension LuaHost: SchedulerDelegate {
         } else {
             status = cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), tick.remaining, tick.total, tick.missed, nil)
         }
-        let ended = inFlight?.ended ?? false
-        inFlight = outer
+        let ended = inFlightEnded
+        (inFlightRef, inFlightEnded) = (outerRef, outerEnded)
         if status != LUA_OK {
             // LUA_ERRMEM skips the message handler: its message is explained here.
             let message = hookFailureMessage(L, status: status)

@@ -31,20 +31,28 @@ public final class LuaHost {
     /// Ids whose countdowns are kept in the store.
     var persistentIDs: Set<String> = []
 
-    /// Per scheduler slot: a registry reference to the countdown's handle, whose
-    /// user values hold its id and hooks.
-    var handleRefs: ContiguousArray<Int32> = []
-    /// Per scheduler slot: the countdown's `cd_hook_flags`.
-    var hookFlags: ContiguousArray<UInt8> = []
+    /// What the host keeps per scheduler slot.
+    struct SlotHooks {
+        /// A registry reference to the countdown's handle, whose user values hold its
+        /// id and hooks.
+        var handleRef: Int32 = LUA_NOREF
+        /// Its `cd_hook_flags`.
+        var flags: UInt8 = 0
+    }
+
+    /// Per scheduler slot, in one array: a tick reads one entry.
+    var slots: ContiguousArray<SlotHooks> = []
     /// The state of the innermost host call: hooks fired from inside a host
     /// function (a start's first tick, a cancel's on_done) run on the caller's thread.
     var current: OpaquePointer
     /// Host functions running now. At 0 the call comes from the run loop, with
     /// nothing on the main stack but the permanent traceback handler.
     var hostCallDepth = 0
-    /// The hook call in flight, so that a countdown ending inside its own hook keeps
-    /// its handle (and id) until the call returns.
-    var inFlight: (ref: Int32, ended: Bool)?
+    /// The handle reference of the hook call in flight (LUA_NOREF: none), so that a
+    /// countdown ending inside its own hook keeps its handle (and id) until the call
+    /// returns; `inFlightEnded` records that it ended.
+    var inFlightRef: Int32 = LUA_NOREF
+    var inFlightEnded = false
     var methodsRef: Int32 = LUA_NOREF
     var countdownTableRef: Int32 = LUA_NOREF
     var patterns: [String: FormatPattern] = [:]
@@ -79,7 +87,7 @@ public final class LuaHost {
     }
 
     /// Bytes the host holds per countdown outside Lua (capacity), for benchmarks.
-    public var storageBytes: Int { handleRefs.capacity * MemoryLayout<Int32>.stride + hookFlags.capacity }
+    public var storageBytes: Int { slots.capacity * MemoryLayout<SlotHooks>.stride }
 
     var context: UnsafeMutableRawPointer {
         Unmanaged.passUnretained(self).toOpaque()
