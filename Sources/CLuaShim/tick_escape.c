@@ -1,4 +1,5 @@
 #include "CLuaShim.h"
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -164,8 +165,9 @@ static void skip_debug(reader *r) {
 
 /* Reads one function of the dump. Sets *captures when one of its upvalues is
  * its parent's register 0. For the hook itself (`top`), returns whether `t`
- * can be kept; for the functions inside it, the result is unused. */
-static int read_function(reader *r, int top, int *captures) {
+ * can be kept, and where its code is; for the functions inside it, the result
+ * is unused. */
+static int read_function(reader *r, int top, int *captures, const unsigned char **code_out, size_t *ncode_out) {
     skip_string(r);                                            /* source */
     size_at(r);                                                /* linedefined */
     size_at(r);                                                /* lastlinedefined */
@@ -175,6 +177,8 @@ static int read_function(reader *r, int top, int *captures) {
     size_t ncode = size_at(r);
     const unsigned char *code = r->p;
     if (ncode > (size_t)(r->end - r->p) / 4) r->bad = 1;
+    if (code_out) *code_out = code;
+    if (ncode_out) *ncode_out = ncode;
     skip(r, ncode * 4);
     skip_constants(r);
     size_t nup = size_at(r);
@@ -188,7 +192,7 @@ static int read_function(reader *r, int top, int *captures) {
     size_t nprotos = size_at(r);
     for (size_t i = 0; i < nprotos && !r->bad; i++) {
         int child_captures = 0;
-        read_function(r, 0, &child_captures);
+        read_function(r, 0, &child_captures, NULL, NULL);
         if (child_captures) kept = 1;
     }
     skip_debug(r);
@@ -203,23 +207,66 @@ static int read_function(reader *r, int top, int *captures) {
     return kept;
 }
 
-static int analyse(lua_State *L, int index) {
-    if (lua_type(L, index) != LUA_TFUNCTION || lua_iscfunction(L, index)) return 0;
-    dump_buffer d = {NULL, 0, 0, 0};
+/* Dumps the Lua function at `index` and reads it: returns whether its first
+ * argument can be kept (1 when unsure), and where its code is in *dump. */
+static int read_dump(lua_State *L, int index, dump_buffer *d, const unsigned char **code, size_t *ncode) {
     lua_pushvalue(L, index);
-    int status = lua_dump(L, collect, &d, 1);
+    int status = lua_dump(L, collect, d, 1);
     lua_pop(L, 1);
-    int local = 0;
     /* The header: signature, version 5.4, format 0, LUAC_DATA, the sizes of an
      * instruction, an integer and a number, LUAC_INT and LUAC_NUM. */
     static const unsigned char header[] = {0x1B, 'L', 'u', 'a', 0x54, 0, 0x19, 0x93, '\r', '\n', 0x1A, '\n', 4, 8, 8};
     const size_t header_size = sizeof header + 8 + 8;
-    if (status == 0 && !d.failed && d.length > header_size + 1 && memcmp(d.bytes, header, sizeof header) == 0) {
-        reader r = {d.bytes + header_size + 1, d.bytes + d.length, 0}; /* +1: the closure's upvalue count */
-        int captures = 0;
-        int kept = read_function(&r, 1, &captures);
-        local = !kept && !r.bad && r.p == r.end;
+    if (status != 0 || d->failed || d->length <= header_size + 1 || memcmp(d->bytes, header, sizeof header) != 0)
+        return 1;
+    reader r = {d->bytes + header_size + 1, d->bytes + d->length, 0}; /* +1: the closure's upvalue count */
+    int captures = 0;
+    int kept = read_function(&r, 1, &captures, code, ncode);
+    return kept || r.bad || r.p != r.end;
+}
+
+/* The opcode numbers above are Lua 5.4's (checked against `luac5.4 -l`). A build
+ * that numbers them otherwise must not be trusted: this known function has to
+ * come out as expected first, or no hook is ever judged local. */
+static int opcodes_as_expected(lua_State *L) {
+    static const char source[] =
+        "return function(t) x = t.a; if t == nil then return t end; local u = t; return t end";
+    /* GETFIELD 1 0, SETTABUP, EQK 0, JMP, RETURN1 0, MOVE 1 0, RETURN1 0, RETURN0 */
+    static const int expected[][3] = {
+        {OP_GETFIELD, 1, 0}, {OP_SETTABUP, -1, -1}, {OP_EQK, 0, -1}, {OP_JMP, -1, -1},
+        {OP_RETURN1, 0, -1}, {OP_MOVE, 1, 0}, {OP_RETURN1, 0, -1}, {OP_RETURN0, -1, -1},
+    };
+    if (luaL_loadstring(L, source) != LUA_OK) return 0;
+    lua_call(L, 0, 1);
+    dump_buffer d = {NULL, 0, 0, 0};
+    const unsigned char *code = NULL;
+    size_t ncode = 0;
+    int kept = read_dump(L, -1, &d, &code, &ncode);
+    lua_pop(L, 1);
+    int ok = kept && ncode == sizeof expected / sizeof expected[0];
+    for (size_t i = 0; ok && i < ncode; i++) {
+        uint32_t instruction;
+        memcpy(&instruction, code + 4 * i, 4);
+        int op = (int)(instruction & 0x7F), a = (int)((instruction >> 7) & 0xFF), b = (int)((instruction >> 16) & 0xFF);
+        ok = op == expected[i][0] && (expected[i][1] < 0 || a == expected[i][1]) && (expected[i][2] < 0 || b == expected[i][2]);
     }
+    free(d.bytes);
+    return ok;
+}
+
+static int analyse(lua_State *L, int index) {
+    if (lua_type(L, index) != LUA_TFUNCTION || lua_iscfunction(L, index)) return 0;
+    /* 0: not checked yet; 1: as expected; -1: not. Per process (one Lua library),
+     * and states on other threads may ask at the same time. */
+    static atomic_int opcodes_checked = 0;
+    int checked = atomic_load_explicit(&opcodes_checked, memory_order_relaxed);
+    if (checked == 0) {
+        checked = opcodes_as_expected(L) ? 1 : -1;
+        atomic_store_explicit(&opcodes_checked, checked, memory_order_relaxed);
+    }
+    if (checked < 0) return 0;
+    dump_buffer d = {NULL, 0, 0, 0};
+    int local = !read_dump(L, index, &d, NULL, NULL);
     free(d.bytes);
     return local;
 }
