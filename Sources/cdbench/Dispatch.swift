@@ -12,12 +12,14 @@ struct Dispatch: ParsableCommand {
     @Option(help: "Countdowns.") var count = 100_000
     @Option(help: "Seconds of (virtual or real) time to measure.") var seconds = 2.0
     @Flag(help: "Run in real time on the boot clock instead of the virtual clock.") var real = false
+    @Flag(help: "With the limits `cdscript run` sets by default (instruction budget, memory cap); none otherwise.")
+    var runLimits = false
 
     func run() throws {
         let virtual = VirtualClock()
         let clock: TimeSource = real ? BootClock() : virtual
         let scheduler = Scheduler(clock: clock)
-        let host = LuaHost(scheduler: scheduler)
+        let host = LuaHost(scheduler: scheduler, limits: runLimits ? .runDefaults : .none)
         // The countdowns start from one hook (a helper's first tick), where the
         // clock reads that tick's instant: they share one phase, as luv's timers
         // started in one loop iteration share its cached time (scripts/luv/dispatch.lua).
@@ -36,6 +38,7 @@ struct Dispatch: ParsableCommand {
         var m = Measurement()
         m.set("bench", real ? "dispatch_real" : "dispatch_virtual")
         m.set("countdowns", count)
+        m.set("limits", runLimits ? "run" : "none")
         let ticksBefore = scheduler.dispatchCount
         let cpuBefore = cpuNanoseconds()
         if real {
