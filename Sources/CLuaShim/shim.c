@@ -186,8 +186,8 @@ static int tick_tostring(lua_State *L) {
     return 1;
 }
 
-static int push_tick_metatable(lua_State *L) {
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &TICK_METATABLE_KEY) != LUA_TNIL) return 1;
+static void push_tick_metatable(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &TICK_METATABLE_KEY) != LUA_TNIL) return;
     lua_pop(L, 1);
     lua_createtable(L, 0, 6);
     lua_pushcfunction(L, tick_index);
@@ -204,7 +204,6 @@ static int push_tick_metatable(lua_State *L) {
     lua_setfield(L, -2, "__metatable");
     lua_pushvalue(L, -1);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &TICK_METATABLE_KEY);
-    return 1;
 }
 
 /* Pushes a new tick box; its user value (when `handle_index` is nonzero) is the

@@ -254,8 +254,8 @@ static int opcodes_as_expected(lua_State *L) {
     return ok;
 }
 
+/* Whether the Lua function at `index` provably lets its first argument go. */
 static int analyse(lua_State *L, int index) {
-    if (lua_type(L, index) != LUA_TFUNCTION || lua_iscfunction(L, index)) return 0;
     /* 0: not checked yet; 1: as expected; -1: not. Per process (one Lua library),
      * and states on other threads may ask at the same time. */
     static atomic_int opcodes_checked = 0;
@@ -289,11 +289,11 @@ static int verdict(lua_State *L) {
     lua_pushvalue(L, 1);
     if (lua_rawget(L, -2) == LUA_TBOOLEAN) return 1;
     lua_pop(L, 1);
+    int local = analyse(L, 1);
     lua_pushvalue(L, 1);
-    lua_pushboolean(L, analyse(L, 1));
+    lua_pushboolean(L, local);
     lua_rawset(L, -3);
-    lua_pushvalue(L, 1);
-    lua_rawget(L, -2);
+    lua_pushboolean(L, local);
     return 1;
 }
 

@@ -29,15 +29,6 @@ struct TickQueue: ~Copyable {
         var entries = RingBuffer<TickEntry>()
     }
 
-    /// The first interval's ticks, kept inline: with one interval in use (the
-    /// common case) every tick passes through this list twice, with no reference
-    /// counting. Source 0 in `earliest`.
-    private var primary = RingBuffer<TickEntry>()
-    /// 0 until the first list is in use (intervals are positive).
-    private var primaryInterval: Nanoseconds = 0
-    /// Every other interval's list; list i is source i + 1.
-    private var others: [IntervalList] = []
-    private var listIndex: [Nanoseconds: Int] = [:]
     /// A run of irregular ticks pushed in (due, start order).
     final class OrderedRun {
         var entries = RingBuffer<SequencedEntry>()
@@ -54,6 +45,15 @@ struct TickQueue: ~Copyable {
         }
     }
 
+    /// The first interval's ticks, kept inline: with one interval in use (the
+    /// common case) every tick passes through this list twice, with no reference
+    /// counting. Source 0 in `earliest`.
+    private var primary = RingBuffer<TickEntry>()
+    /// 0 until the first list is in use (intervals are positive).
+    private var primaryInterval: Nanoseconds = 0
+    /// Every other interval's list; list i is source i + 1.
+    private var others: [IntervalList] = []
+    private var listIndex: [Nanoseconds: Int] = [:]
     /// Irregular ticks mostly come in runs that are already in order: a million
     /// countdowns started in a row, or caught up together after a stall. Each run
     /// costs a ring-buffer append per tick instead of a heap push; a few runs side
@@ -114,8 +114,8 @@ struct TickQueue: ~Copyable {
     }
 
     /// Where the earliest entry lives: -1 for the heap, -2 - i for ordered run i,
-    /// 0 for the first interval's list, i + 1 for list i of the others. `seqOf` gives the start order of a
-    /// slot, to order ties across lists.
+    /// 0 for the first interval's list, i + 1 for list i of the others. `seqOf`
+    /// gives the start order of a slot, to order ties across lists.
     @inline(__always)
     func earliest(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
         // The common case: every countdown shares one interval and nothing is irregular.

@@ -22,11 +22,9 @@ extension LuaHost: SchedulerDelegate {
     /// Calls the global tick hooks; false when the countdown ended meanwhile (its
     /// reference is then released here, as `callHook` does).
     private func callGlobalTickHooks(ref: Int32, _ tick: Tick) -> Bool {
-        let (outerRef, outerEnded) = (inFlightRef, inFlightEnded)
-        (inFlightRef, inFlightEnded) = (ref, false)
-        callGlobalHooks(.tick, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
-        let ended = inFlightEnded
-        (inFlightRef, inFlightEnded) = (outerRef, outerEnded)
+        let ((), ended) = inFlight(ref) {
+            callGlobalHooks(.tick, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
+        }
         if ended { cd_unref(current, ref) }
         return !ended
     }
@@ -79,18 +77,14 @@ extension LuaHost: SchedulerDelegate {
         let L = current
         // From the run loop the main stack holds only the permanent handler.
         let msgh = hostCallDepth == 0 ? LuaVM.tracebackHandlerIndex : 0
-        let (outerRef, outerEnded) = (inFlightRef, inFlightEnded)
-        (inFlightRef, inFlightEnded) = (ref, false)
-        let status: Int32
-        if let reason {
-            status = reason.withCString {
+        let (status, ended) = inFlight(ref) {
+            guard let reason else {
+                return cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), tick.remaining, tick.total, tick.missed, nil)
+            }
+            return reason.withCString {
                 cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), tick.remaining, tick.total, tick.missed, $0)
             }
-        } else {
-            status = cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), tick.remaining, tick.total, tick.missed, nil)
         }
-        let ended = inFlightEnded
-        (inFlightRef, inFlightEnded) = (outerRef, outerEnded)
         if status != LUA_OK {
             // LUA_ERRMEM skips the message handler: its message is explained here.
             let message = hookFailureMessage(L, status: status)
@@ -99,6 +93,18 @@ extension LuaHost: SchedulerDelegate {
         }
         if ended { cd_unref(L, ref) }
         return nil
+    }
+
+    /// Runs `call` with the countdown whose handle is registry[ref] as the hook call
+    /// in flight; returns its result and whether the countdown ended meanwhile.
+    @inline(__always)
+    private func inFlight<T>(_ ref: Int32, _ call: () -> T) -> (T, ended: Bool) {
+        let (outerRef, outerEnded) = (inFlightRef, inFlightEnded)
+        (inFlightRef, inFlightEnded) = (ref, false)
+        let result = call()
+        let ended = inFlightEnded
+        (inFlightRef, inFlightEnded) = (outerRef, outerEnded)
+        return (result, ended)
     }
 
     /// The id kept in a handle's first user value.

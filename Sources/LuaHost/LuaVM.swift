@@ -51,11 +51,12 @@ public final class LuaVM {
     public var top: Int32 { lua_gettop(state) - LuaVM.tracebackHandlerIndex }
 }
 
-/// Small stack helpers shared by the bindings. None of them can raise a Lua error
-/// except on a failed allocation, which the default allocator never reports.
+/// Small stack helpers shared by the bindings and the test runner. None of them can
+/// raise a Lua error except on a failed allocation, which the default allocator
+/// never reports.
 extension OpaquePointer {
     @inline(__always)
-    func push(_ string: String) {
+    public func push(_ string: String) {
         var copy = string
         copy.withUTF8 { buffer in
             _ = lua_pushlstring(self, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, buffer.count)
@@ -63,7 +64,7 @@ extension OpaquePointer {
     }
 
     @inline(__always)
-    func pop(_ n: Int32 = 1) { cd_pop(self, n) }
+    public func pop(_ n: Int32 = 1) { cd_pop(self, n) }
 
     func type(at index: Int32) -> Int32 { lua_type(self, index) }
 
@@ -72,7 +73,7 @@ extension OpaquePointer {
     }
 
     /// The string at `index` without conversion; nil unless it is a string.
-    func string(at index: Int32) -> String? {
+    public func string(at index: Int32) -> String? {
         guard lua_type(self, index) == LUA_TSTRING else { return nil }
         var length = 0
         guard let pointer = cd_to_string(self, index, &length) else { return nil }
@@ -82,14 +83,14 @@ extension OpaquePointer {
     }
 
     /// The number at `index`; nil unless it is a number (strings are not converted).
-    func number(at index: Int32) -> Double? {
+    public func number(at index: Int32) -> Double? {
         guard lua_type(self, index) == LUA_TNUMBER else { return nil }
         return lua_tonumberx(self, index, nil)
     }
 
     /// Pushes `t[key]` of the table at `index` without metamethods; returns its type.
     @discardableResult
-    func rawField(_ index: Int32, _ key: String) -> Int32 {
+    public func rawField(_ index: Int32, _ key: String) -> Int32 {
         let table = lua_absindex(self, index)
         push(key)
         return lua_rawget(self, table)

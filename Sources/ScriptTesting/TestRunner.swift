@@ -61,7 +61,7 @@ public final class TestRunner {
         let budget = RunnerBudget(L, instructions: limits.instructionBudget)
         budget.suspend()
         guard let suiteRef = loadPrelude(L, testFile: path) else {
-            return FileReport(path: path, loadError: "cdscript: internal error: the test API did not load: \(L.text(at: -1) ?? "?")")
+            return FileReport(path: path, loadError: "cdscript: internal error: the test API did not load: \(L.string(at: -1) ?? "?")")
         }
         let paths = PathRestorer(path: path, shortName: shortName(L, suiteRef))
         budget.restore()
@@ -89,7 +89,7 @@ public final class TestRunner {
             hookErrors.messages.removeAll()
             let ran = call(L, suiteRef, "run") { () -> Int32 in
                 lua_pushinteger(L, lua_Integer(index))
-                if let filter { L.pushText(filter) } else { lua_pushnil(L) }
+                if let filter { L.push(filter) } else { lua_pushnil(L) }
                 return 2
             }
             var result: TestResult?
@@ -100,7 +100,7 @@ public final class TestRunner {
                 result = nil // left out by the filter
             case .none:
                 result = TestResult(name: "test #\(index)", status: .failed,
-                                    message: "cdscript: internal error in the test runner: \(L.text(at: -1) ?? "?")")
+                                    message: "cdscript: internal error in the test runner: \(L.string(at: -1) ?? "?")")
             }
             lua_settop(L, base)
             // Hooks that raised outside a clock call (in a start's first tick, a
@@ -134,7 +134,7 @@ public final class TestRunner {
             }
         }
         guard status == LUA_OK else { return nil }
-        L.pushText(testFile)
+        L.push(testFile)
         cd_push_host_function(L, Self.runLimited, Unmanaged.passUnretained(self).toOpaque())
         guard cd_pcall_traceback(L, 2, 1) == LUA_OK, lua_type(L, -1) == LUA_TTABLE else { return nil }
         return cd_ref(L)
@@ -170,7 +170,7 @@ public final class TestRunner {
     /// the stack; returns its Lua type, or nil on error (the message on top).
     private func call(_ L: OpaquePointer, _ suiteRef: Int32, _ name: String, arguments: () -> Int32) -> Int32? {
         cd_push_ref(L, suiteRef)
-        L.pushText(name)
+        L.push(name)
         lua_rawget(L, -2)
         lua_rotate(L, -2, 1)
         L.pop1()

@@ -121,7 +121,7 @@ struct SharedTickTests {
         }
     }
 
-    @Test("the verdict is worked out once per function and kept")
+    @Test("a thousand countdowns sharing one reading hook each see their own values")
     func verdictIsCached() {
         let bed = LuaTestbed()
         bed.mustRun("""

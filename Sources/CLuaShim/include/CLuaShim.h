@@ -91,9 +91,10 @@ int cd_hook_flags(lua_State *L, int index);
 /* Calls a countdown's hook with a tick, protected, with a traceback handler.
  * The handle registry[handle_ref] holds the id in user value 1 and the hooks in
  * user values 2 (on_tick) and 3 (on_done); `flags` are its cd_hook_flags.
- * The tick's fields come by value. `reason` is NULL for on_tick, else the second argument of on_done. `msgh` is
- * the stack index of a traceback handler already in place, which the run loop
- * keeps, or 0 (a call nested in a host function) to push one for this call.
+ * The tick's fields come by value. `reason` is NULL for on_tick, else the
+ * second argument of on_done. `msgh` is the stack index of a traceback handler
+ * already in place, which the run loop keeps, or 0 (a call nested in a host
+ * function) to push one for this call.
  * From the run loop, a hook that cannot keep its `t` gets the one shared tick
  * instead of a new one. Returns a Lua status; on error the message (with
  * traceback) is left on top of the stack. Returns LUA_OK without a call when
