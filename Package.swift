@@ -29,6 +29,18 @@ let package = Package(
             pkgConfig: "lua5.4",
             providers: [.apt(["liblua5.4-dev"])]
         ),
+        // Text width by grapheme cluster (Debian: libutf8proc-dev), for the view.
+        .systemLibrary(
+            name: "CUtf8proc",
+            pkgConfig: "libutf8proc",
+            providers: [.apt(["libutf8proc-dev"])]
+        ),
+        // Redis's own C client (Debian: libhiredis-dev), for the shared store.
+        .systemLibrary(
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]
+        ),
         .target(
             name: "CLuaShim",
             dependencies: ["CLua"]
