@@ -1,9 +1,9 @@
 import CLua
 import CLuaShim
 
-/// The part of the script host written in Lua: text-only `load`/`loadfile`/`dofile`,
-/// the `string.rep` cap, the sandbox, the plugin searcher and `use`,
-/// `countdown.on` and `countdown.formatter`.
+/// The part of the script host written in Lua: the sandbox's removals, `use`,
+/// `countdown.on` and `countdown.formatter`. (`load`, `loadfile`, `dofile`,
+/// `string.rep` and `require`'s searcher are C: Sources/CLuaShim/stdlib.c.)
 ///
 /// It runs once, when the host is made, with private helpers as `...` (host
 /// functions that scripts never see directly; built-in plugins get some of them).
@@ -12,60 +12,23 @@ enum HostPrelude {
 
     static let source = #"""
 local H, countdown, hooks, formatters = ...
-local type, select, error, tostring, ipairs, pairs = type, select, error, tostring, ipairs, pairs
-local raw_load, raw_loadfile, string_rep, concat = load, loadfile, string.rep, table.concat
+-- Captured now: a script may replace any library function later, and host code
+-- must never call one of its choosing.
+local type, error, tostring, pcall, require = type, error, tostring, pcall, require
+local format, sub, gsub = string.format, string.sub, string.gsub
 local sandbox = H.sandbox
 
 local function describe(v)
   if type(v) == "string" then
-    if #v > 40 then return ("%q"):format(v:sub(1, 40)) .. " (" .. #v .. " bytes)" end
-    return ("%q"):format(v)
+    if #v > 40 then return format("%q", sub(v, 1, 40)) .. " (" .. #v .. " bytes)" end
+    return format("%q", v)
   end
   return type(v)
 end
 
--- Precompiled bytecode is refused everywhere: crafted bytecode can crash the VM.
-function load(chunk, chunkname, mode, ...)
-  if select("#", ...) > 0 then return raw_load(chunk, chunkname, "t", (...)) end
-  return raw_load(chunk, chunkname, "t")
-end
-
-local function check_path(fn, path)
-  if not sandbox then return end
-  if type(path) ~= "string" then
-    error(fn .. ": expected a file name inside the script's folder, got " .. describe(path) .. " (--sandbox)", 3)
-  end
-  if not H.path_allowed(path) then
-    error(fn .. ": '" .. path .. "' is outside the script's folder (--sandbox)", 3)
-  end
-end
-
-function loadfile(filename, mode, ...)
-  check_path("loadfile", filename)
-  if select("#", ...) > 0 then return raw_loadfile(filename, "t", (...)) end
-  return raw_loadfile(filename, "t")
-end
-
-function dofile(filename)
-  check_path("dofile", filename)
-  local chunk, err = raw_loadfile(filename, "t")
-  if not chunk then error(err, 2) end
-  return chunk()
-end
-
--- A pathological string.rep runs in C, where the instruction budget cannot stop it.
-local rep_limit = H.rep_limit
-function string.rep(s, n, sep)
-  local ts, tsep = type(s), type(sep)
-  if type(n) == "number" and n > 0 and (ts == "string" or ts == "number") then
-    local unit = #tostring(s) + ((tsep == "string" or tsep == "number") and #tostring(sep) or 0)
-    if unit * n > rep_limit then
-      error(("string.rep: the result would be %.0f bytes, more than the limit of %d"):format(unit * n, rep_limit), 2)
-    end
-  end
-  return string_rep(s, n, sep)
-end
-
+-- load, loadfile, dofile, string.rep, package.searchpath, require's Lua
+-- searcher (plugin folders, package.path, built-in plugins) and, under the
+-- sandbox, os.getenv are C functions (Sources/CLuaShim/stdlib.c).
 if sandbox then
   io, debug = nil, nil
   package.loaded.io, package.loaded.debug = nil, nil
@@ -74,56 +37,9 @@ if sandbox then
   package.cpath = ""
 end
 
--- Modules: preloaded ones, then plugins on the plugin path and built-in plugins,
--- then package.path; all as source text. C modules only outside the sandbox.
-local function plugin_searcher(name)
-  if type(name) ~= "string" then return nil end
-  local file = name:gsub("%.", "/")
-  local tried = {}
-  for _, dir in ipairs(H.plugin_dirs()) do
-    for _, candidate in ipairs({ dir .. "/" .. file .. ".lua", dir .. "/" .. file .. "/init.lua" }) do
-      if H.file_exists(candidate) then
-        local chunk, err = H.load_text_file(candidate)
-        if not chunk then error(("plugin '%s' failed to load: %s"):format(name, err), 0) end
-        return chunk, candidate
-      end
-      tried[#tried + 1] = "\n\tno plugin file '" .. candidate .. "'"
-    end
-  end
-  local source = H.builtin(name)
-  if source then
-    local chunk, err = raw_load(source, "=(built-in plugin " .. name .. ")", "t")
-    if not chunk then error(("built-in plugin '%s' failed to load: %s"):format(name, err), 0) end
-    local api = H.plugin_api
-    return function() return chunk(name, api) end, "built-in:" .. name
-  end
-  tried[#tried + 1] = "\n\tno built-in plugin '" .. name .. "'"
-  return concat(tried)
-end
-
-local function text_searcher(name)
-  if type(name) ~= "string" then return nil end
-  local path, err = package.searchpath(name, package.path)
-  if not path then return "\n\t" .. err end
-  if sandbox and not H.path_allowed(path) then
-    return "\n\tfile '" .. path .. "' is outside the script's folder (--sandbox)"
-  end
-  local chunk, lerr = H.load_text_file(path)
-  if not chunk then error(("error loading module '%s' from file '%s':\n\t%s"):format(name, path, lerr), 0) end
-  return chunk, path
-end
-
-do
-  local searchers = package.searchers
-  local preload, c_searcher, croot_searcher = searchers[1], searchers[3], searchers[4]
-  for i = #searchers, 1, -1 do searchers[i] = nil end
-  searchers[1], searchers[2], searchers[3] = preload, plugin_searcher, text_searcher
-  if not sandbox then searchers[4], searchers[5] = c_searcher, croot_searcher end
-end
-
 local function strip_prelude(message)
   if type(message) ~= "string" then return tostring(message) end
-  return (message:gsub("^%[cdscript%]:%d+: ", ""))
+  return (gsub(message, "^%[cdscript%]:%d+: ", ""))
 end
 
 function use(name, options)
@@ -183,24 +99,25 @@ end
 """#
 
     static let jsonSource = #"""
+local gsub, format, byte, concat, sort = string.gsub, string.format, string.byte, table.concat, table.sort
 local escapes = { ['"'] = '\\"', ['\\'] = '\\\\', ['\b'] = '\\b', ['\f'] = '\\f', ['\n'] = '\\n', ['\r'] = '\\r', ['\t'] = '\\t' }
 local function encode(v)
   local t = type(v)
   if t == "string" then
-    return '"' .. v:gsub('[%c"\\]', function(c) return escapes[c] or ("\\u%04x"):format(c:byte()) end) .. '"'
+    return '"' .. gsub(v, '[%c"\\]', function(c) return escapes[c] or format("\\u%04x", byte(c)) end) .. '"'
   elseif t == "number" then
     if v ~= v or v == math.huge or v == -math.huge then return "null" end
     if math.type(v) == "integer" then return tostring(v) end
-    return ("%.17g"):format(v)
+    return format("%.17g", v)
   elseif t == "boolean" then return tostring(v)
   elseif t == "nil" then return "null"
   elseif t == "table" then
     local keys = {}
     for k in pairs(v) do keys[#keys + 1] = tostring(k) end
-    table.sort(keys)
+    sort(keys)
     local parts = {}
     for _, k in ipairs(keys) do parts[#parts + 1] = encode(k) .. ":" .. encode(v[k]) end
-    return "{" .. table.concat(parts, ",") .. "}"
+    return "{" .. concat(parts, ",") .. "}"
   end
   return encode(tostring(v))
 end
@@ -220,18 +137,11 @@ extension LuaHost {
         defer { (limits.pointee.cap, limits.pointee.budget) = (cap, budget) }
         let helpers = lua_gettop(L) + 1
         lua_createtable(L, 0, 16)
-        register([
-            ("path_allowed", Self.pathAllowed),
-            ("plugin_dirs", Self.pluginDirectories),
-            ("file_exists", Self.fileExists),
-            ("load_text_file", Self.loadTextFile),
-            ("builtin", Self.builtinSource),
-            ("hooks_changed", Self.hooksChanged),
-        ], into: L)
+        register([("hooks_changed", Self.hooksChanged)], into: L)
+        let installed = cd_stdlib_install(L, vm.limits.sandbox ? 1 : 0, vm.limits.stringRepLimit)
+        precondition(installed == LUA_OK, "cdscript: the standard library replacements do not install")
         lua_pushboolean(L, vm.limits.sandbox ? 1 : 0)
         L.setRawField(helpers, "sandbox")
-        lua_pushinteger(L, lua_Integer(vm.limits.stringRepLimit))
-        L.setRawField(helpers, "rep_limit")
         // What built-in plugins get as their second argument.
         lua_createtable(L, 0, 8)
         register([
@@ -247,7 +157,14 @@ extension LuaHost {
         } else {
             preconditionFailure("cdscript: the JSON encoder does not load: \(L.string(at: -1) ?? "")")
         }
-        L.setRawField(helpers, "plugin_api")
+        // require's searcher hands built-in plugins these helpers (stdlib.c).
+        lua_createtable(L, 0, Int32(BuiltinPlugins.sources.count))
+        for (name, source) in BuiltinPlugins.sources {
+            L.push(source)
+            L.setRawField(-2, name)
+        }
+        precondition(cd_stdlib_set_builtins(L) == LUA_OK, "cdscript: the built-in plugins do not register")
+        updateSearchFolders()
 
         guard loadChunk(HostPrelude.source, name: HostPrelude.chunkName) else {
             preconditionFailure("cdscript: the host prelude does not compile: \(L.string(at: -1) ?? "")")

@@ -61,9 +61,14 @@ public final class LuaHost {
 
     // Plugins and global hooks (issue 6; see HostPrelude.swift, GlobalHooks.swift).
     /// Folders searched by `use`/`require` for plugins, in order (see `PluginPath`).
-    public var pluginPath: [PluginDirectory] = []
-    /// The folder of the script being run; under `--sandbox`, `loadfile`/`dofile` stay inside it.
-    public internal(set) var scriptDirectory: String?
+    public var pluginPath: [PluginDirectory] = [] {
+        didSet { updateSearchFolders() }
+    }
+    /// The folder of the script being run; under `--sandbox`, scripts read files
+    /// only in it and the plugin folders, and write (the `log` plugin) only in it.
+    public internal(set) var scriptDirectory: String? {
+        didSet { updateSearchFolders() }
+    }
     /// Global hooks registered per event; dispatch costs one branch while they are 0.
     var startHookCount = 0, tickHookCount = 0, doneHookCount = 0, cancelHookCount = 0
     var globalHooksRef: Int32 = LUA_NOREF
@@ -145,6 +150,23 @@ public final class LuaHost {
 }
 
 extension LuaHost {
+    /// Tells require's searcher and the sandbox (stdlib.c) the current folders.
+    func updateSearchFolders() {
+        // NULL-terminated, so that the buffer is never empty.
+        var pointers: [UnsafeMutablePointer<CChar>?] = pluginPath.map { strdup($0.path) } + [nil]
+        let script = scriptDirectory.map { strdup($0) } ?? nil
+        defer {
+            for p in pointers { free(p) }
+            free(script)
+        }
+        let status = pointers.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                cd_stdlib_set_folders(vm.state, script, $0, Int32(buffer.count - 1))
+            }
+        }
+        precondition(status == LUA_OK, "cdscript: the plugin folders could not be recorded")
+    }
+
     /// Makes stdout line-buffered, so that `print` output reaches a pipe line by line.
     public static func lineBufferStandardOutput() {
         cd_line_buffer_stdout()

@@ -7,77 +7,9 @@ import Foundation
 import Glibc
 #endif
 
-/// Host functions behind the plugin machinery and the built-in plugins. Scripts
-/// never see them as globals: the prelude and built-in plugins get them as arguments.
+/// Host functions behind the built-in plugins. Scripts never see them as
+/// globals: built-in plugins get them as arguments.
 extension LuaHost {
-    static let pluginDirectories: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            lua_createtable(L, Int32(host.pluginPath.count), 0)
-            for (i, dir) in host.pluginPath.enumerated() {
-                L.push(dir.path)
-                lua_rawseti(L, -2, lua_Integer(i + 1))
-            }
-            return 1
-        }
-    }
-
-    static let fileExists: cd_host_function = { L, context in
-        hostCall(L, context) { _, L throws(APIError) in
-            var isDirectory: ObjCBool = false
-            let exists = L.string(at: 1).map { FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) } ?? false
-            lua_pushboolean(L, exists && !isDirectory.boolValue ? 1 : 0)
-            return 1
-        }
-    }
-
-    /// `load_text_file(path)`: the chunk, or nil and a message with the file and line.
-    static let loadTextFile: cd_host_function = { L, context in
-        hostCall(L, context) { _, L throws(APIError) in
-            guard let path = L.string(at: 1) else { throw APIError("load_text_file: expected a path") }
-            if luaL_loadfilex(L, path, "t") != LUA_OK {
-                lua_pushnil(L)
-                lua_rotate(L, -2, 1)
-                return 2
-            }
-            return 1
-        }
-    }
-
-    static let builtinSource: cd_host_function = { L, context in
-        hostCall(L, context) { _, L throws(APIError) in
-            if let name = L.string(at: 1), let source = BuiltinPlugins.sources[name] {
-                L.push(source)
-            } else {
-                lua_pushnil(L)
-            }
-            return 1
-        }
-    }
-
-    /// Under `--sandbox`: true when `path` resolves to a file inside the script's folder.
-    static let pathAllowed: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            lua_pushboolean(L, L.string(at: 1).map { host.isInsideScriptDirectory($0) } == true ? 1 : 0)
-            return 1
-        }
-    }
-
-    func isInsideScriptDirectory(_ path: String) -> Bool {
-        guard let directory = scriptDirectory, let root = Self.realPath(directory) else { return false }
-        let url = URL(fileURLWithPath: path)
-        // A file that does not exist yet is judged by its folder.
-        let resolved = Self.realPath(url.path)
-            ?? Self.realPath(url.deletingLastPathComponent().path).map { $0 + "/" + url.lastPathComponent }
-        guard let resolved else { return false }
-        return resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/")
-    }
-
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// `bell()`: rings through the view while it is open full screen (it owns the
     /// terminal then), else writes BEL when stdout is a terminal; false and a reason otherwise.
     static let ringBell: cd_host_function = { L, context in
@@ -178,12 +110,15 @@ extension LuaHost {
             guard let path = L.string(at: 1), let line = L.string(at: 2) else {
                 throw APIError("append_line: expected a path and a line")
             }
-            if host.vm.limits.sandbox && !host.isInsideScriptDirectory(path) {
+            // Under --sandbox only inside the script's folder, checked on the file
+            // actually opened (no symbolic link followed; see cd_open_append).
+            let root = host.vm.limits.sandbox ? (host.scriptDirectory ?? "/nonexistent/") : nil
+            let fd = root.map { cd_open_append(path, $0) } ?? cd_open_append(path, nil)
+            if fd == -2 {
                 lua_pushnil(L)
                 L.push("'\(path)' is outside the script's folder (--sandbox)")
                 return 2
             }
-            let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
                 lua_pushnil(L)
                 L.push("cannot open \(path): \(String(cString: strerror(errno)))")

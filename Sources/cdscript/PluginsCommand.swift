@@ -12,8 +12,9 @@ struct PluginsCommand: ParsableCommand {
             Searched in order: ./plugins, $XDG_CONFIG_HOME/cdscript/plugins (default
             ~/.config/cdscript/plugins), each --plugin-path DIR, then CDSCRIPT_PLUGIN_PATH
             (folders separated by ':'), then the built-in plugins. The first one found wins.
-            Each plugin is loaded (not set up); one that fails is named with its file and line,
-            and the command exits 2.
+            Each plugin is loaded (not set up) under --sandbox, with the run's memory limit
+            and instruction budget, so that listing runs no plugin with full access; one
+            that fails is named with its file and line, and the command exits 2.
             """
     )
 
@@ -37,8 +38,12 @@ struct PluginsCommand: ParsableCommand {
                 print(line)
                 continue
             }
-            // A fresh host per plugin: loading one cannot affect the next.
-            let host = LuaHost(scheduler: Scheduler(clock: VirtualClock()), limits: .runDefaults)
+            // A fresh host per plugin: loading one cannot affect the next. Sandboxed:
+            // listing must not hand a plugin's top-level code io, os.execute or the
+            // environment.
+            var limits = ScriptLimits.runDefaults
+            limits.sandbox = true
+            let host = LuaHost(scheduler: Scheduler(clock: VirtualClock()), limits: limits)
             host.pluginPath = dirs
             switch host.loadPlugin(named: plugin.name) {
             case .success(let description):
