@@ -481,9 +481,10 @@ static int builtin_loader(lua_State *L) {
     return 1;
 }
 
-/* searcher_Lua; cdscript: the path searched is the plugin folders' templates
- * (DIR/?.lua;DIR/?/init.lua) followed by package.path, then the built-in
- * plugins, so that a not-found message lists every file tried, one a line. */
+/* searcher_Lua; cdscript: first the plugin folders' templates
+ * (DIR/?.lua;DIR/?/init.lua), then the built-in plugins, then package.path, so
+ * that plugins keep their order and a not-found message lists every file
+ * tried, one a line, as Lua's does. */
 static int searcher_lua(lua_State *L) {
     const char *filename;
     const char *name = luaL_checkstring(L, 1);
@@ -500,8 +501,8 @@ static int searcher_lua(lua_State *L) {
                 const char *dir = lua_tostring(L, -1);
                 /* A folder whose name holds ';' or '?' cannot be a template. */
                 if (strpbrk(dir, LUA_PATH_SEP LUA_PATH_MARK) == NULL) {
-                    lua_pushfstring(L, "%s/" LUA_PATH_MARK ".lua" LUA_PATH_SEP "%s/" LUA_PATH_MARK "/init.lua" LUA_PATH_SEP,
-                                    dir, dir);
+                    lua_pushfstring(L, "%s%s/" LUA_PATH_MARK ".lua" LUA_PATH_SEP "%s/" LUA_PATH_MARK "/init.lua",
+                                    pieces > 0 ? LUA_PATH_SEP : "", dir, dir);
                     lua_remove(L, -2);
                     pieces++;
                     continue;
@@ -510,12 +511,15 @@ static int searcher_lua(lua_State *L) {
             lua_pop(L, 1);
         }
     }
-    lua_pushvalue(L, top);
-    lua_concat(L, pieces + 1);
     lua_remove(L, top + 1);
-    filename = searchpath(L, name, lua_tostring(L, -1), ".", LUA_LSUBSEP);
-    if (filename != NULL) return checkload(L, (load_file(L, filename, NULL) == LUA_OK), filename);
-    /* Not on the path: a built-in plugin? (The message stays on top.) */
+    int tried = 0; /* the stack index of the plugin folders' not-found message */
+    if (pieces > 0) {
+        lua_concat(L, pieces); /* top + 1: the plugin folders' templates */
+        filename = searchpath(L, name, lua_tostring(L, top + 1), ".", LUA_LSUBSEP);
+        if (filename != NULL) return checkload(L, (load_file(L, filename, NULL) == LUA_OK), filename);
+        tried = lua_gettop(L);
+    }
+    /* Then a built-in plugin (a file on the plugin path replaces one). */
     if (config_field(L, "builtins") == LUA_TTABLE) {
         lua_pushvalue(L, 1);
         if (lua_rawget(L, -2) == LUA_TSTRING) {
@@ -533,6 +537,16 @@ static int searcher_lua(lua_State *L) {
         lua_pop(L, 1);
     }
     lua_pop(L, 1);
+    /* Then package.path, as Lua's own searcher. */
+    filename = searchpath(L, name, lua_tostring(L, top), ".", LUA_LSUBSEP);
+    if (filename != NULL) return checkload(L, (load_file(L, filename, NULL) == LUA_OK), filename);
+    if (tried) {
+        /* One message: each file tried, one a line, as findloader joins them. */
+        lua_pushvalue(L, tried);
+        lua_pushliteral(L, "\n\t");
+        lua_pushvalue(L, -3);
+        lua_concat(L, 3);
+    }
     return 1;
 }
 

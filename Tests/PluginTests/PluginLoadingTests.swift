@@ -37,6 +37,21 @@ struct PluginLoadingTests {
         #expect(listing.first { $0.name == "bell" && $0.origin == "built-in" }?.shadowed == true)
     }
 
+    @Test("require: plugin folders, then built-in plugins, then package.path; one searcher for all three")
+    func requireOrder() throws {
+        let plugins = try temporaryFolder(), modules = try temporaryFolder()
+        try write("return 'plugin folder'", to: plugins + "/both.lua")
+        try write("return 'package.path'", to: modules + "/both.lua")
+        try write("return 'package.path'", to: modules + "/log.lua")
+        try write("return 'package.path'", to: modules + "/only.lua")
+        let bed = HostBed(pluginPath: [plugins])
+        bed.mustRun("""
+            package.path = "\(modules)/?.lua"
+            print(require("both"), type(require("log").setup), require("only"), #package.searchers)
+            """)
+        #expect(bed.lines == ["plugin folder function package.path 4"])
+    }
+
     @Test("a plugin with a syntax error is named with its file and line")
     func syntaxErrorNamesFileAndLine() throws {
         let dir = try temporaryFolder()
