@@ -9,10 +9,12 @@ public struct ScriptLimits: Sendable, Equatable {
     public var memoryLimit: Int
     /// Lua instructions one callback may run (counted in steps of 1000); 0 for no budget.
     public var instructionBudget: Int64
-    /// Removes `io`, `os.execute`, `os.exit`, `os.remove`, `os.rename`, `package.loadlib`,
-    /// C module loaders, `debug`, and `loadfile`/`dofile` outside the script's folder.
+    /// Removes `io`, `os.execute`, `os.exit`, `os.remove`, `os.rename`, `os.tmpname`,
+    /// `package.loadlib`, the C searchers and `debug`; refuses bytecode; reads files only
+    /// in the script's folder and the plugin folders; limits `os.getenv` to an allow-list
+    /// (docs/hardening.md, "What the sandbox promises").
     public var sandbox: Bool
-    /// The longest string `string.rep` may build, in bytes.
+    /// The longest string `string.rep` may build, in bytes (0: only Lua's own limit).
     public var stringRepLimit: Int
 
     public init(memoryLimit: Int = 0, instructionBudget: Int64 = 0, sandbox: Bool = false, stringRepLimit: Int = ScriptLimits.defaultStringRepLimit) {
