@@ -10,7 +10,7 @@ struct HardeningOptions: ParsableArguments {
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory the script's Lua state may hold: bytes, or with K, M or G (512M); 0 for no limit.", valueName: "SIZE"))
     var memoryLimit: String = "512M"
 
-    @Flag(help: "Remove io, os.execute, os.exit, os.remove, os.rename, package.loadlib, C modules and debug; loadfile/dofile only inside the script's folder.")
+    @Flag(help: "Remove io, os.execute, os.exit, os.remove, os.rename, package.loadlib, C modules and debug; refuse bytecode; read files only in the script's folder and the plugin folders; os.getenv only for locale, time zone and terminal variables.")
     var sandbox = false
 
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"))
