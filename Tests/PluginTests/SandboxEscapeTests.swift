@@ -205,6 +205,33 @@ struct SandboxEscapeTests {
         #expect(scene.bed.reports.notices.contains { $0.contains("running commands is disabled by --sandbox") }, "\(scene.bed.reports.notices)")
     }
 
+    @Test("more routes that hold: the same functions through other doors")
+    func otherDoors() throws {
+        let scene = try Scene()
+        let lines = try scene.run("""
+            print(package.loaded.io, package.loaded.debug, package.loaded.os.execute, package.searchers[3], package.searchers[4])
+            print(coroutine.wrap(loadfile)("/etc/passwd"))
+            print(select(2, pcall(string.dump, loadfile)))
+            package.path = "\(scene.outside)/?.lua"
+            print(package.searchers[2]("secret"))
+            print(getmetatable("").__index.rep == string.rep, pcall(("x").rep, "x", 1e8))
+            print(select("#", os.getenv("HOME")), os.getenv("HOME"))
+            local env = setmetatable({}, { __index = _G })
+            print(load("return io, debug, loadfile('/etc/passwd')", "=x", "t", env)())
+            print(pcall(require, "\(scene.outside)/secret.lua"))
+            """)
+        #expect(lines.count == 8, "\(lines)")
+        let refused = "outside the script's folder and the plugin folders (--sandbox)"
+        #expect(lines[0] == "nil nil nil nil nil")
+        #expect(lines[1] == "nil cannot open /etc/passwd: \(refused)")
+        #expect(lines[2].contains("unable to dump given function"))
+        #expect(lines[3] == "no file '\(scene.plugins)/secret.lua'\n\tno file '\(scene.plugins)/secret/init.lua'\n\tno file '\(scene.outside)/secret.lua'", "\(lines[3])")
+        #expect(lines[4].hasPrefix("true false ") && lines[4].contains("resulting string too large (100000000 bytes"))
+        #expect(lines[5] == "1 nil")
+        #expect(lines[6] == "nil nil nil cannot open /etc/passwd: \(refused)")
+        #expect(lines[7].hasPrefix("false module '\(scene.outside)/secret.lua' not found") && !lines[7].contains("SECRET"))
+    }
+
     @Test("outside --sandbox no raw loader hides in an upvalue: load and friends have none")
     func noRawLoader() {
         let bed = HostBed(limits: .runDefaults)
