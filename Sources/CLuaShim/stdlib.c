@@ -100,13 +100,20 @@ static int read_access(lua_State *L, const char *name, char **resolved) {
         return READ_REFUSED;
     }
     int saved = errno;
+    /* Something is there but does not resolve (a dangling symbolic link): what
+     * it points to may be outside, so say nothing about it. */
+    struct stat st;
+    if (lstat(name, &st) == 0) return READ_REFUSED;
     char *folder = strdup(name);
     if (folder == NULL) return READ_REFUSED;
     char *slash = strrchr(folder, '/');
-    if (slash == NULL) strcpy(folder, ".");
-    else if (slash == folder) folder[1] = '\0';
-    else *slash = '\0';
-    char *real = realpath(folder, NULL);
+    char *real;
+    if (slash == NULL) real = realpath(".", NULL);
+    else {
+        if (slash == folder) folder[1] = '\0';
+        else *slash = '\0';
+        real = realpath(folder, NULL);
+    }
     free(folder);
     int verdict = real != NULL && readable_root(L, real) ? READ_MISSING : READ_REFUSED;
     free(real);

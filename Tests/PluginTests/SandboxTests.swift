@@ -36,6 +36,17 @@ struct SandboxTests {
         #expect(sandboxed.lines[5] == "false error loading module 'compiled' from file '\(dir)/compiled.lua':\n\t" + message, "\(sandboxed.lines[5])")
     }
 
+    @Test("the instruction budget stops code loaded by load, loadfile, dofile and require")
+    func budgetForLoadedCode() throws {
+        let dir = try temporaryFolder()
+        try write("while true do end", to: dir + "/spin.lua")
+        let bed = HostBed(limits: ScriptLimits(instructionBudget: 100_000), pluginPath: [dir])
+        for call in ["load('while true do end')()", "loadfile('\(dir)/spin.lua')()", "dofile('\(dir)/spin.lua')", "require('spin')"] {
+            let failure = bed.run(call)
+            #expect(failure?.message.contains("instruction budget exceeded") == true, "\(call): \(failure?.message ?? "")")
+        }
+    }
+
     @Test("load keeps its env argument, including an explicit nil")
     func loadEnv() {
         let bed = HostBed()
