@@ -121,6 +121,20 @@ struct StandardLuaTests {
         #expect(out.cdscript.stdout.contains("attempt to load a text chunk (mode is 'b')"))
     }
 
+    @Test("loadfile and dofile skip a UTF-8 BOM and a first # line as lua5.4 does (and keep a broken BOM)")
+    func bomAndShebang() throws {
+        let out = try sideBySide("""
+            local dir = arg[0]:match("^(.*)/")
+            local function put(name, bytes) local f = io.open(dir .. "/" .. name, "wb") f:write(bytes) f:close() return dir .. "/" .. name end
+            print(loadfile(put("bom.lua", "\\xef\\xbb\\xbfreturn 'bom'"))())
+            print(select(2, loadfile(put("partial.lua", "\\xef\\xbbreturn 'partial'"))))
+            print(dofile(put("both.lua", "\\xef\\xbb\\xbf#!/usr/bin/env lua\\nreturn 'both', debug.getinfo(1, 'l').currentline")))
+            """)
+        #expect(out.cdscript.status == 0, "\(out.cdscript.stderr)")
+        #expect(out.cdscript.stdout == out.lua.stdout)
+        #expect(out.cdscript.stdout.hasPrefix("bom\n"))
+    }
+
     @Test("under --sandbox bytecode is refused with Lua's message for mode \"t\", whatever the mode")
     func sandboxRefusesBytecode() throws {
         let source = """
