@@ -14,15 +14,37 @@ enum TestPrelude {
     static let sourceMarker = "(cdscript test)"
 
     static let source = #"""
-local test_file, run_limited = ...
+local test_file, H = ...
+local run_limited = H.run_limited
 local test_dir = test_file:match("^(.*)/[^/]*$") or "."
 local PRELUDE = "(cdscript test)"
+local OUTPUT_LIMIT = H.output_limit or 65536
 
-local tests = {}
-local root = { before = {}, after = {} }
-local block = root
-local running = nil
+-- busted's module paths: the folder the run starts in, and ./src.
+do
+  local extra = { "./?.lua", "./?/init.lua", "./src/?.lua", "./src/?/?.lua", "./src/?/init.lua" }
+  local parts = {}
+  for _, p in ipairs(extra) do
+    if not (";" .. package.path .. ";"):find(";" .. p .. ";", 1, true) then parts[#parts + 1] = p end
+  end
+  if #parts > 0 then package.path = table.concat(parts, ";") .. ";" .. package.path end
+end
+
+-- luassert: the assertions, spies, stubs, mocks and matchers of busted.
+local found, luassert = pcall(require, "luassert")
+if not found then
+  error("cdscript test needs luassert, the assertion library of busted, and cannot load it " ..
+    "(on Debian: apt install lua-luassert; or put it on LUA_PATH_5_4):\n" .. tostring(luassert), 0)
+end
+local luassert_spy, luassert_stub = require("luassert.spy"), require("luassert.stub")
+local luassert_mock, luassert_match = require("luassert.mock"), require("luassert.match")
+
+local root = { children = {}, hooks = {}, kind = "file" }
+local block = root      -- the block whose body is running (where declarations go)
+local running = nil     -- the test running, if any
 local output = nil
+local output_size = 0
+local declared = 0      -- tests declared so far (describe bodies run as the file runs)
 
 -- Rendering values -------------------------------------------------------
 
@@ -187,22 +209,35 @@ function expect(actual)
   return e
 end
 
--- spy --------------------------------------------------------------------
+-- spy, stub, mock, match: luassert's --------------------------------------
 
-local Spy = {}
-Spy.__call = function(self, ...)
-  self.count = self.count + 1
-  self.calls[self.count] = { ... }
-  if self.fn then return self.fn(...) end
-end
-Spy.__tostring = function(self) return "spy(" .. self.count .. " calls)" end
-
-function spy(fn)
-  if fn ~= nil and type(fn) ~= "function" and not (getmetatable(fn) or {}).__call then
-    error("spy: expected a function or nothing, got " .. type(fn), 2)
+-- luassert's spies, plus what cdscript's own spies had: `s.count`, and
+-- `s.calls[i]` as the list of arguments (luassert's `vals`/`refs` stay readable).
+do
+  local spy_mt = getmetatable(luassert_spy.new(function() end))
+  local call = spy_mt.__call
+  local entry_fields = function(entry) return { vals = entry.vals, refs = entry.refs } end
+  spy_mt.__call = function(self, ...)
+    local calls = rawget(self, "calls")
+    local n = #calls + 1
+    local function reshape(...)
+      local entry = rawget(self, "calls") == calls and calls[n]
+      if type(entry) == "table" and getmetatable(entry) == nil and entry.vals then
+        local args = {}
+        for i = 1, entry.vals.n or #entry.vals do args[i] = entry.vals[i] end
+        calls[n] = setmetatable(args, { __index = entry_fields(entry) })
+      end
+      return ...
+    end
+    return reshape(call(self, ...))
   end
-  return setmetatable({ calls = {}, count = 0, fn = fn }, Spy)
+  spy_mt.__index = function(self, key)
+    if key == "count" then return #rawget(self, "calls") end
+  end
+  spy_mt.__tostring = function(self) return "spy(" .. #rawget(self, "calls") .. " calls)" end
 end
+
+assert, spy, stub, mock, match = luassert, luassert_spy, luassert_stub, luassert_mock, luassert_match
 
 -- Structure --------------------------------------------------------------
 
@@ -224,41 +259,66 @@ local function full_name(b, name)
   return table.concat(parts, " > ")
 end
 
-function describe(name, fn)
-  not_while_running("describe")
-  if type(name) ~= "string" then error("describe: expected a name string, got " .. type(name), 2) end
-  if type(fn) ~= "function" then error("describe: expected a function after the name, got " .. type(fn), 2) end
-  local outer = block
-  block = { name = name, parent = outer, before = {}, after = {} }
-  -- An error here stops the whole file (a load error), so `block` need not be
-  -- restored on the way out, and the traceback reaches the failing line.
-  fn()
-  block = outer
+local function add_block(kind, envmode)
+  return function(name, fn)
+    not_while_running(kind)
+    if type(name) ~= "string" then error(kind .. ": expected a name string, got " .. type(name), 2) end
+    if type(fn) ~= "function" then error(kind .. ": expected a function after the name, got " .. type(fn), 2) end
+    local b = { kind = kind, name = name, fn = fn, parent = block, children = {}, hooks = {}, envmode = envmode, line = caller_line() }
+    block.children[#block.children + 1] = b
+  end
 end
 
-function it(name, fn)
-  not_while_running("it")
-  if type(name) ~= "string" then error("it: expected a name string, got " .. type(name), 2) end
-  if fn ~= nil and type(fn) ~= "function" then error("it: expected a function after the name, got " .. type(fn), 2) end
-  tests[#tests + 1] = { name = full_name(block, name), fn = fn, block = block, pending = fn == nil, line = caller_line() }
+describe = add_block("describe")
+context = add_block("context")
+insulate = add_block("insulate", "insulate")
+expose = add_block("expose", "expose")
+
+local function add_test(kind)
+  return function(name, fn)
+    not_while_running(kind)
+    if type(name) ~= "string" then error(kind .. ": expected a name string, got " .. type(name), 2) end
+    if fn ~= nil and type(fn) ~= "function" then error(kind .. ": expected a function after the name, got " .. type(fn), 2) end
+    declared = declared + 1
+    block.children[#block.children + 1] = { kind = "test", name = name, fn = fn, parent = block, pending = fn == nil, line = caller_line() }
+  end
 end
+
+it = add_test("it")
+spec = add_test("spec")
+test = add_test("test")
 
 function pending(name)
-  not_while_running("pending")
+  if running then return end -- busted's pending inside a test: marks nothing, runs on
   if type(name) ~= "string" then error("pending: expected a name string, got " .. type(name), 2) end
-  tests[#tests + 1] = { name = full_name(block, name), block = block, pending = true, line = caller_line() }
+  declared = declared + 1
+  block.children[#block.children + 1] = { kind = "test", name = name, parent = block, pending = true, line = caller_line() }
 end
 
-function before_each(fn)
-  not_while_running("before_each")
-  if type(fn) ~= "function" then error("before_each: expected a function, got " .. type(fn), 2) end
-  block.before[#block.before + 1] = fn
+local function add_hook(kind)
+  return function(fn)
+    not_while_running(kind)
+    if type(fn) ~= "function" then error(kind .. ": expected a function, got " .. type(fn), 2) end
+    local list = block.hooks[kind]
+    if not list then list = {} block.hooks[kind] = list end
+    list[#list + 1] = { fn = fn, line = caller_line() }
+  end
 end
 
-function after_each(fn)
-  not_while_running("after_each")
-  if type(fn) ~= "function" then error("after_each: expected a function, got " .. type(fn), 2) end
-  block.after[#block.after + 1] = fn
+before_each = add_hook("before_each")
+after_each = add_hook("after_each")
+lazy_setup = add_hook("lazy_setup")
+lazy_teardown = add_hook("lazy_teardown")
+strict_setup = add_hook("strict_setup")
+strict_teardown = add_hook("strict_teardown")
+setup = strict_setup        -- as in busted 2
+teardown = strict_teardown
+
+local finally_fns = nil
+function finally(fn)
+  if not running or not finally_fns then error("finally: only inside a test (it)", 2) end
+  if type(fn) ~= "function" then error("finally: expected a function, got " .. type(fn), 2) end
+  finally_fns[#finally_fns + 1] = fn
 end
 
 -- Scripts and output -----------------------------------------------------
@@ -278,12 +338,20 @@ function load_script(path, ...)
   return chunk(...)
 end
 
+-- What a test prints is kept (up to OUTPUT_LIMIT bytes) for its report.
 print = function(...)
   local parts = {}
   for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
   local line = table.concat(parts, "\t")
   if output then
-    output[#output + 1] = line
+    if output_size > OUTPUT_LIMIT then return end
+    output_size = output_size + #line + 1
+    if output_size > OUTPUT_LIMIT then
+      output[#output + 1] = line:sub(1, math.max(0, #line - (output_size - OUTPUT_LIMIT)))
+      output[#output + 1] = "... (output cut at " .. OUTPUT_LIMIT .. " bytes)"
+    else
+      output[#output + 1] = line
+    end
   else
     io.stderr:write(line, "\n")
   end
@@ -300,14 +368,76 @@ function printed()
   return copy
 end
 
+-- Hermetic time: Lua's own clock functions follow the virtual clock, in UTC.
+do
+  local clock_now, clock_wall = clock.now, clock.wall
+  local real_date, floor = os.date, math.floor
+
+  local function days_from_civil(y, m, d)
+    y = m <= 2 and y - 1 or y
+    local era = (y >= 0 and y or y - 399) // 400
+    local yoe = y - era * 400
+    local doy = (153 * (m + (m > 2 and -3 or 9)) + 2) // 5 + d - 1
+    local doe = yoe * 365 + yoe // 4 - yoe // 100 + doy
+    return era * 146097 + doe - 719468
+  end
+
+  local function field(t, key, default)
+    local v = t[key]
+    if v == nil then
+      if default == nil then error("field '" .. key .. "' missing in date table", 3) end
+      return default
+    end
+    if math.type(v) ~= "integer" then
+      local n = math.tointeger(v)
+      if not n then error("field '" .. key .. "' is not an integer", 3) end
+      v = n
+    end
+    return v
+  end
+
+  os.time = function(t)
+    if t == nil then return floor(clock_wall()) end
+    if type(t) ~= "table" then error("bad argument #1 to 'time' (table expected, got " .. type(t) .. ")", 2) end
+    local year, month = field(t, "year"), field(t, "month")
+    local day = field(t, "day")
+    local hour, min, sec = field(t, "hour", 12), field(t, "min", 0), field(t, "sec", 0)
+    year = year + (month - 1) // 12
+    month = (month - 1) % 12 + 1
+    local seconds = (days_from_civil(year, month, 1) + day - 1) * 86400 + hour * 3600 + min * 60 + sec
+    -- os.time normalises the table's fields, as C's mktime does.
+    local n = os.date("!*t", seconds)
+    for k, v in pairs(n) do t[k] = v end
+    return seconds
+  end
+
+  -- Tests run in UTC: a format without "!" is read as UTC too.
+  os.date = function(format, time)
+    format = format == nil and "%c" or format
+    if type(format) ~= "string" then error("bad argument #1 to 'date' (string expected, got " .. type(format) .. ")", 2) end
+    if time == nil then time = floor(clock_wall()) end
+    if format:sub(1, 1) ~= "!" then format = "!" .. format end
+    return real_date(format, time)
+  end
+
+  os.clock = function() return clock_now() end
+end
+
+-- Plugins act on nothing real in tests: what they did is recorded instead.
+function plugin_calls(name)
+  if name ~= nil and type(name) ~= "string" then error("plugin_calls: expected a plugin name or nothing, got " .. type(name), 2) end
+  return H.plugin_calls(name)
+end
+
 -- Running ----------------------------------------------------------------
 
--- The first frame of user code, not this prelude's nor C's: its level and `FILE:LINE`.
+-- The first frame of user code, not this prelude's, luassert's nor C's: its level and `FILE:LINE`.
 local function user_frame(level)
   while true do
     local info = debug.getinfo(level, "Sl")
     if not info then return nil end
-    if info.what ~= "C" and info.short_src ~= PRELUDE and info.currentline and info.currentline > 0 then
+    if info.what ~= "C" and info.short_src ~= PRELUDE and info.currentline and info.currentline > 0
+      and not info.source:find("/luassert/", 1, true) and not info.source:find("/say/", 1, true) then
       return level, info.short_src .. ":" .. info.currentline
     end
     level = level + 1
@@ -326,13 +456,203 @@ local function handler(e)
   return failure
 end
 
-local function chain(b)
-  local blocks = {}
-  while b do
-    table.insert(blocks, 1, b)
-    b = b.parent
+local function call(fn)
+  local ok, failure = run_limited(fn, handler)
+  if ok then return nil end
+  if type(failure) ~= "table" then failure = { message = error_text(failure) } end
+  return failure
+end
+
+local options = {}
+local results = {}
+
+-- busted's tags: words after "#" anywhere in the full name.
+local function has_tag(name, tags)
+  for tag in name:gmatch("#([%w_%-]+)") do
+    if tags[tag] then return true end
   end
-  return blocks
+  return false
+end
+
+-- The filter sees the name as cdscript shows it ("a > b") and as busted does ("a b").
+local function selected(name)
+  if options.filter and not matches(name, options.filter)
+    and not matches((name:gsub(" > ", " ")), options.filter) then return false end
+  if options.exclude_tags and has_tag(name, options.exclude_tags) then return false end
+  if options.tags and next(options.tags) and not has_tag(name, options.tags) then return false end
+  return true
+end
+
+local function record(result, failure)
+  if failure then
+    result.status = "failed"
+    result.message = failure.message
+    result.location = failure.location
+    result.expected = failure.expected
+    result.actual = failure.actual
+    result.traceback = failure.traceback
+  end
+  results[#results + 1] = result
+end
+
+-- An error outside a test (a describe's body, setup, teardown) counts as a failure of its block.
+local function block_failure(b, what, failure)
+  local name = b.name and full_name(b.parent, b.name) or test_file
+  record({ name = name .. " (" .. what .. ")", line = b.line or 0, status = "failed" }, failure)
+end
+
+-- Runs the functions of hook list `kind` of block `b` in order; the first failure.
+local function run_hooks(b, kind)
+  local first
+  for _, hook in ipairs(b.hooks[kind] or {}) do
+    local failure = call(hook.fn)
+    if failure and not first then first = failure end
+  end
+  return first
+end
+
+-- lazy_setup of the block and its parents, each once, outermost first (busted's execAllOnce).
+local function lazy_setup(b)
+  if b.parent then
+    local ok = lazy_setup(b.parent)
+    if not ok then return false end
+  end
+  if b.lazy_ok ~= nil then return b.lazy_ok end
+  b.lazy_ok = true
+  for _, hook in ipairs(b.hooks.lazy_setup or {}) do
+    local failure = call(hook.fn)
+    if failure then
+      b.lazy_ok = false
+      block_failure(b, "lazy_setup", failure)
+    end
+  end
+  return b.lazy_ok
+end
+
+-- Globals and loaded modules, for insulate (busted's save/restore).
+local function save_globals()
+  local g, loaded = {}, {}
+  for k, v in next, _G do g[k] = v end
+  for k, v in pairs(package.loaded) do loaded[k] = v end
+  return { g = g, mt = getmetatable(_G), loaded = loaded }
+end
+
+local function restore_globals(state)
+  setmetatable(_G, state.mt)
+  for k in next, _G do rawset(_G, k, state.g[k]) end
+  for k, v in next, state.g do if rawget(_G, k) == nil then rawset(_G, k, v) end end
+  for k in pairs(package.loaded) do package.loaded[k] = state.loaded[k] end
+  for k, v in pairs(state.loaded) do package.loaded[k] = v end
+end
+
+-- Plugins that a test or block loaded with `use` are forgotten after it, so
+-- that the next one loads them afresh (their hooks go with H.restore). Other
+-- modules stay loaded, as under busted.
+local used = {}
+do
+  local host_use = use
+  use = function(name, ...)
+    if type(name) == "string" and package.loaded[name] == nil then used[#used + 1] = name end
+    return host_use(name, ...)
+  end
+end
+
+local function used_mark() return #used end
+
+local function forget_plugins(mark)
+  for i = #used, mark + 1, -1 do
+    package.loaded[used[i]] = nil
+    used[i] = nil
+  end
+end
+
+local run_block
+
+local function run_test(t)
+  local name = full_name(t.parent, t.name)
+  if not selected(name) then return end
+  local result = { name = name, line = t.line }
+  if t.pending then
+    result.status = "skipped"
+    results[#results + 1] = result
+    return
+  end
+  if not lazy_setup(t.parent) then return end
+  local registrations, plugins = H.save(), used_mark()
+  H.test_begin()
+  output, output_size = {}, 0
+  running = t
+  finally_fns = {}
+  local failure
+  -- before_each, outermost block first; a failing level stops the inner ones
+  -- and after_each runs from that level outwards (busted's execAll/dexecAll).
+  local chain = {}
+  local b = t.parent
+  while b do table.insert(chain, 1, b) b = b.parent end
+  local last = #chain
+  for i, level in ipairs(chain) do
+    local f = run_hooks(level, "before_each")
+    if f then failure = f last = i break end
+  end
+  if not failure then
+    failure = call(t.fn)
+    for _, fn in ipairs(finally_fns) do
+      local f = call(fn)
+      if f and not failure then failure = f end
+    end
+  end
+  for i = last, 1, -1 do
+    local f = run_hooks(chain[i], "after_each")
+    if f and not failure then failure = f end
+  end
+  running, finally_fns = nil, nil
+  result.output = table.concat(output, "\n")
+  output = nil
+  result.hook_errors = H.test_end()
+  forget_plugins(plugins)
+  H.restore(registrations)
+  result.status = "passed"
+  record(result, failure)
+end
+
+-- Runs a block as busted does: its body (collecting children), strict_setup,
+-- its children in order, lazy_teardown (when lazy_setup ran), strict_teardown.
+run_block = function(b)
+  local globals = b.envmode == "insulate" and save_globals() or nil
+  local registrations, plugins = H.save(), used_mark()
+  local ok = true
+  if b.fn then
+    local outer = block
+    block = b
+    local failure = call(b.fn)
+    block = outer
+    if failure then
+      ok = false
+      block_failure(b, b.kind, failure)
+    end
+  end
+  if ok then
+    local failure = run_hooks(b, "strict_setup")
+    if failure then
+      block_failure(b, "setup", failure)
+    else
+      for _, child in ipairs(b.children) do
+        if child.kind == "test" then run_test(child) else run_block(child) end
+      end
+    end
+    if b.lazy_ok ~= nil then
+      local f = run_hooks(b, "lazy_teardown")
+      if f then block_failure(b, "lazy_teardown", f) end
+      b.lazy_ok = nil
+    end
+    local f = run_hooks(b, "strict_teardown")
+    if f then block_failure(b, "teardown", f) end
+  end
+  if b.envmode ~= "expose" then
+    forget_plugins(plugins)
+    H.restore(registrations)
+  end
+  if globals then restore_globals(globals) end
 end
 
 local suite = {}
@@ -341,53 +661,14 @@ local suite = {}
 -- to "...tail"; the runner puts the whole path back.
 suite.short_src = load("return debug.getinfo(1, 'S').short_src", "@" .. test_file)()
 
-function suite.count() return #tests end
-
--- Runs test `i` unless `filter` leaves it out (then returns nil).
-function suite.run(i, filter)
-  local t = tests[i]
-  if filter and not matches(t.name, filter) then return nil end
-  local result = { name = t.name, line = t.line }
-  if t.pending then
-    result.status = "skipped"
-    return result
-  end
-  output = {}
-  running = t
-  local failure
-  local blocks = chain(t.block)
-  for _, b in ipairs(blocks) do
-    for _, fn in ipairs(b.before) do
-      if not failure then
-        local ok, f = run_limited(fn, handler)
-        if not ok then failure = f end
-      end
-    end
-  end
-  if not failure then
-    local ok, f = run_limited(t.fn, handler)
-    if not ok then failure = f end
-  end
-  for k = #blocks, 1, -1 do
-    for _, fn in ipairs(blocks[k].after) do
-      local ok, f = run_limited(fn, handler)
-      if not ok and not failure then failure = f end
-    end
-  end
-  running = nil
-  result.output = table.concat(output, "\n")
-  output = nil
-  if failure then
-    result.status = "failed"
-    result.message = failure.message
-    result.location = failure.location
-    result.expected = failure.expected
-    result.actual = failure.actual
-    result.traceback = failure.traceback
-  else
-    result.status = "passed"
-  end
-  return result
+-- Runs every test of the file; returns the results in the order they ran.
+-- opts: filter (text or Lua pattern), tags and exclude_tags (sets of names).
+function suite.run(opts)
+  options = opts or {}
+  results = {}
+  run_block(root)
+  results.declared = declared
+  return results
 end
 
 return suite

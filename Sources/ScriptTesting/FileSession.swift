@@ -1,0 +1,101 @@
+import CLua
+import CLuaShim
+import CountdownCore
+import LuaHost
+
+/// The Swift side of one test file's run, as the prelude sees it: the helpers
+/// it gets as `H` (the budgeted call, the isolation between tests, the hook
+/// errors and plugin calls of the test that runs).
+final class FileSession {
+    unowned let runner: TestRunner
+    let host: LuaHost
+    let scheduler: Scheduler
+    /// Hook errors reported while the current test runs.
+    var hookErrors: [String] = []
+
+    init(runner: TestRunner, host: LuaHost, scheduler: Scheduler) {
+        self.runner = runner
+        self.host = host
+        self.scheduler = scheduler
+    }
+
+    private var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// Pushes the helper table `H` for the prelude. The session must outlive the state's use of it.
+    func pushHelpers(_ L: OpaquePointer) {
+        lua_createtable(L, 0, 8)
+        let functions: [(String, cd_host_function)] = [
+            ("run_limited", TestRunner.runLimited),
+            ("save", Self.save),
+            ("restore", Self.restore),
+            ("test_begin", Self.testBegin),
+            ("test_end", Self.testEnd),
+            ("plugin_calls", Self.pluginCalls),
+        ]
+        for (name, function) in functions {
+            cd_push_host_function(L, function, context)
+            lua_setfield(L, -2, name)
+        }
+        lua_pushinteger(L, lua_Integer(runner.outputLimit))
+        lua_setfield(L, -2, "output_limit")
+    }
+
+    /// Ends what a test left: countdowns stopped without hooks, a fresh view
+    /// (its buttons and key bindings gone), no recorded plugin calls.
+    func endTest() {
+        runner.stopAll(scheduler)
+        host.replaceViewController(runner.freshView())
+        host.pluginRecorder?.removeAll()
+    }
+
+    private static func session(_ context: UnsafeMutableRawPointer?) -> FileSession {
+        Unmanaged<FileSession>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    /// `H.save()`: a snapshot of the host's registrations (global hooks, formatters).
+    static let save: cd_host_function = { L, context in
+        session(context).host.pushRegistrations(L!)
+        return 1
+    }
+
+    /// `H.restore(snapshot)`.
+    static let restore: cd_host_function = { L, context in
+        session(context).host.restoreRegistrations(L!, from: 1)
+        return 0
+    }
+
+    /// `H.test_begin()`: a test starts with no hook errors and no plugin calls.
+    static let testBegin: cd_host_function = { L, context in
+        let s = session(context)
+        s.hookErrors.removeAll()
+        s.host.pluginRecorder?.removeAll()
+        return 0
+    }
+
+    /// `H.test_end()`: cleans up after the test; returns the hook errors it caused.
+    static let testEnd: cd_host_function = { L, context in
+        let s = session(context)
+        let L = L!
+        let errors = s.hookErrors
+        s.hookErrors.removeAll()
+        s.endTest()
+        lua_createtable(L, Int32(errors.count), 0)
+        for (i, error) in errors.enumerated() {
+            L.push(error)
+            lua_rawseti(L, -2, lua_Integer(i + 1))
+        }
+        return 1
+    }
+
+    /// `H.plugin_calls(name)`: what the plugins did in this test (all when name is nil).
+    static let pluginCalls: cd_host_function = { L, context in
+        let L = L!
+        let name = L.string(at: 1)
+        if let recorder = session(context).host.pluginRecorder {
+            recorder.push(L, plugin: name)
+        } else {
+            lua_createtable(L, 0, 0)
+        }
+        return 1
+    }
+}
