@@ -92,6 +92,16 @@ struct BustedCompatTests {
         #expect(try Self.compare(["--filter=spies and stubs spy"], ["--filter", "spies and stubs spy"]).count == 2)
     }
 
+    @Test("with no path and no .busted: tests/ when there is one, else spec/ (busted's default)")
+    func specDefault() throws {
+        let dir = URL(fileURLWithPath: try BinaryRunner.script("", name: "unused.lua")).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("spec"), withIntermediateDirectories: true)
+        try "it('runs from spec/', function() assert.is_true(true) end)".write(to: dir.appendingPathComponent("spec/a_spec.lua"), atomically: true, encoding: .utf8)
+        let result = try Self.run(BinaryRunner.binary.path, ["test"], in: dir)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasPrefix("spec/a_spec.lua\n  ✓ runs from spec/\n"))
+    }
+
     @Test("-o junit writes JUnit XML on stdout, as busted's junit output does")
     func junit() throws {
         let result = try Self.run(BinaryRunner.binary.path, ["test", "-o", "junit"], in: Self.project)
