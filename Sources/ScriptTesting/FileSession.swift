@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
 import CountdownCore
+import Foundation
 import LuaHost
 
 /// The Swift side of one test file's run, as the prelude sees it: the helpers
@@ -31,6 +32,7 @@ final class FileSession {
             ("test_begin", Self.testBegin),
             ("test_end", Self.testEnd),
             ("plugin_calls", Self.pluginCalls),
+            ("make_directory", Self.makeDirectory),
         ]
         for (name, function) in functions {
             cd_push_host_function(L, function, context)
@@ -38,6 +40,8 @@ final class FileSession {
         }
         lua_pushinteger(L, lua_Integer(runner.outputLimit))
         lua_setfield(L, -2, "output_limit")
+        lua_pushboolean(L, runner.updateSnapshots ? 1 : 0)
+        lua_setfield(L, -2, "update_snapshots")
     }
 
     /// Ends what a test left: countdowns stopped without hooks, a fresh view
@@ -85,6 +89,25 @@ final class FileSession {
             lua_rawseti(L, -2, lua_Integer(i + 1))
         }
         return 1
+    }
+
+    /// `H.make_directory(path)`: creates the folder (and its parents); true, or nil and why not.
+    static let makeDirectory: cd_host_function = { L, context in
+        let L = L!
+        guard let path = L.string(at: 1) else {
+            lua_pushnil(L)
+            L.push("expected a path")
+            return 2
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            lua_pushboolean(L, 1)
+            return 1
+        } catch {
+            lua_pushnil(L)
+            L.push((error as NSError).localizedDescription)
+            return 2
+        }
     }
 
     /// `H.plugin_calls(name)`: what the plugins did in this test (all when name is nil).

@@ -37,6 +37,8 @@ public final class TestRunner {
     public var tags: [String] = []
     /// busted's `--exclude-tags`: leave out tests with one of these `#tag`s.
     public var excludeTags: [String] = []
+    /// `--update-snapshots`: `to_match_snapshot` rewrites stored snapshots that differ.
+    public var updateSnapshots = false
     /// The most a test's printed output may hold; more is cut with a note.
     public var outputLimit = 65_536
 

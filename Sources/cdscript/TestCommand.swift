@@ -40,6 +40,9 @@ struct TestCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("busted's output handler: TAP (as --tap), junit (JUnit XML on stdout), or utfTerminal/plainTerminal (the report for people).", valueName: "NAME"))
     var output: String?
 
+    @Flag(name: .customLong("update-snapshots"), help: "Rewrite the snapshots (__snapshots__/FILE.snap) that to_match_snapshot finds different.")
+    var updateSnapshots = false
+
     @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
     var junit: String?
 
@@ -94,6 +97,7 @@ struct TestCommand: ParsableCommand {
         let runner = TestRunner(filter: filter)
         runner.tags = Self.tagList(tags)
         runner.excludeTags = Self.tagList(excludeTags)
+        runner.updateSnapshots = updateSnapshots
         runner.limits = ScriptLimits(memoryLimit: (try? HardeningOptions.bytes(memoryLimit)) ?? ScriptLimits.defaultMemoryLimit, instructionBudget: budget)
         // Test files find plugins as scripts do (./plugins, the config folder, CDSCRIPT_PLUGIN_PATH, --plugin-path).
         let pluginPath = PluginPath.standard(extra: pluginPath), prepare = runner.prepareHost
