@@ -383,6 +383,51 @@ assert, spy, stub, mock, match = luassert, luassert_spy, luassert_stub, luassert
 
 -- Structure --------------------------------------------------------------
 
+-- busted's environments: the test file's globals live in the block (or test)
+-- running when they are set, and are read through its parents, then _G. A
+-- global set in one describe is not seen by the next; one set in a test is gone
+-- after it. Hooks write into the block that declared them; expose's body into
+-- the block around its parent (busted's unwrap).
+local ctx = root
+local function get_env(el, key)
+  if not el then return nil end
+  return el.env and el.env[key] or get_env(el.parent, key) or _G[key]
+end
+local file_env = setmetatable({}, {
+  __index = function(_, key) return get_env(ctx, key) end,
+  __newindex = function(_, key, value)
+    local el = ctx.write_to or ctx
+    if not el.env then el.env = {} end
+    el.env[key] = value
+  end,
+})
+
+-- The test file's main chunk gets file_env as its _ENV (its own upvalue, as
+-- busted's setfenv does) at its first declaration, and so does the function
+-- given to it (made just before); closures made from then on share it.
+local function set_env(f)
+  if type(f) ~= "function" then return end
+  local up = 0
+  repeat
+    up = up + 1
+    local name, value = debug.getupvalue(f, up)
+    if name == "_ENV" then
+      if value == _G then debug.upvaluejoin(f, up, function() return file_env end, 1) end
+      return
+    end
+  until name == nil
+end
+
+local wrapped = false
+local function wrap_file(level, fn)
+  if wrapped then return end
+  wrapped = true
+  local info = debug.getinfo(level + 1, "fS")
+  if not info or info.what ~= "main" or info.source ~= "@" .. test_file then return end
+  set_env(info.func)
+  set_env(fn)
+end
+
 local function caller_line()
   local info = debug.getinfo(3, "Sl")
   return info and info.currentline or 0
@@ -404,6 +449,7 @@ end
 local function add_block(kind, envmode)
   return function(name, fn)
     not_while_running(kind)
+    wrap_file(2, fn)
     if type(name) ~= "string" then error(kind .. ": expected a name string, got " .. type(name), 2) end
     if type(fn) ~= "function" then error(kind .. ": expected a function after the name, got " .. type(fn), 2) end
     local b = { kind = kind, name = name, fn = fn, parent = block, children = {}, hooks = {}, envmode = envmode, line = caller_line() }
@@ -419,6 +465,7 @@ expose = add_block("expose", "expose")
 local function add_test(kind)
   return function(name, fn)
     not_while_running(kind)
+    wrap_file(2, fn)
     if type(name) ~= "string" then error(kind .. ": expected a name string, got " .. type(name), 2) end
     if fn ~= nil and type(fn) ~= "function" then error(kind .. ": expected a function after the name, got " .. type(fn), 2) end
     declared = declared + 1
@@ -433,6 +480,7 @@ test = add_test("test")
 function pending(name)
   if running then return end -- busted's pending inside a test: marks nothing, runs on
   if type(name) ~= "string" then error("pending: expected a name string, got " .. type(name), 2) end
+  wrap_file(2, nil)
   declared = declared + 1
   block.children[#block.children + 1] = { kind = "test", name = name, parent = block, pending = true, line = caller_line() }
 end
@@ -440,6 +488,7 @@ end
 local function add_hook(kind)
   return function(fn)
     not_while_running(kind)
+    wrap_file(2, fn)
     if type(fn) ~= "function" then error(kind .. ": expected a function, got " .. type(fn), 2) end
     local list = block.hooks[kind]
     if not list then list = {} block.hooks[kind] = list end
@@ -598,8 +647,12 @@ local function handler(e)
   return failure
 end
 
-local function call(fn)
+-- Calls fn with el as the running context (where its globals go).
+local function call(fn, el)
+  local outer = ctx
+  ctx = el or ctx
   local ok, failure = run_limited(fn, handler)
+  ctx = outer
   if ok then return nil end
   if type(failure) ~= "table" then failure = { message = error_text(failure) } end
   return failure
@@ -647,7 +700,7 @@ end
 local function run_hooks(b, kind)
   local first
   for _, hook in ipairs(b.hooks[kind] or {}) do
-    local failure = call(hook.fn)
+    local failure = call(hook.fn, b)
     if failure and not first then first = failure end
   end
   return first
@@ -662,7 +715,7 @@ local function lazy_setup(b)
   if b.lazy_ok ~= nil then return b.lazy_ok end
   b.lazy_ok = true
   for _, hook in ipairs(b.hooks.lazy_setup or {}) do
-    local failure = call(hook.fn)
+    local failure = call(hook.fn, b)
     if failure then
       b.lazy_ok = false
       block_failure(b, "lazy_setup", failure)
@@ -739,9 +792,10 @@ local function run_test(t)
     if f then failure = f last = i break end
   end
   if not failure then
-    failure = call(t.fn)
+    t.env = {}
+    failure = call(t.fn, t)
     for _, fn in ipairs(finally_fns) do
-      local f = call(fn)
+      local f = call(fn, t)
       if f and not failure then failure = f end
     end
   end
@@ -768,7 +822,9 @@ run_block = function(b)
   if b.fn then
     local outer = block
     block = b
-    local failure = call(b.fn)
+    if b.envmode == "expose" then b.write_to = (b.parent and b.parent.parent) or root end
+    local failure = call(b.fn, b)
+    b.write_to = nil
     block = outer
     if failure then
       ok = false
