@@ -67,9 +67,9 @@ struct BustedCompatTests {
         }
     }
 
-    static func compare(_ bustedArguments: [String], _ cdscriptArguments: [String]) throws -> [Outcome] {
-        let busted = try Self.run("/usr/bin/lua5.4", ["/usr/bin/busted", "-o", "TAP"] + bustedArguments, in: project)
-        let cdscript = try Self.run(BinaryRunner.binary.path, ["test", "-o", "TAP"] + cdscriptArguments, in: project)
+    static func compare(_ bustedArguments: [String], _ cdscriptArguments: [String], in directory: URL = project) throws -> [Outcome] {
+        let busted = try Self.run("/usr/bin/lua5.4", ["/usr/bin/busted", "-o", "TAP"] + bustedArguments, in: directory)
+        let cdscript = try Self.run(BinaryRunner.binary.path, ["test", "-o", "TAP"] + cdscriptArguments, in: directory)
         let expected = bustedOutcomes(busted.stdout)
         #expect(!expected.isEmpty, "busted ran nothing: \(busted.stdout)\(busted.stderr)")
         #expect(cdscriptOutcomes(cdscript.stdout) == expected, "cdscript:\n\(cdscript.stdout)\(cdscript.stderr)\nbusted:\n\(busted.stdout)")
@@ -83,6 +83,14 @@ struct BustedCompatTests {
         // The project has passes, failures and pending tests, so the comparison means something.
         #expect(Set(outcomes.map(\.status)) == ["pass", "fail", "skip"])
         #expect(outcomes.count == 29)
+    }
+
+    @Test("the project's own busted-style spec (tests/busted_style_spec.lua) gives the same results under busted")
+    func projectSpec() throws {
+        let file = "tests/busted_style_spec.lua"
+        let outcomes = try Self.compare([file], [file], in: BinaryRunner.packageRoot)
+        #expect(outcomes.count == 7)
+        #expect(outcomes.filter { $0.status == "pass" }.count == 6)
     }
 
     @Test("--tags, --exclude-tags and --filter pick the same tests as busted's")
