@@ -477,8 +477,11 @@ it = add_test("it")
 spec = add_test("spec")
 test = add_test("test")
 
+local Pending = {}
+
 function pending(name)
-  if running then return end -- busted's pending inside a test: marks nothing, runs on
+  -- Inside a test, as busted: the test stops here and is reported as pending.
+  if running then error(setmetatable({ message = name }, Pending), 2) end
   if type(name) ~= "string" then error("pending: expected a name string, got " .. type(name), 2) end
   wrap_file(2, nil)
   declared = declared + 1
@@ -641,6 +644,8 @@ local function handler(e)
   local failure = { location = location, traceback = debug.traceback("", (level or 2) - 1) }
   if getmetatable(e) == Failure then
     failure.message, failure.expected, failure.actual = e.message, e.expected, e.actual
+  elseif getmetatable(e) == Pending then
+    failure.pending, failure.message = true, tostring(e.message)
   else
     failure.message = error_text(e)
   end
@@ -810,6 +815,10 @@ local function run_test(t)
   forget_plugins(plugins)
   H.restore(registrations)
   result.status = "passed"
+  if failure and failure.pending then
+    result.status = "skipped"
+    failure = nil
+  end
   record(result, failure)
 end
 

@@ -59,6 +59,22 @@ struct BustedBlocksTests {
         #expect(report.results.map(\.status) == [.failed, .passed])
     }
 
+    @Test("pending(message) inside a test stops it and reports it as pending; after_each still runs")
+    func pendingInsideATest() throws {
+        let report = try Fixture.run("""
+            local after = false
+            describe("pending inside a test", function()
+              after_each(function() after = true end)
+              it("stops it", function()
+                pending("not written yet")
+                error("never reached")
+              end)
+              it("after_each ran", function() assert.is_true(after) end)
+            end)
+            """)
+        #expect(report.results.map(\.status) == [.skipped, .passed])
+    }
+
     @Test("a .busted file's ROOT and pattern pick the files")
     func bustedDiscovery() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-busted-\(UUID().uuidString)").path
