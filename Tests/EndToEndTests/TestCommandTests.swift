@@ -136,6 +136,46 @@ struct TestCommandTests {
         #expect(with.status == 0, "\(with.stdout)\(with.stderr)")
     }
 
+    @Test("os.time, os.date and os.clock in tests agree with lua5.4 under faketime at the same instant (TZ=UTC)")
+    func hermeticTimeMatchesReference() throws {
+        let tables = [
+            "{year = 2027, month = 1, day = 1, hour = 0}", "{year = 2026, month = 13, day = 1}",
+            "{year = 2027, month = 3, day = 0, hour = 25, min = -5, sec = 70}", "{year = 2000, month = 2, day = 29, hour = 12}",
+            "{year = 1969, month = 7, day = 20, hour = 20, min = 17, sec = 40}", "{year = 2024, month = -1, day = 15}",
+        ]
+        let probe = """
+            print(os.time(), os.date("%Y-%m-%d %H:%M:%S"), os.date("%c"), os.date("!%A %B %j"))
+            for _, t in ipairs({ \(tables.joined(separator: ", ")) }) do
+              local n = os.time(t)
+              print(n, t.year, t.month, t.day, t.hour, t.min, t.sec, t.yday, t.wday)
+            end
+            """
+        let reference = Process()
+        reference.executableURL = URL(fileURLWithPath: "/usr/bin/faketime")
+        reference.arguments = ["@1798761690", "/usr/bin/lua5.4", "-e", probe]
+        reference.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin"]
+        let pipe = Pipe()
+        reference.standardOutput = pipe
+        try reference.run()
+        let expected = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        reference.waitUntilExit()
+        #expect(expected.hasPrefix("1798761690\t2027-01-01 00:01:30\t"), "\(expected)")
+        #expect(expected.split(separator: "\n").count == 1 + tables.count, "\(expected)")
+        let spec = try BinaryRunner.script("""
+            it("prints what lua5.4 printed", function()
+              clock.advance(90)
+              assert.are.equal(90, os.clock())
+              local lines = {}
+              local env = setmetatable({ print = function(...) lines[#lines + 1] = table.concat({ ... }, "\\t") end }, { __index = _G })
+              local chunk = assert(load([==[\(probe)]==], "probe", "t", env))
+              chunk()
+              assert.are.equal([==[\(expected)]==], table.concat(lines, "\\n") .. "\\n")
+            end)
+            """, name: "reference_spec.lua")
+        let result = try BinaryRunner.run(["test", spec])
+        #expect(result.status == 0, "\(result.stdout)")
+    }
+
     @Test("the same files give the same output")
     func deterministic() throws {
         let first = try BinaryRunner.run(["test", "--tap", "tests/", "\(Self.fixtures)/failing_assertions.lua"])
