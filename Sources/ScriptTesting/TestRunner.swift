@@ -54,7 +54,10 @@ public final class TestRunner {
         host.timeZone = timeZone
         host.pluginRecorder = PluginRecorder()
         let session = FileSession(runner: self, host: host, scheduler: scheduler)
-        host.reportError = { [unowned session] in session.hookErrors.append($0) }
+        host.reportError = { [weak session] in session?.hookErrors.append($0) }
+        // The prelude's helpers reach the session through an unretained pointer:
+        // it must live until the file is done, not only until its last use here.
+        defer { withExtendedLifetime(session) {} }
         host.installVirtualClockLibrary()
         // `view.*` draws on a virtual terminal: view.get, view.press and
         // view.screen() work in tests without a real one.
