@@ -33,6 +33,7 @@ final class FileSession {
             ("test_end", Self.testEnd),
             ("plugin_calls", Self.pluginCalls),
             ("make_directory", Self.makeDirectory),
+            ("hook_errors", Self.takeHookErrors),
         ]
         for (name, function) in functions {
             cd_push_host_function(L, function, context)
@@ -79,16 +80,27 @@ final class FileSession {
     /// `H.test_end()`: cleans up after the test; returns the hook errors it caused.
     static let testEnd: cd_host_function = { L, context in
         let s = session(context)
-        let L = L!
         let errors = s.hookErrors
         s.hookErrors.removeAll()
         s.endTest()
-        lua_createtable(L, Int32(errors.count), 0)
-        for (i, error) in errors.enumerated() {
-            L.push(error)
+        push(L!, errors)
+        return 1
+    }
+
+    /// `H.hook_errors()`: the hook errors reported since the last call (or test), then none.
+    static let takeHookErrors: cd_host_function = { L, context in
+        let s = session(context)
+        push(L!, s.hookErrors)
+        s.hookErrors.removeAll()
+        return 1
+    }
+
+    private static func push(_ L: OpaquePointer, _ strings: [String]) {
+        lua_createtable(L, Int32(strings.count), 0)
+        for (i, text) in strings.enumerated() {
+            L.push(text)
             lua_rawseti(L, -2, lua_Integer(i + 1))
         }
-        return 1
     }
 
     /// `H.make_directory(path)`: creates the folder (and its parents); true, or nil and why not.

@@ -678,6 +678,7 @@ end
 local function selected(name)
   if options.filter and not matches(name, options.filter)
     and not matches((name:gsub(" > ", " ")), options.filter) then return false end
+  if options.filter_out and (matches(name, options.filter_out) or matches((name:gsub(" > ", " ")), options.filter_out)) then return false end
   if options.exclude_tags and has_tag(name, options.exclude_tags) then return false end
   if options.tags and next(options.tags) and not has_tag(name, options.tags) then return false end
   return true
@@ -822,6 +823,19 @@ local function run_test(t)
   record(result, failure)
 end
 
+-- Hook errors the host reported while a block's own code ran (a countdown that
+-- a setup started, whose first tick raised) fail the block too.
+local function with_hook_errors(failure)
+  local errors = H.hook_errors()
+  if #errors == 0 then return failure end
+  local text = table.concat(errors, "\n")
+  if failure then
+    failure.message = failure.message .. "\n" .. text
+    return failure
+  end
+  return { message = text }
+end
+
 -- Runs a block as busted does: its body (collecting children), strict_setup,
 -- its children in order, lazy_teardown (when lazy_setup ran), strict_teardown.
 run_block = function(b)
@@ -832,7 +846,7 @@ run_block = function(b)
     local outer = block
     block = b
     if b.envmode == "expose" then b.write_to = (b.parent and b.parent.parent) or root end
-    local failure = call(b.fn, b)
+    local failure = with_hook_errors(call(b.fn, b))
     b.write_to = nil
     block = outer
     if failure then
@@ -841,7 +855,7 @@ run_block = function(b)
     end
   end
   if ok then
-    local failure = run_hooks(b, "strict_setup")
+    local failure = with_hook_errors(run_hooks(b, "strict_setup"))
     if failure then
       block_failure(b, "setup", failure)
     else
@@ -850,11 +864,11 @@ run_block = function(b)
       end
     end
     if b.lazy_ok ~= nil then
-      local f = run_hooks(b, "lazy_teardown")
+      local f = with_hook_errors(run_hooks(b, "lazy_teardown"))
       if f then block_failure(b, "lazy_teardown", f) end
       b.lazy_ok = nil
     end
-    local f = run_hooks(b, "strict_teardown")
+    local f = with_hook_errors(run_hooks(b, "strict_teardown"))
     if f then block_failure(b, "teardown", f) end
   end
   if b.envmode ~= "expose" then

@@ -33,6 +33,8 @@ public final class TestRunner {
     public var screenColumns = 80
     public var screenRows = 24
 
+    /// busted's `--filter-out`: leave out tests whose full name contains this text or matches it as a Lua pattern.
+    public var filterOut: String?
     /// busted's `--tags`: run only tests with one of these `#tag`s in their full name.
     public var tags: [String] = []
     /// busted's `--exclude-tags`: leave out tests with one of these `#tag`s.
@@ -101,6 +103,10 @@ public final class TestRunner {
             if let filter {
                 L.push(filter)
                 lua_setfield(L, -2, "filter")
+            }
+            if let filterOut {
+                L.push(filterOut)
+                lua_setfield(L, -2, "filter_out")
             }
             pushSet(L, tags, field: "tags")
             pushSet(L, excludeTags, field: "exclude_tags")

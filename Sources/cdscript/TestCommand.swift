@@ -28,6 +28,9 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run only tests whose full name contains PATTERN or matches it as a Lua pattern.", valueName: "PATTERN"))
     var filter: String?
 
+    @Option(name: .customLong("filter-out"), help: ArgumentHelp("Leave out tests whose full name contains PATTERN or matches it as a Lua pattern (as busted).", valueName: "PATTERN"))
+    var filterOut: String?
+
     @Option(name: [.customShort("t"), .long], parsing: .singleValue, help: ArgumentHelp("Run only tests with one of these #tags in their full name (comma-separated, repeatable; as busted).", valueName: "TAGS"))
     var tags: [String] = []
 
@@ -95,6 +98,7 @@ struct TestCommand: ParsableCommand {
             throw ExitCode(ExitStatus.systemError.rawValue)
         }
         let runner = TestRunner(filter: filter)
+        runner.filterOut = filterOut
         runner.tags = Self.tagList(tags)
         runner.excludeTags = Self.tagList(excludeTags)
         runner.updateSnapshots = updateSnapshots
@@ -143,6 +147,7 @@ struct TestCommand: ParsableCommand {
         }
         var selection: [String] = []
         if let filter { selection.append("--filter '\(filter)'") }
+        if let filterOut { selection.append("--filter-out '\(filterOut)'") }
         if !tags.isEmpty { selection.append("--tags " + Self.tagList(tags).joined(separator: ",")) }
         if !excludeTags.isEmpty { selection.append("--exclude-tags " + Self.tagList(excludeTags).joined(separator: ",")) }
         return "\(selection.joined(separator: " and ")) matched none of the \(declared) tests declared"

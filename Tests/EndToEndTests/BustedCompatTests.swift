@@ -93,11 +93,12 @@ struct BustedCompatTests {
         #expect(outcomes.allSatisfy { $0.status == "pass" })
     }
 
-    @Test("--tags, --exclude-tags and --filter pick the same tests as busted's")
+    @Test("--tags, --exclude-tags, --filter and --filter-out pick the same tests as busted's")
     func selection() throws {
         #expect(try Self.compare(["--tags=fast"], ["--tags=fast"]).count == 2)
         #expect(try Self.compare(["--tags=fast", "--exclude-tags=slow"], ["--tags", "fast", "--exclude-tags", "slow"]).count == 1)
         #expect(try Self.compare(["--filter=spies and stubs spy"], ["--filter", "spies and stubs spy"]).count == 2)
+        #expect(try Self.compare(["--filter-out=spies"], ["--filter-out", "spies"]).count == 23)
     }
 
     @Test("with no path and no .busted: tests/ when there is one, else spec/ (busted's default)")

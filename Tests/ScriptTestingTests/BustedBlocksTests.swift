@@ -46,6 +46,20 @@ struct BustedBlocksTests {
         #expect(report.declaredTests == 2)
     }
 
+    @Test("a hook error while a block's setup runs (a first tick that raises) fails the block")
+    func hookErrorInSetup() throws {
+        let report = try Fixture.run("""
+            describe("block", function()
+              setup(function()
+                countdown.start{ seconds = 2, on_tick = function() error("tick broke in setup") end }
+              end)
+              it("runs", function() end)
+            end)
+            """)
+        #expect(report.results.map(\.name) == ["block (setup)"])
+        #expect(report.results.first?.message?.contains("tick broke in setup") == true)
+    }
+
     @Test("finally runs after the test body even when the body fails")
     func finallyRuns() throws {
         let report = try Fixture.run("""
