@@ -9,10 +9,13 @@ import TerminalView
 ///
 /// A file's state has the `countdown` library, the `clock` table bound to a
 /// `VirtualClock` (boot time 0, wall time `wallStart`), and the test API of
-/// `TestPrelude`. The file runs once to collect its tests; then each test runs
-/// in declaration order. Time moves only when a test moves it, and the clock is
-/// not reset between the tests of a file; countdowns a test leaves active are
-/// stopped after it, silently (no hooks run).
+/// `TestPrelude` (busted's and luassert's globals, `expect`). The file's main
+/// chunk declares its blocks and tests; then they run as busted runs them, in
+/// declaration order. Time moves only when a test moves it, and the clock is
+/// not reset between the tests of a file. After each test, what it left is
+/// undone: countdowns are stopped silently (no hooks run), the global hooks and
+/// formatters it registered and the plugins it loaded with `use` are gone, and
+/// the view is fresh. Plugins' side effects are recorded, never done.
 public final class TestRunner {
     /// 2027-01-01T00:00:00Z: where the virtual wall clock of every file starts.
     public static let defaultWallStart: Nanoseconds = 1_798_761_600 * Time.nanosecondsPerSecond
