@@ -252,6 +252,67 @@ function before_each(fn) end
 ---@param fn fun()
 function after_each(fn) end
 
+-- busted's other blocks and hooks, with busted's ordering (issue 14).
+
+---@param name string
+---@param fn fun()
+function context(name, fn) end
+
+---A describe whose changes to globals and package.loaded are undone after it.
+---@param name string
+---@param fn fun()
+function insulate(name, fn) end
+
+---A describe whose changes to globals stay for the rest of the file.
+---@param name string
+---@param fn fun()
+function expose(name, fn) end
+
+---@param name string
+---@param fn fun()?
+function spec(name, fn) end
+
+---@param name string
+---@param fn fun()?
+function test(name, fn) end
+
+---Runs once before the block's children (busted 2: strict_setup).
+---@param fn fun()
+function setup(fn) end
+
+---Runs once after the block's children (busted 2: strict_teardown).
+---@param fn fun()
+function teardown(fn) end
+
+---@param fn fun()
+function strict_setup(fn) end
+
+---@param fn fun()
+function strict_teardown(fn) end
+
+---Runs once, before the first test of the block that runs.
+---@param fn fun()
+function lazy_setup(fn) end
+
+---Runs after the block when its lazy_setup ran.
+---@param fn fun()
+function lazy_teardown(fn) end
+
+---Inside a test: runs `fn` after the test's body, even when it failed.
+---@param fn fun()
+function finally(fn) end
+
+---@class cdscript.PluginCall
+---@field plugin string "exec", "notify", "log" or "bell"
+---@field argv string[]? the command exec or notify would have run
+---@field path string? the file log would have appended to
+---@field line string? the line log would have written
+
+---What the built-in plugins did in this test, instead of doing it.
+---@param name string? a plugin name; all plugins when nil
+---@return cdscript.PluginCall[]
+function plugin_calls(name) end
+
 ---@class cdscript.Expectation
 ---@field never cdscript.Expectation the negated assertions
 local Expectation = {}
@@ -276,15 +337,64 @@ function Expectation.to_throw(pattern) end
 ---@return cdscript.Expectation
 function expect(actual) end
 
+---The value matches the snapshot stored in __snapshots__/FILE.snap (written on
+---the first run; `cdscript test --update-snapshots` rewrites it).
+function Expectation.to_match_snapshot() end
+
 ---@class cdscript.Spy
 ---@field count integer calls so far
----@field calls any[][] the arguments of each call
+---@field calls any[][] the arguments of each call (luassert's `vals`/`refs` too)
 ---@operator call:any
 
----A callable that records its calls (and calls `fn` when given).
+---luassert's spy: `spy(fn)` or `spy.new(fn)` makes one, `spy.on(t, key)` wraps t[key].
+spy = {}
+
 ---@param fn function?
 ---@return cdscript.Spy
-function spy(fn) end
+function spy.new(fn) end
+
+---@param t table
+---@param key any
+---@return cdscript.Spy
+function spy.on(t, key) end
+
+---@param value any
+---@return boolean
+function spy.is_spy(value) end
+
+---luassert's stub: `stub(t, key)` replaces t[key] with a spy that returns nothing (or `.returns(...)`).
+stub = {}
+
+---@param t table
+---@param key any
+---@return cdscript.Spy
+function stub.new(t, key, ...) end
+
+---luassert's mock: spies (or stubs) on every function of a table.
+mock = {}
+
+---@param t table
+---@param dostub boolean?
+---@return table
+function mock.new(t, dostub) end
+
+---@param t table
+function mock.clear(t) end
+
+---@param t table
+function mock.revert(t) end
+
+---luassert's argument matchers: `match._`, `match.is_number()`, `match.is_same(x)`...
+match = {}
+
+---@return boolean
+function match.is_matcher(value) end
+
+---@return boolean
+function match.is_ref_matcher(value) end
+
+---@return any
+function match.state(...) end
 
 ---Runs a script inside the test's host, with `...` as its arguments.
 ---@param path string relative to the test file

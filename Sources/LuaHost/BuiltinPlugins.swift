@@ -71,7 +71,7 @@ function M.setup(options)
         " is not installed (on Debian: apt install libnotify-bin)")
       return
     end
-    local ok, err = api.spawn({ path, options.title or "cdscript", body })
+    local ok, err = api.spawn({ path, options.title or "cdscript", body }, plugin)
     if not ok then api.warn("cdscript notify: no desktop notification for " .. describe(t) .. ": " .. err) end
   end
   return { remove = countdown.on("done", notify), notify = notify }
@@ -97,7 +97,7 @@ function M.setup(options)
     if not follows(options, t) then return end
     local argv = {}
     for i, argument in ipairs(command) do argv[i] = (argument:gsub("{id}", function() return t.id or "" end)) end
-    local pid, err = api.spawn(argv)
+    local pid, err = api.spawn(argv, plugin)
     if not pid then api.warn("cdscript exec: not run for " .. describe(t) .. ": " .. err) end
   end
   return { remove = countdown.on("done", run), run = run }

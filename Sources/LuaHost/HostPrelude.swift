@@ -67,7 +67,11 @@ function countdown.on(event, fn)
   if not index then
     error("countdown.on: event must be \"start\", \"tick\", \"done\" or \"cancel\", got " .. describe(event), 2)
   end
-  if type(fn) ~= "function" then error("countdown.on: expected a function as argument 2, got " .. describe(fn), 2) end
+  -- A callable table (a luassert spy, say) is a function here, as it is for on_tick.
+  local mt = type(fn) == "table" and getmetatable(fn)
+  if type(fn) ~= "function" and not (type(mt) == "table" and rawget(mt, "__call")) then
+    error("countdown.on: expected a function as argument 2, got " .. describe(fn), 2)
+  end
   local old, list = hooks[index], {}
   for i = 1, #old do list[i] = old[i] end
   list[#list + 1] = fn

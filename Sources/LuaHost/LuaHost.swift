@@ -73,6 +73,8 @@ public final class LuaHost {
     var startHookCount = 0, tickHookCount = 0, doneHookCount = 0, cancelHookCount = 0
     var globalHooksRef: Int32 = LUA_NOREF
     var formattersRef: Int32 = LUA_NOREF
+    /// Set by `cdscript test`: plugins' side effects are recorded here instead of done (PluginRecorder.swift).
+    public var pluginRecorder: PluginRecorder?
     /// Lines for the user from plugins (e.g. why no notification was shown); stderr by default.
     public var reportNotice: (String) -> Void = { message in
         FileHandle.standardError.write(Data((message + "\n").utf8))

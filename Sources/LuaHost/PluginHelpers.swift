@@ -14,6 +14,11 @@ extension LuaHost {
     /// terminal then), else writes BEL when stdout is a terminal; false and a reason otherwise.
     static let ringBell: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
+            if let recorder = host.pluginRecorder {
+                recorder.record(.init(plugin: "bell"))
+                lua_pushboolean(L, 1)
+                return 1
+            }
             if let controller = host.view?.controller, controller.isOpen, !controller.isClosed,
                case .screen = controller.output {
                 controller.bell()
@@ -33,8 +38,10 @@ extension LuaHost {
 
     /// `which(name)`: the executable's path on PATH, or nil.
     static let whichCommand: cd_host_function = { L, context in
-        hostCall(L, context) { _, L throws(APIError) in
+        hostCall(L, context) { host, L throws(APIError) in
             guard let name = L.string(at: 1) else { throw APIError("which: expected a command name") }
+            // In tests nothing runs, so every command is "there" (and recorded by spawn).
+            if host.pluginRecorder != nil { L.push(name); return 1 }
             if let path = LuaHost.executablePath(name) { L.push(path) } else { lua_pushnil(L) }
             return 1
         }
@@ -70,6 +77,11 @@ extension LuaHost {
                 }
                 L.pop()
                 argv.append(argument)
+            }
+            if let recorder = host.pluginRecorder {
+                recorder.record(.init(plugin: L.string(at: 2) ?? "exec", argv: argv))
+                lua_pushinteger(L, 0)
+                return 1
             }
             switch LuaHost.spawn(argv) {
             case .success(let pid):
@@ -109,6 +121,11 @@ extension LuaHost {
         hostCall(L, context) { host, L throws(APIError) in
             guard let path = L.string(at: 1), let line = L.string(at: 2) else {
                 throw APIError("append_line: expected a path and a line")
+            }
+            if let recorder = host.pluginRecorder {
+                recorder.record(.init(plugin: "log", path: path, line: line))
+                lua_pushboolean(L, 1)
+                return 1
             }
             // Under --sandbox only inside the script's folder, checked on the file
             // actually opened (no symbolic link followed; see cd_open_append).

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Finds test files: files given by name, and every `*_test.lua` and
-/// `*_spec.lua` under folders given, in byte order of their paths.
+/// `*_spec.lua` under folders given (or what a `.busted` file's `pattern`
+/// names), in byte order of their paths.
 public enum TestDiscovery {
     public static let suffixes = ["_test.lua", "_spec.lua"]
     public static let defaultPaths = ["tests"]
@@ -11,11 +12,14 @@ public enum TestDiscovery {
         public var description: String { message }
     }
 
-    /// The test files for `paths` (the default folder when empty). A file named
-    /// explicitly runs whatever its name; a folder contributes only files with a
-    /// test suffix, hidden folders left out.
-    public static func files(in paths: [String]) throws(Failure) -> [String] {
-        let roots = paths.isEmpty ? defaultPaths : paths
+    /// The test files for `paths`. With no path: the `ROOT` of a `.busted` file,
+    /// else `tests`, else `spec` (busted's default). A file named explicitly runs
+    /// whatever its name; a folder contributes only files with a test suffix
+    /// (or, with `patterns` from `.busted`, `.lua` files whose base name matches
+    /// one), hidden folders left out.
+    public static func files(in paths: [String], config: BustedConfig? = nil) throws(Failure) -> [String] {
+        let roots = paths.isEmpty ? defaultRoots(config) : paths
+        let patterns = config?.patterns ?? []
         var found: [String] = []
         var seen: Set<String> = []
         let fm = FileManager.default
@@ -30,13 +34,18 @@ public enum TestDiscovery {
                 files = (try? fm.subpathsOfDirectory(atPath: root)) ?? []
                 files = files
                     .filter { relative in
-                        isTestFile(relative) && !relative.split(separator: "/").contains { $0.hasPrefix(".") }
+                        (patterns.isEmpty ? isTestFile(relative) : relative.hasSuffix(".lua"))
+                            && !relative.split(separator: "/").contains { $0.hasPrefix(".") }
                     }
                     .map { prefix + $0 }
                     .filter { path in
                         var dir: ObjCBool = false
                         return fm.fileExists(atPath: path, isDirectory: &dir) && !dir.boolValue
                     }
+                if !patterns.isEmpty {
+                    let keep = BustedConfig.matching(files.map { ($0 as NSString).lastPathComponent }, patterns: patterns)
+                    files = zip(files, keep).filter(\.1).map(\.0)
+                }
                 files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             } else {
                 files = [root]
@@ -46,9 +55,18 @@ public enum TestDiscovery {
             }
         }
         if found.isEmpty {
-            throw Failure(message: "no test files (*_test.lua, *_spec.lua) in \(roots.joined(separator: ", "))")
+            let what = patterns.isEmpty ? "*_test.lua, *_spec.lua" : "*.lua matching " + patterns.joined(separator: ", ")
+            throw Failure(message: "no test files (\(what)) in \(roots.joined(separator: ", "))")
         }
         return found
+    }
+
+    /// Where to look when no path is given.
+    static func defaultRoots(_ config: BustedConfig?) -> [String] {
+        if let roots = config?.roots, !roots.isEmpty { return roots }
+        let fm = FileManager.default
+        if !fm.fileExists(atPath: "tests") && fm.fileExists(atPath: "spec") { return ["spec"] }
+        return defaultPaths
     }
 
     public static func isTestFile(_ path: String) -> Bool {

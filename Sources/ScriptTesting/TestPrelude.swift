@@ -1,10 +1,13 @@
-/// The Lua half of `cdscript test`: the globals a test file sees (`describe`,
-/// `it`, `before_each`, `after_each`, `pending`, `expect`, `spy`, `load_script`,
-/// `printed`) and the code that runs one collected test.
+/// The Lua half of `cdscript test`: the globals a test file sees (busted's
+/// `describe`/`context`/`insulate`/`expose`, `it`/`spec`/`test`, `pending`, the
+/// hooks and `finally`; luassert's `assert`, `spy`, `stub`, `mock`, `match`; and
+/// cdscript's `expect`, `load_script`, `printed`, `plugin_calls`), hermetic
+/// `os.time`/`os.date`/`os.clock`, and the code that runs the blocks and tests.
 ///
-/// It runs before the test file, with the file's path as `...`, and returns the
-/// table the Swift runner drives: `count()`, `run(i, filter)`. The `clock` table
-/// is bound by the host (`LuaHost.installVirtualClockLibrary`), not here.
+/// It runs before the test file, with the file's path and the helper table `H`
+/// (FileSession.swift) as `...`, and returns the table the Swift runner drives:
+/// `run(options)`, which returns every result in the order the tests ran. The
+/// `clock` table is bound by the host (`LuaHost.installVirtualClockLibrary`).
 ///
 /// Messages never show addresses (`table: 0x...`), so that the same files always
 /// give the same report.
@@ -13,16 +16,43 @@ enum TestPrelude {
     static let chunkName = "=(cdscript test)"
     static let sourceMarker = "(cdscript test)"
 
-    static let source = #"""
-local test_file, run_limited = ...
+    /// The whole chunk: its parts share locals, so they are one chunk, kept in
+    /// files by subject (TestPrelude+Expect, +Structure, +Time, +Running).
+    static let source = basics + expectations + structure + hermeticTime + plugins + running
+
+    /// Arguments, module paths, luassert, and how values and failures are shown.
+    static let basics = #"""
+local test_file, H = ...
+local run_limited = H.run_limited
 local test_dir = test_file:match("^(.*)/[^/]*$") or "."
 local PRELUDE = "(cdscript test)"
+local OUTPUT_LIMIT = H.output_limit or 65536
 
-local tests = {}
-local root = { before = {}, after = {} }
-local block = root
-local running = nil
+-- busted's module paths: the folder the run starts in, and ./src.
+do
+  local extra = { "./?.lua", "./?/init.lua", "./src/?.lua", "./src/?/?.lua", "./src/?/init.lua" }
+  local parts = {}
+  for _, p in ipairs(extra) do
+    if not (";" .. package.path .. ";"):find(";" .. p .. ";", 1, true) then parts[#parts + 1] = p end
+  end
+  if #parts > 0 then package.path = table.concat(parts, ";") .. ";" .. package.path end
+end
+
+-- luassert: the assertions, spies, stubs, mocks and matchers of busted.
+local found, luassert = pcall(require, "luassert")
+if not found then
+  error("cdscript test needs luassert, the assertion library of busted, and cannot load it " ..
+    "(on Debian: apt install lua-luassert; or put it on LUA_PATH_5_4):\n" .. tostring(luassert), 0)
+end
+local luassert_spy, luassert_stub = require("luassert.spy"), require("luassert.stub")
+local luassert_mock, luassert_match = require("luassert.mock"), require("luassert.match")
+
+local root = { children = {}, hooks = {}, kind = "file" }
+local block = root      -- the block whose body is running (where declarations go)
+local running = nil     -- the test running, if any
 local output = nil
+local output_size = 0
+local declared = 0      -- tests declared so far (describe bodies run as the file runs)
 
 -- Rendering values -------------------------------------------------------
 
@@ -119,277 +149,15 @@ local function error_text(e)
   return show(e)
 end
 
--- expect -----------------------------------------------------------------
+"""#
 
--- Each matcher returns: passed, what was expected (as text), the message for a
--- failure, the message for a failure when negated.
-local matchers = {}
-
-function matchers.to_be(actual, expected)
-  return rawequal(actual, expected), show(expected),
-    "expected " .. show(actual) .. " to be " .. show(expected),
-    "expected " .. show(actual) .. " not to be " .. show(expected)
+    /// `plugin_calls`: what the plugins did in this test (recorded by the host).
+    static let plugins = #"""
+-- Plugins act on nothing real in tests: what they did is recorded instead.
+function plugin_calls(name)
+  if name ~= nil and type(name) ~= "string" then error("plugin_calls: expected a plugin name or nothing, got " .. type(name), 2) end
+  return H.plugin_calls(name)
 end
 
-function matchers.to_equal(actual, expected)
-  return deep_equal(actual, expected), show(expected),
-    "expected values to be equal",
-    "expected values to differ"
-end
-
-function matchers.to_be_near(actual, expected, tolerance)
-  tolerance = tolerance or 1e-9
-  if type(expected) ~= "number" or type(tolerance) ~= "number" then
-    error("to_be_near: expected a number and a tolerance, got " .. type(expected) .. " and " .. type(tolerance), 3)
-  end
-  local near = type(actual) == "number" and math.abs(actual - expected) <= tolerance
-  local want = show(expected) .. " +/- " .. show(tolerance)
-  return near, want,
-    "expected " .. show(actual) .. " to be within " .. show(tolerance) .. " of " .. show(expected),
-    "expected " .. show(actual) .. " not to be within " .. show(tolerance) .. " of " .. show(expected)
-end
-
-function matchers.to_throw(fn, pattern)
-  if type(fn) ~= "function" and not (getmetatable(fn) or {}).__call then
-    error("to_throw: expect() needs a function here, got " .. type(fn), 3)
-  end
-  local ok, e = pcall(fn)
-  local want = pattern and ("an error matching " .. show(pattern)) or "an error"
-  if ok then
-    return false, want, "expected the function to raise " .. want .. ", it returned", "expected the function not to raise an error"
-  end
-  local text = error_text(e)
-  local passed = pattern == nil or matches(text, pattern)
-  return passed, want,
-    "expected the function to raise " .. want .. ", it raised: " .. text,
-    "expected the function not to raise " .. want .. ", it raised: " .. text,
-    text
-end
-
-local function expectation(actual, negated)
-  local e = {}
-  for name, matcher in pairs(matchers) do
-    e[name] = function(...)
-      local passed, want, message, negated_message, got = matcher(actual, ...)
-      if negated then
-        if passed then fail(negated_message, "not " .. want, got or show(actual)) end
-      elseif not passed then
-        fail(message, want, got or show(actual))
-      end
-    end
-  end
-  return e
-end
-
-function expect(actual)
-  local e = expectation(actual, false)
-  e.never = expectation(actual, true)
-  return e
-end
-
--- spy --------------------------------------------------------------------
-
-local Spy = {}
-Spy.__call = function(self, ...)
-  self.count = self.count + 1
-  self.calls[self.count] = { ... }
-  if self.fn then return self.fn(...) end
-end
-Spy.__tostring = function(self) return "spy(" .. self.count .. " calls)" end
-
-function spy(fn)
-  if fn ~= nil and type(fn) ~= "function" and not (getmetatable(fn) or {}).__call then
-    error("spy: expected a function or nothing, got " .. type(fn), 2)
-  end
-  return setmetatable({ calls = {}, count = 0, fn = fn }, Spy)
-end
-
--- Structure --------------------------------------------------------------
-
-local function caller_line()
-  local info = debug.getinfo(3, "Sl")
-  return info and info.currentline or 0
-end
-
-local function not_while_running(what)
-  if running then error(what .. " cannot be called inside a test; call it at the top of the file or in a describe", 3) end
-end
-
-local function full_name(b, name)
-  local parts = { name }
-  while b and b.name do
-    table.insert(parts, 1, b.name)
-    b = b.parent
-  end
-  return table.concat(parts, " > ")
-end
-
-function describe(name, fn)
-  not_while_running("describe")
-  if type(name) ~= "string" then error("describe: expected a name string, got " .. type(name), 2) end
-  if type(fn) ~= "function" then error("describe: expected a function after the name, got " .. type(fn), 2) end
-  local outer = block
-  block = { name = name, parent = outer, before = {}, after = {} }
-  -- An error here stops the whole file (a load error), so `block` need not be
-  -- restored on the way out, and the traceback reaches the failing line.
-  fn()
-  block = outer
-end
-
-function it(name, fn)
-  not_while_running("it")
-  if type(name) ~= "string" then error("it: expected a name string, got " .. type(name), 2) end
-  if fn ~= nil and type(fn) ~= "function" then error("it: expected a function after the name, got " .. type(fn), 2) end
-  tests[#tests + 1] = { name = full_name(block, name), fn = fn, block = block, pending = fn == nil, line = caller_line() }
-end
-
-function pending(name)
-  not_while_running("pending")
-  if type(name) ~= "string" then error("pending: expected a name string, got " .. type(name), 2) end
-  tests[#tests + 1] = { name = full_name(block, name), block = block, pending = true, line = caller_line() }
-end
-
-function before_each(fn)
-  not_while_running("before_each")
-  if type(fn) ~= "function" then error("before_each: expected a function, got " .. type(fn), 2) end
-  block.before[#block.before + 1] = fn
-end
-
-function after_each(fn)
-  not_while_running("after_each")
-  if type(fn) ~= "function" then error("after_each: expected a function, got " .. type(fn), 2) end
-  block.after[#block.after + 1] = fn
-end
-
--- Scripts and output -----------------------------------------------------
-
-function load_script(path, ...)
-  if type(path) ~= "string" then error("load_script: expected a path string, got " .. type(path), 2) end
-  local resolved = path
-  local f = io.open(path, "r")
-  if f then
-    f:close()
-  elseif not path:match("^/") then
-    resolved = test_dir .. "/" .. path
-  end
-  local chunk, message = loadfile(resolved, "t")
-  if not chunk then error("load_script: " .. message, 2) end
-  arg = { [0] = resolved, ... }
-  return chunk(...)
-end
-
-print = function(...)
-  local parts = {}
-  for i = 1, select("#", ...) do parts[i] = tostring((select(i, ...))) end
-  local line = table.concat(parts, "\t")
-  if output then
-    output[#output + 1] = line
-  else
-    io.stderr:write(line, "\n")
-  end
-end
-
--- Ending the process would end every other test file with it.
-os.exit = function()
-  error("os.exit is not available in tests (the test runner owns the process)", 2)
-end
-
-function printed()
-  local copy = {}
-  for i, line in ipairs(output or {}) do copy[i] = line end
-  return copy
-end
-
--- Running ----------------------------------------------------------------
-
--- The first frame of user code, not this prelude's nor C's: its level and `FILE:LINE`.
-local function user_frame(level)
-  while true do
-    local info = debug.getinfo(level, "Sl")
-    if not info then return nil end
-    if info.what ~= "C" and info.short_src ~= PRELUDE and info.currentline and info.currentline > 0 then
-      return level, info.short_src .. ":" .. info.currentline
-    end
-    level = level + 1
-  end
-end
-
-local function handler(e)
-  -- Level 1 is this handler; the traceback starts at the failing line of user code.
-  local level, location = user_frame(2)
-  local failure = { location = location, traceback = debug.traceback("", (level or 2) - 1) }
-  if getmetatable(e) == Failure then
-    failure.message, failure.expected, failure.actual = e.message, e.expected, e.actual
-  else
-    failure.message = error_text(e)
-  end
-  return failure
-end
-
-local function chain(b)
-  local blocks = {}
-  while b do
-    table.insert(blocks, 1, b)
-    b = b.parent
-  end
-  return blocks
-end
-
-local suite = {}
-
--- How Lua names the test file in messages and tracebacks: long paths are cut
--- to "...tail"; the runner puts the whole path back.
-suite.short_src = load("return debug.getinfo(1, 'S').short_src", "@" .. test_file)()
-
-function suite.count() return #tests end
-
--- Runs test `i` unless `filter` leaves it out (then returns nil).
-function suite.run(i, filter)
-  local t = tests[i]
-  if filter and not matches(t.name, filter) then return nil end
-  local result = { name = t.name, line = t.line }
-  if t.pending then
-    result.status = "skipped"
-    return result
-  end
-  output = {}
-  running = t
-  local failure
-  local blocks = chain(t.block)
-  for _, b in ipairs(blocks) do
-    for _, fn in ipairs(b.before) do
-      if not failure then
-        local ok, f = run_limited(fn, handler)
-        if not ok then failure = f end
-      end
-    end
-  end
-  if not failure then
-    local ok, f = run_limited(t.fn, handler)
-    if not ok then failure = f end
-  end
-  for k = #blocks, 1, -1 do
-    for _, fn in ipairs(blocks[k].after) do
-      local ok, f = run_limited(fn, handler)
-      if not ok and not failure then failure = f end
-    end
-  end
-  running = nil
-  result.output = table.concat(output, "\n")
-  output = nil
-  if failure then
-    result.status = "failed"
-    result.message = failure.message
-    result.location = failure.location
-    result.expected = failure.expected
-    result.actual = failure.actual
-    result.traceback = failure.traceback
-  else
-    result.status = "passed"
-  end
-  return result
-end
-
-return suite
 """#
 }

@@ -55,6 +55,7 @@ public final class HumanReporter: TestReporter {
     public func opening() -> [String] { [] }
 
     public func lines(for report: FileReport) -> [String] {
+        if report.hasNoTests { return [report.path, "  (no tests: the file declares no it, test or spec)"] }
         // A file whose tests the filter left out says nothing.
         if report.results.isEmpty && report.loadError == nil { return [] }
         var lines = [report.path]

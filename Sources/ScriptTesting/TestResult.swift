@@ -44,12 +44,19 @@ public struct FileReport: Equatable, Sendable {
     /// Set when the file could not be read or raised an error while its tests
     /// were being collected; then it counts as one failure.
     public var loadError: String?
+    /// How many tests the file declared (`it`, `spec`, `test`, `pending`), run or not.
+    /// A file that loaded and declared none is reported by name.
+    public var declaredTests: Int
 
-    public init(path: String, results: [TestResult] = [], loadError: String? = nil) {
+    public init(path: String, results: [TestResult] = [], loadError: String? = nil, declaredTests: Int? = nil) {
         self.path = path
         self.results = results
         self.loadError = loadError
+        self.declaredTests = declaredTests ?? results.count
     }
+
+    /// The file loaded and declared no test at all.
+    public var hasNoTests: Bool { loadError == nil && declaredTests == 0 }
 }
 
 /// Totals over a run.
@@ -83,4 +90,7 @@ public struct TestSummary: Equatable, Sendable {
     }
 
     public var succeeded: Bool { failed == 0 }
+
+    /// No test ran (passed, failed or skipped): a run that tested nothing.
+    public var ranNothing: Bool { passed + failed + skipped == 0 }
 }

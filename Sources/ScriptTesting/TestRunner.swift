@@ -9,10 +9,13 @@ import TerminalView
 ///
 /// A file's state has the `countdown` library, the `clock` table bound to a
 /// `VirtualClock` (boot time 0, wall time `wallStart`), and the test API of
-/// `TestPrelude`. The file runs once to collect its tests; then each test runs
-/// in declaration order. Time moves only when a test moves it, and the clock is
-/// not reset between the tests of a file; countdowns a test leaves active are
-/// stopped after it, silently (no hooks run).
+/// `TestPrelude` (busted's and luassert's globals, `expect`). The file's main
+/// chunk declares its blocks and tests; then they run as busted runs them, in
+/// declaration order. Time moves only when a test moves it, and the clock is
+/// not reset between the tests of a file. After each test, what it left is
+/// undone: countdowns are stopped silently (no hooks run), the global hooks and
+/// formatters it registered and the plugins it loaded with `use` are gone, and
+/// the view is fresh. Plugins' side effects are recorded, never done.
 public final class TestRunner {
     /// 2027-01-01T00:00:00Z: where the virtual wall clock of every file starts.
     public static let defaultWallStart: Nanoseconds = 1_798_761_600 * Time.nanosecondsPerSecond
@@ -33,6 +36,17 @@ public final class TestRunner {
     public var screenColumns = 80
     public var screenRows = 24
 
+    /// busted's `--filter-out`: leave out tests whose full name contains this text or matches it as a Lua pattern.
+    public var filterOut: String?
+    /// busted's `--tags`: run only tests with one of these `#tag`s in their full name.
+    public var tags: [String] = []
+    /// busted's `--exclude-tags`: leave out tests with one of these `#tag`s.
+    public var excludeTags: [String] = []
+    /// `--update-snapshots`: `to_match_snapshot` rewrites stored snapshots that differ.
+    public var updateSnapshots = false
+    /// The most a test's printed output may hold; more is cut with a note.
+    public var outputLimit = 65_536
+
     public init(filter: String? = nil) {
         self.filter = filter
     }
@@ -43,8 +57,12 @@ public final class TestRunner {
         let scheduler = Scheduler(clock: clock)
         let host = LuaHost(scheduler: scheduler, limits: limits)
         host.timeZone = timeZone
-        let hookErrors = HookErrorLog()
-        host.reportError = { hookErrors.messages.append($0) }
+        host.pluginRecorder = PluginRecorder()
+        let session = FileSession(runner: self, host: host, scheduler: scheduler)
+        host.reportError = { [weak session] in session?.hookErrors.append($0) }
+        // The prelude's helpers reach the session through an unretained pointer:
+        // it must live until the file is done, not only until its last use here.
+        defer { withExtendedLifetime(session) {} }
         host.installVirtualClockLibrary()
         // `view.*` draws on a virtual terminal: view.get, view.press and
         // view.screen() work in tests without a real one.
@@ -60,8 +78,12 @@ public final class TestRunner {
         // budget is reported like any failure.
         let budget = RunnerBudget(L, instructions: limits.instructionBudget)
         budget.suspend()
-        guard let suiteRef = loadPrelude(L, testFile: path) else {
-            return FileReport(path: path, loadError: "cdscript: internal error: the test API did not load: \(L.string(at: -1) ?? "?")")
+        let suiteRef: Int32
+        switch loadPrelude(L, testFile: path, session: session) {
+        case .success(let ref):
+            suiteRef = ref
+        case .failure(let message):
+            return FileReport(path: path, loadError: message.message)
         }
         let paths = PathRestorer(path: path, shortName: shortName(L, suiteRef))
         budget.restore()
@@ -72,83 +94,94 @@ public final class TestRunner {
             let text = traceback.map { message + "\n" + $0 } ?? message
             return FileReport(path: path, loadError: paths.restore(text))
         }
-        if !hookErrors.messages.isEmpty {
-            return FileReport(path: path, loadError: paths.restore(hookErrors.messages.joined(separator: "\n")))
+        if !session.hookErrors.isEmpty {
+            return FileReport(path: path, loadError: paths.restore(session.hookErrors.joined(separator: "\n")))
         }
 
         // Countdowns and elements made while the file was collected would leak into its first test.
-        stopAll(scheduler)
-        host.replaceViewController(freshView())
+        session.endTest()
         var report = FileReport(path: path)
-        var count = 0
-        if call(L, suiteRef, "count", arguments: { 0 }) == LUA_TNUMBER {
-            count = Int(lua_tointegerx(L, -1, nil))
+        let ran = call(L, suiteRef, "run") { () -> Int32 in
+            lua_createtable(L, 0, 3)
+            if let filter {
+                L.push(filter)
+                lua_setfield(L, -2, "filter")
+            }
+            if let filterOut {
+                L.push(filterOut)
+                lua_setfield(L, -2, "filter_out")
+            }
+            pushSet(L, tags, field: "tags")
+            pushSet(L, excludeTags, field: "exclude_tags")
+            return 1
+        }
+        switch ran {
+        case .some(LUA_TTABLE):
+            report.declaredTests = L.integerField(-1, "declared") ?? 0
+            let count = lua_rawlen(L, -1)
+            for index in stride(from: 1, through: Int(count), by: 1) {
+                lua_rawgeti(L, -1, lua_Integer(index))
+                report.results.append(paths.restore(readResult(L)))
+                L.pop1()
+            }
+        default:
+            report.loadError = "cdscript: internal error in the test runner: \(L.string(at: -1) ?? "?")"
         }
         lua_settop(L, base)
-        for index in stride(from: 1, through: count, by: 1) {
-            hookErrors.messages.removeAll()
-            let ran = call(L, suiteRef, "run") { () -> Int32 in
-                lua_pushinteger(L, lua_Integer(index))
-                if let filter { L.push(filter) } else { lua_pushnil(L) }
-                return 2
-            }
-            var result: TestResult?
-            switch ran {
-            case .some(LUA_TTABLE):
-                result = readResult(L)
-            case .some:
-                result = nil // left out by the filter
-            case .none:
-                result = TestResult(name: "test #\(index)", status: .failed,
-                                    message: "cdscript: internal error in the test runner: \(L.string(at: -1) ?? "?")")
-            }
-            lua_settop(L, base)
-            // Hooks that raised outside a clock call (in a start's first tick, a
-            // cancel's on_done) fail the test too.
-            if var failed = result, !hookErrors.messages.isEmpty {
-                let hooks = hookErrors.messages.map(Traceback.split)
-                let messages = hooks.map(\.message).joined(separator: "\n")
-                if failed.status == .failed {
-                    failed.message = (failed.message ?? "") + "\n" + messages
-                } else {
-                    failed.status = .failed
-                    failed.message = messages
-                    failed.traceback = hooks.first?.traceback
-                }
-                result = failed
-            }
-            stopAll(scheduler)
-            host.replaceViewController(freshView())
-            if let result { report.results.append(paths.restore(result)) }
-        }
         return report
     }
 
+    /// `names` as a set table `{[name] = true}` in field `field` of the table on top.
+    private func pushSet(_ L: OpaquePointer, _ names: [String], field: String) {
+        guard !names.isEmpty else { return }
+        lua_createtable(L, 0, Int32(names.count))
+        for name in names {
+            L.push(name)
+            lua_pushboolean(L, 1)
+            lua_rawset(L, -3)
+        }
+        lua_setfield(L, -2, field)
+    }
+
     /// Loads the test API; leaves nothing on the stack and returns a registry
-    /// reference to the runner's table, or nil with the error on the stack.
-    private func loadPrelude(_ L: OpaquePointer, testFile: String) -> Int32? {
+    /// reference to the runner's table, or why it did not load.
+    private func loadPrelude(_ L: OpaquePointer, testFile: String, session: FileSession) -> Result<Int32, PreludeFailure> {
         var source = TestPrelude.source
         let status = source.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) {
                 cd_load_text(L, $0.baseAddress, $0.count, TestPrelude.chunkName)
             }
         }
-        guard status == LUA_OK else { return nil }
+        guard status == LUA_OK else {
+            return .failure(PreludeFailure("cdscript: internal error: the test API did not load: \(L.string(at: -1) ?? "?")"))
+        }
         L.push(testFile)
-        cd_push_host_function(L, Self.runLimited, Unmanaged.passUnretained(self).toOpaque())
-        guard cd_pcall_traceback(L, 2, 1) == LUA_OK, lua_type(L, -1) == LUA_TTABLE else { return nil }
-        return cd_ref(L)
+        session.pushHelpers(L)
+        guard cd_pcall_traceback(L, 2, 1) == LUA_OK, lua_type(L, -1) == LUA_TTABLE else {
+            let message = L.string(at: -1) ?? "?"
+            // A missing dependency (luassert) is said as it is, without a traceback.
+            if message.hasPrefix("cdscript test needs") {
+                return .failure(PreludeFailure(Traceback.split(message).message))
+            }
+            return .failure(PreludeFailure("cdscript: internal error: the test API did not load: \(message)"))
+        }
+        return .success(cd_ref(L))
+    }
+
+    struct PreludeFailure: Error {
+        let message: String
+        init(_ message: String) { self.message = message }
     }
 
     /// `run_limited(fn, handler)` for the prelude: `xpcall(fn, handler)` as one
     /// callback of the test file, with the runner's instruction budget.
-    private static let runLimited: cd_host_function = { L, context in
-        let runner = Unmanaged<TestRunner>.fromOpaque(context!).takeUnretainedValue()
+    static let runLimited: cd_host_function = { L, context in
+        let session = Unmanaged<FileSession>.fromOpaque(context!).takeUnretainedValue()
         let L = L!
         lua_settop(L, 2)
         lua_pushvalue(L, 2) // the handler, at 3
         lua_pushvalue(L, 1) // the function, at 4
-        let budget = RunnerBudget(L, instructions: runner.limits.instructionBudget)
+        let budget = RunnerBudget(L, instructions: session.runner.limits.instructionBudget)
         budget.restore()
         let saved = cd_limits_enter(L)
         let status = lua_pcallk(L, 0, 1, 3, 0, nil)
@@ -191,7 +224,7 @@ public final class TestRunner {
             message = raised.message
             traceback = inner
         }
-        return TestResult(
+        var result = TestResult(
             name: L.textField(-1, "name") ?? "?",
             status: status,
             line: L.integerField(-1, "line") ?? 0,
@@ -201,26 +234,45 @@ public final class TestRunner {
             actual: L.textField(-1, "actual"),
             traceback: traceback.flatMap { $0.isEmpty ? nil : $0 },
             output: output.isEmpty ? [] : output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+        // Hooks that raised outside a clock call (in a start's first tick, a
+        // cancel's on_done) fail the test too.
+        var hookErrors: [String] = []
+        if L.rawField(-1, "hook_errors") == LUA_TTABLE {
+            for i in stride(from: 1, through: Int(lua_rawlen(L, -1)), by: 1) {
+                lua_rawgeti(L, -1, lua_Integer(i))
+                if let text = L.string(at: -1) { hookErrors.append(text) }
+                L.pop1()
+            }
+        }
+        L.pop1()
+        if !hookErrors.isEmpty {
+            let hooks = hookErrors.map(Traceback.split)
+            let messages = hooks.map(\.message).joined(separator: "\n")
+            if result.status == .failed {
+                result.message = (result.message ?? "") + "\n" + messages
+            } else {
+                result.status = .failed
+                result.message = messages
+                result.traceback = hooks.first?.traceback
+            }
+        }
+        return result
     }
 
     /// An empty virtual terminal for `view.*`; each test gets its own.
-    private func freshView() -> ViewController {
+    func freshView() -> ViewController {
         ViewController(output: .screen(VirtualTerminal(columns: screenColumns, rows: screenRows), colours: false))
     }
 
     /// Ends what a test left running without calling hooks, so the next test
     /// starts with no countdowns.
-    private func stopAll(_ scheduler: Scheduler) {
+    func stopAll(_ scheduler: Scheduler) {
         for key in scheduler.activeKeys {
             scheduler.cancel(key, reason: .stopped)
         }
     }
 }
 
-/// Hook errors reported while a test runs.
-private final class HookErrorLog {
-    var messages: [String] = []
-}
 
 extension OpaquePointer {
     fileprivate func pop1() { cd_pop(self, 1) }
@@ -239,4 +291,19 @@ private struct RunnerBudget {
 
     func suspend() { limits?.pointee.budget = 0 }
     func restore() { limits?.pointee.budget = instructions }
+}
+
+extension TestRunner {
+    /// Why the test API cannot be set up on this machine (luassert not found on
+    /// package.path, which LUA_PATH_5_4 sets as for `lua5.4`), or nil.
+    public static func missingDependency() -> String? {
+        let probe = #"""
+local ok, err = pcall(require, "luassert")
+if ok then return "" end
+return "luassert, the assertion library of busted, cannot be loaded (on Debian: apt install lua-luassert; " ..
+  "or put it on LUA_PATH_5_4):\n" .. tostring(err)
+"""#
+        let text = (try? LuaEvaluation.run(probe, arguments: [], results: 1).first) ?? ""
+        return text.isEmpty ? nil : text
+    }
 }

@@ -72,6 +72,110 @@ struct TestCommandTests {
         #expect(empty.stderr.contains("no test files (*_test.lua, *_spec.lua)"))
     }
 
+    @Test("a run that tested nothing fails: --filter that matches nothing, a file without tests (named)")
+    func nothingRan() throws {
+        let filtered = try BinaryRunner.run(["test", "--filter", "nomatch", "tests/"])
+        #expect(filtered.status == 1)
+        #expect(filtered.lines == ["0 passed, 0 failed"])
+        #expect(filtered.stderr.hasPrefix("cdscript test: no test ran: --filter 'nomatch' matched none of the "), "\(filtered.stderr)")
+        let script = try BinaryRunner.script("local x = 1", name: "plain.lua")
+        let noTests = try BinaryRunner.run(["test", script])
+        #expect(noTests.status == 1)
+        #expect(noTests.lines == [script, "  (no tests: the file declares no it, test or spec)", "0 passed, 0 failed"])
+        #expect(noTests.stderr == "cdscript test: no test ran: no it, test or spec in \(script)\n")
+        let tagged = try BinaryRunner.run(["test", "--tags", "nosuchtag", "tests/cancel_spec.lua"])
+        #expect(tagged.status == 1)
+        #expect(tagged.stderr.contains("--tags nosuchtag matched none of the 4 tests declared"), "\(tagged.stderr)")
+    }
+
+    @Test("--memory-limit as for run: a test that doubles a string fails with the memory error, the next one runs")
+    func memoryLimit() throws {
+        let path = try BinaryRunner.script("""
+            it("grows without end", function()
+              local s = "x"
+              while true do s = s .. s end
+            end)
+            it("runs after it", function() assert.is_true(true) end)
+            """, name: "memory_spec.lua")
+        let result = try BinaryRunner.run(["test", "--memory-limit", "32M", path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("  ✗ grows without end\n"))
+        #expect(result.stdout.contains("not enough memory"), "\(result.stdout)")
+        #expect(result.stdout.contains("  ✓ runs after it"))
+        #expect(result.lines.last == "1 passed, 1 failed")
+        let bad = try BinaryRunner.run(["test", "--memory-limit", "lots", path])
+        #expect(bad.status == 64)
+    }
+
+    @Test("what a test prints is kept up to 64 KiB, then cut with a note")
+    func outputBounded() throws {
+        let path = try BinaryRunner.script("""
+            it("prints a lot, then fails", function()
+              for i = 1, 100000 do print(string.rep("y", 99)) end
+              error("failed")
+            end)
+            """, name: "chatty_spec.lua")
+        let result = try BinaryRunner.run(["test", path])
+        #expect(result.status == 1)
+        #expect(result.stdout.utf8.count < 80_000)
+        #expect(result.stdout.contains("... (output cut at 65536 bytes)"))
+    }
+
+    @Test("--plugin-path DIR: test files find plugins there, as with run")
+    func pluginPath() throws {
+        let plugins = try BinaryRunner.script("return { setup = function() return { greeting = 'hi from the plugin' } end }", name: "greeter.lua")
+        let dir = (plugins as NSString).deletingLastPathComponent
+        let spec = try BinaryRunner.script("""
+            it("uses a plugin from --plugin-path", function()
+              assert.are.equal("hi from the plugin", use("greeter").greeting)
+            end)
+            """, name: "greeter_spec.lua")
+        let without = try BinaryRunner.run(["test", spec])
+        #expect(without.status == 1)
+        let with = try BinaryRunner.run(["test", "--plugin-path", dir, spec])
+        #expect(with.status == 0, "\(with.stdout)\(with.stderr)")
+    }
+
+    @Test("os.time, os.date and os.clock in tests agree with lua5.4 under faketime at the same instant (TZ=UTC)")
+    func hermeticTimeMatchesReference() throws {
+        let tables = [
+            "{year = 2027, month = 1, day = 1, hour = 0}", "{year = 2026, month = 13, day = 1}",
+            "{year = 2027, month = 3, day = 0, hour = 25, min = -5, sec = 70}", "{year = 2000, month = 2, day = 29, hour = 12}",
+            "{year = 1969, month = 7, day = 20, hour = 20, min = 17, sec = 40}", "{year = 2024, month = -1, day = 15}",
+        ]
+        let probe = """
+            print(os.time(), os.date("%Y-%m-%d %H:%M:%S"), os.date("%c"), os.date("!%A %B %j"))
+            for _, t in ipairs({ \(tables.joined(separator: ", ")) }) do
+              local n = os.time(t)
+              print(n, t.year, t.month, t.day, t.hour, t.min, t.sec, t.yday, t.wday)
+            end
+            """
+        let reference = Process()
+        reference.executableURL = URL(fileURLWithPath: "/usr/bin/faketime")
+        reference.arguments = ["@1798761690", "/usr/bin/lua5.4", "-e", probe]
+        reference.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin"]
+        let pipe = Pipe()
+        reference.standardOutput = pipe
+        try reference.run()
+        let expected = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        reference.waitUntilExit()
+        #expect(expected.hasPrefix("1798761690\t2027-01-01 00:01:30\t"), "\(expected)")
+        #expect(expected.split(separator: "\n").count == 1 + tables.count, "\(expected)")
+        let spec = try BinaryRunner.script("""
+            it("prints what lua5.4 printed", function()
+              clock.advance(90)
+              assert.are.equal(90, os.clock())
+              local lines = {}
+              local env = setmetatable({ print = function(...) lines[#lines + 1] = table.concat({ ... }, "\\t") end }, { __index = _G })
+              local chunk = assert(load([==[\(probe)]==], "probe", "t", env))
+              chunk()
+              assert.are.equal([==[\(expected)]==], table.concat(lines, "\\n") .. "\\n")
+            end)
+            """, name: "reference_spec.lua")
+        let result = try BinaryRunner.run(["test", spec])
+        #expect(result.status == 0, "\(result.stdout)")
+    }
+
     @Test("the same files give the same output")
     func deterministic() throws {
         let first = try BinaryRunner.run(["test", "--tap", "tests/", "\(Self.fixtures)/failing_assertions.lua"])

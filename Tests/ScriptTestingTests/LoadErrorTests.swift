@@ -12,15 +12,33 @@ struct LoadErrorTests {
         #expect(TestSummary([report]) == TestSummary(passed: 0, failed: 1))
     }
 
-    @Test("an error while the tests are collected: its message and traceback")
-    func runtimeError() {
+    @Test("an error in a describe's body fails that block, as in busted; its tests do not run and the file goes on")
+    func describeError() throws {
         let path = Fixture.path("runtime_error.lua")
+        let report = TestRunner().run(file: path)
+        #expect(report.loadError == nil)
+        #expect(report.results.map(\.name) == ["collection (describe)", "after > still runs"])
+        #expect(report.results.map(\.status) == [.failed, .passed])
+        let failed = report.results[0]
+        #expect(failed.location == "\(path):4")
+        #expect(failed.message?.hasPrefix("\(path):4: attempt to index a nil value") == true)
+        #expect(failed.traceback?.contains("\(path):4:") == true)
+        #expect(failed.traceback?.contains(TestPrelude.sourceMarker) == false)
+    }
+
+    @Test("an error in the file's main chunk is a load error: its message and traceback")
+    func runtimeError() throws {
+        let path = try Fixture.write("""
+            it("is declared", function() end)
+            local config = nil
+            local _ = config.missing
+            """)
         let report = TestRunner().run(file: path)
         #expect(report.results.isEmpty)
         let message = report.loadError ?? ""
-        #expect(message.hasPrefix("\(path):4: attempt to index a nil value"))
+        #expect(message.hasPrefix("\(path):3: attempt to index a nil value"))
         #expect(message.contains("stack traceback:"))
-        #expect(message.contains("\(path):1: in main chunk"))
+        #expect(message.contains("\(path):3: in main chunk"))
         #expect(!message.contains(TestPrelude.sourceMarker))
     }
 

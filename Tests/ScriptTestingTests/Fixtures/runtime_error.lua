@@ -3,3 +3,6 @@ describe("collection", function()
   local config = nil
   local _ = config.missing -- raises while the file is being collected
 end)
+describe("after", function()
+  it("still runs", function() end)
+end)

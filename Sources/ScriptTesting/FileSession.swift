@@ -1,0 +1,136 @@
+import CLua
+import CLuaShim
+import CountdownCore
+import Foundation
+import LuaHost
+
+/// The Swift side of one test file's run, as the prelude sees it: the helpers
+/// it gets as `H` (the budgeted call, the isolation between tests, the hook
+/// errors and plugin calls of the test that runs).
+final class FileSession {
+    unowned let runner: TestRunner
+    let host: LuaHost
+    let scheduler: Scheduler
+    /// Hook errors reported while the current test runs.
+    var hookErrors: [String] = []
+
+    init(runner: TestRunner, host: LuaHost, scheduler: Scheduler) {
+        self.runner = runner
+        self.host = host
+        self.scheduler = scheduler
+    }
+
+    private var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// Pushes the helper table `H` for the prelude. The session must outlive the state's use of it.
+    func pushHelpers(_ L: OpaquePointer) {
+        lua_createtable(L, 0, 8)
+        let functions: [(String, cd_host_function)] = [
+            ("run_limited", TestRunner.runLimited),
+            ("save", Self.save),
+            ("restore", Self.restore),
+            ("test_begin", Self.testBegin),
+            ("test_end", Self.testEnd),
+            ("plugin_calls", Self.pluginCalls),
+            ("make_directory", Self.makeDirectory),
+            ("hook_errors", Self.takeHookErrors),
+        ]
+        for (name, function) in functions {
+            cd_push_host_function(L, function, context)
+            lua_setfield(L, -2, name)
+        }
+        lua_pushinteger(L, lua_Integer(runner.outputLimit))
+        lua_setfield(L, -2, "output_limit")
+        lua_pushboolean(L, runner.updateSnapshots ? 1 : 0)
+        lua_setfield(L, -2, "update_snapshots")
+    }
+
+    /// Ends what a test left: countdowns stopped without hooks, a fresh view
+    /// (its buttons and key bindings gone), no recorded plugin calls.
+    func endTest() {
+        runner.stopAll(scheduler)
+        host.replaceViewController(runner.freshView())
+        host.pluginRecorder?.removeAll()
+    }
+
+    private static func session(_ context: UnsafeMutableRawPointer?) -> FileSession {
+        Unmanaged<FileSession>.fromOpaque(context!).takeUnretainedValue()
+    }
+
+    /// `H.save()`: a snapshot of the host's registrations (global hooks, formatters).
+    static let save: cd_host_function = { L, context in
+        session(context).host.pushRegistrations(L!)
+        return 1
+    }
+
+    /// `H.restore(snapshot)`.
+    static let restore: cd_host_function = { L, context in
+        session(context).host.restoreRegistrations(L!, from: 1)
+        return 0
+    }
+
+    /// `H.test_begin()`: a test starts with no hook errors and no plugin calls.
+    static let testBegin: cd_host_function = { L, context in
+        let s = session(context)
+        s.hookErrors.removeAll()
+        s.host.pluginRecorder?.removeAll()
+        return 0
+    }
+
+    /// `H.test_end()`: cleans up after the test; returns the hook errors it caused.
+    static let testEnd: cd_host_function = { L, context in
+        let s = session(context)
+        let errors = s.hookErrors
+        s.hookErrors.removeAll()
+        s.endTest()
+        push(L!, errors)
+        return 1
+    }
+
+    /// `H.hook_errors()`: the hook errors reported since the last call (or test), then none.
+    static let takeHookErrors: cd_host_function = { L, context in
+        let s = session(context)
+        push(L!, s.hookErrors)
+        s.hookErrors.removeAll()
+        return 1
+    }
+
+    private static func push(_ L: OpaquePointer, _ strings: [String]) {
+        lua_createtable(L, Int32(strings.count), 0)
+        for (i, text) in strings.enumerated() {
+            L.push(text)
+            lua_rawseti(L, -2, lua_Integer(i + 1))
+        }
+    }
+
+    /// `H.make_directory(path)`: creates the folder (and its parents); true, or nil and why not.
+    static let makeDirectory: cd_host_function = { L, context in
+        let L = L!
+        guard let path = L.string(at: 1) else {
+            lua_pushnil(L)
+            L.push("expected a path")
+            return 2
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            lua_pushboolean(L, 1)
+            return 1
+        } catch {
+            lua_pushnil(L)
+            L.push((error as NSError).localizedDescription)
+            return 2
+        }
+    }
+
+    /// `H.plugin_calls(name)`: what the plugins did in this test (all when name is nil).
+    static let pluginCalls: cd_host_function = { L, context in
+        let L = L!
+        let name = L.string(at: 1)
+        if let recorder = session(context).host.pluginRecorder {
+            recorder.push(L, plugin: name)
+        } else {
+            lua_createtable(L, 0, 0)
+        }
+        return 1
+    }
+}

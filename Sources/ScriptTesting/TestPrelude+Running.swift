@@ -1,0 +1,277 @@
+extension TestPrelude {
+    /// Running the blocks and tests as busted does, with isolation between tests.
+    static let running = #"""
+-- Running ----------------------------------------------------------------
+
+-- The first frame of user code, not this prelude's, luassert's nor C's: its level and `FILE:LINE`.
+local function user_frame(level)
+  while true do
+    local info = debug.getinfo(level, "Sl")
+    if not info then return nil end
+    if info.what ~= "C" and info.short_src ~= PRELUDE and info.currentline and info.currentline > 0
+      and not info.source:find("/luassert/", 1, true) and not info.source:find("/say/", 1, true) then
+      return level, info.short_src .. ":" .. info.currentline
+    end
+    level = level + 1
+  end
+end
+
+local function handler(e)
+  -- Level 1 is this handler; the traceback starts at the failing line of user code.
+  local level, location = user_frame(2)
+  local failure = { location = location, traceback = debug.traceback("", (level or 2) - 1) }
+  if getmetatable(e) == Failure then
+    failure.message, failure.expected, failure.actual = e.message, e.expected, e.actual
+  elseif getmetatable(e) == Pending then
+    failure.pending, failure.message = true, tostring(e.message)
+  else
+    failure.message = error_text(e)
+  end
+  return failure
+end
+
+-- Calls fn with el as the running context (where its globals go).
+local function call(fn, el)
+  local outer = ctx
+  ctx = el or ctx
+  local ok, failure = run_limited(fn, handler)
+  ctx = outer
+  if ok then return nil end
+  if type(failure) ~= "table" then failure = { message = error_text(failure) } end
+  return failure
+end
+
+local options = {}
+local results = {}
+
+-- busted's tags: words after "#" anywhere in the full name.
+local function has_tag(name, tags)
+  for tag in name:gmatch("#([%w_%-]+)") do
+    if tags[tag] then return true end
+  end
+  return false
+end
+
+-- The filter sees the name as cdscript shows it ("a > b") and as busted does ("a b").
+local function selected(name)
+  if options.filter and not matches(name, options.filter)
+    and not matches((name:gsub(" > ", " ")), options.filter) then return false end
+  if options.filter_out and (matches(name, options.filter_out) or matches((name:gsub(" > ", " ")), options.filter_out)) then return false end
+  if options.exclude_tags and has_tag(name, options.exclude_tags) then return false end
+  if options.tags and next(options.tags) and not has_tag(name, options.tags) then return false end
+  return true
+end
+
+local function record(result, failure)
+  if failure then
+    result.status = "failed"
+    result.message = failure.message
+    result.location = failure.location
+    result.expected = failure.expected
+    result.actual = failure.actual
+    result.traceback = failure.traceback
+  end
+  results[#results + 1] = result
+end
+
+-- An error outside a test (a describe's body, setup, teardown) counts as a failure of its block.
+local function block_failure(b, what, failure)
+  local name = b.name and full_name(b.parent, b.name) or test_file
+  record({ name = name .. " (" .. what .. ")", line = b.line or 0, status = "failed" }, failure)
+end
+
+-- Runs the functions of hook list `kind` of block `b` in order; the first failure.
+local function run_hooks(b, kind)
+  local first
+  for _, hook in ipairs(b.hooks[kind] or {}) do
+    local failure = call(hook.fn, b)
+    if failure and not first then first = failure end
+  end
+  return first
+end
+
+-- lazy_setup of the block and its parents, each once, outermost first (busted's execAllOnce).
+local function lazy_setup(b)
+  if b.parent then
+    local ok = lazy_setup(b.parent)
+    if not ok then return false end
+  end
+  if b.lazy_ok ~= nil then return b.lazy_ok end
+  b.lazy_ok = true
+  for _, hook in ipairs(b.hooks.lazy_setup or {}) do
+    local failure = call(hook.fn, b)
+    if failure then
+      b.lazy_ok = false
+      block_failure(b, "lazy_setup", failure)
+    end
+  end
+  return b.lazy_ok
+end
+
+-- Globals and loaded modules, for insulate (busted's save/restore).
+local function save_globals()
+  local g, loaded = {}, {}
+  for k, v in next, _G do g[k] = v end
+  for k, v in pairs(package.loaded) do loaded[k] = v end
+  return { g = g, mt = getmetatable(_G), loaded = loaded }
+end
+
+local function restore_globals(state)
+  setmetatable(_G, state.mt)
+  for k in next, _G do rawset(_G, k, state.g[k]) end
+  for k, v in next, state.g do if rawget(_G, k) == nil then rawset(_G, k, v) end end
+  for k in pairs(package.loaded) do package.loaded[k] = state.loaded[k] end
+  for k, v in pairs(state.loaded) do package.loaded[k] = v end
+end
+
+-- Plugins that a test or block loaded with `use` are forgotten after it, so
+-- that the next one loads them afresh (their hooks go with H.restore). Other
+-- modules stay loaded, as under busted.
+local used = {}
+do
+  local host_use = use
+  use = function(name, ...)
+    if type(name) == "string" and package.loaded[name] == nil then used[#used + 1] = name end
+    return host_use(name, ...)
+  end
+end
+
+local function used_mark() return #used end
+
+local function forget_plugins(mark)
+  for i = #used, mark + 1, -1 do
+    package.loaded[used[i]] = nil
+    used[i] = nil
+  end
+end
+
+local run_block
+
+local function run_test(t)
+  local name = full_name(t.parent, t.name)
+  if not selected(name) then return end
+  local result = { name = name, line = t.line }
+  if t.pending then
+    result.status = "skipped"
+    results[#results + 1] = result
+    return
+  end
+  if not lazy_setup(t.parent) then return end
+  local registrations, plugins = H.save(), used_mark()
+  H.test_begin()
+  output, output_size = {}, 0
+  running = t
+  t.full_name = name
+  finally_fns = {}
+  snapshot_count = 0
+  local failure
+  -- before_each, outermost block first; a failing level stops the inner ones
+  -- and after_each runs from that level outwards (busted's execAll/dexecAll).
+  local chain = {}
+  local b = t.parent
+  while b do table.insert(chain, 1, b) b = b.parent end
+  local last = #chain
+  for i, level in ipairs(chain) do
+    local f = run_hooks(level, "before_each")
+    if f then failure = f last = i break end
+  end
+  if not failure then
+    t.env = {}
+    failure = call(t.fn, t)
+    for _, fn in ipairs(finally_fns) do
+      local f = call(fn, t)
+      if f and not failure then failure = f end
+    end
+  end
+  for i = last, 1, -1 do
+    local f = run_hooks(chain[i], "after_each")
+    if f and not failure then failure = f end
+  end
+  running, finally_fns = nil, nil
+  result.output = table.concat(output, "\n")
+  output = nil
+  result.hook_errors = H.test_end()
+  forget_plugins(plugins)
+  H.restore(registrations)
+  result.status = "passed"
+  if failure and failure.pending then
+    result.status = "skipped"
+    failure = nil
+  end
+  record(result, failure)
+end
+
+-- Hook errors the host reported while a block's own code ran (a countdown that
+-- a setup started, whose first tick raised) fail the block too.
+local function with_hook_errors(failure)
+  local errors = H.hook_errors()
+  if #errors == 0 then return failure end
+  local text = table.concat(errors, "\n")
+  if failure then
+    failure.message = failure.message .. "\n" .. text
+    return failure
+  end
+  return { message = text }
+end
+
+-- Runs a block as busted does: its body (collecting children), strict_setup,
+-- its children in order, lazy_teardown (when lazy_setup ran), strict_teardown.
+run_block = function(b)
+  local globals = b.envmode == "insulate" and save_globals() or nil
+  local registrations, plugins = H.save(), used_mark()
+  local ok = true
+  if b.fn then
+    local outer = block
+    block = b
+    if b.envmode == "expose" then b.write_to = (b.parent and b.parent.parent) or root end
+    local failure = with_hook_errors(call(b.fn, b))
+    b.write_to = nil
+    block = outer
+    if failure then
+      ok = false
+      block_failure(b, b.kind, failure)
+    end
+  end
+  if ok then
+    local failure = with_hook_errors(run_hooks(b, "strict_setup"))
+    if failure then
+      block_failure(b, "setup", failure)
+    else
+      for _, child in ipairs(b.children) do
+        if child.kind == "test" then run_test(child) else run_block(child) end
+      end
+    end
+    if b.lazy_ok ~= nil then
+      local f = with_hook_errors(run_hooks(b, "lazy_teardown"))
+      if f then block_failure(b, "lazy_teardown", f) end
+      b.lazy_ok = nil
+    end
+    local f = with_hook_errors(run_hooks(b, "strict_teardown"))
+    if f then block_failure(b, "teardown", f) end
+  end
+  if b.envmode ~= "expose" then
+    forget_plugins(plugins)
+    H.restore(registrations)
+  end
+  if globals then restore_globals(globals) end
+end
+
+local suite = {}
+
+-- How Lua names the test file in messages and tracebacks: long paths are cut
+-- to "...tail"; the runner puts the whole path back.
+suite.short_src = load("return debug.getinfo(1, 'S').short_src", "@" .. test_file)()
+
+-- Runs every test of the file; returns the results in the order they ran.
+-- opts: filter (text or Lua pattern), tags and exclude_tags (sets of names).
+function suite.run(opts)
+  options = opts or {}
+  results = {}
+  run_block(root)
+  results.declared = declared
+  return results
+end
+
+return suite
+"""#
+}
