@@ -52,10 +52,23 @@ local function next_text(rank)
   return ("item-%d closes in %s"):format(i, countdown.format(left, "{S}.{t}s"))
 end
 
+-- Past the items that closed, and those whose end is due but not yet reported
+-- (starting many items takes a while, and the loop reports those ends at its
+-- first pass): the board shows the items closing next.
+local function skip_closed()
+  while first <= #order do
+    local h = handles[order[first]]
+    local state = h:state()
+    if (state == "running" or state == "paused") and h:remaining() >= 0.05 then break end
+    first = first + 1
+  end
+end
+
+skip_closed()
 for rank = 1, shown do view.label{ id = "next-" .. rank, text = next_text(rank) } end
 
 local function refresh()
-  while first <= items and handles[order[first]]:state() ~= "running" do first = first + 1 end
+  skip_closed()
   view.set("summary", { text = ("%d of %d items open"):format(open_items, items) })
   for rank = 1, shown do view.set("next-" .. rank, { text = next_text(rank) }) end
 end
