@@ -78,7 +78,8 @@ end
 -- of them was started), and ends just after the last of them.
 countdown.start{
   id = "board",
-  seconds = longest + 0.02 - (countdown.now() - began),
+  -- (Should starting the items take longer than that, the board ends at once.)
+  seconds = math.max(longest + 0.02 - (countdown.now() - began), 0.001),
   every = 1,
   on_tick = refresh,
   on_done = function()
