@@ -148,7 +148,7 @@ public final class ViewController {
             shownIDs = nil
             dirty = true
         case .plain(let emit):
-            emit(PlainLine.printable(paused ? pauseNote.text : pauseNote.resumedText))
+            if isOpen { emit(PlainLine.printable(paused ? pauseNote.text : pauseNote.resumedText)) }
         }
     }
 
