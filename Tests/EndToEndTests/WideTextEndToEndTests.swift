@@ -47,3 +47,24 @@ struct WideTextEndToEndTests {
         #expect(tmux.exitStatus == 0)
     }
 }
+
+@Suite("The pause in plain mode")
+struct PlainPauseEndToEndTests {
+    @Test("Space (a line 'space') prints a line on pause and on resume; the countdown holds meanwhile")
+    func plainPauseLines() throws {
+        let run = try InteractiveRun(["examples/sms_code.lua", "30"])
+        try run.waitForLine("status: Resend in 30s")
+        run.send("space\n")
+        try run.waitForLine("paused — Space to resume")
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(!run.lines.contains("status: Resend in 28s"))
+        run.send("space\n")
+        try run.waitForLine("resumed")
+        run.send("q\n")
+        #expect(try run.wait() == 0)
+        let lines = run.lines
+        let paused = try #require(lines.firstIndex(of: "paused — Space to resume"))
+        let resumed = try #require(lines.firstIndex(of: "resumed"))
+        #expect(paused < resumed)
+    }
+}
