@@ -47,7 +47,7 @@ let package = Package(
         ),
         .target(name: "CountdownCore", swiftSettings: hotPath),
         .target(name: "CTerminal"),
-        .target(name: "TerminalView", dependencies: ["CTerminal"]),
+        .target(name: "TerminalView", dependencies: ["CTerminal", "CUtf8proc"]),
         .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore", "TerminalView"], swiftSettings: hotPath),
         .target(name: "CLinux"),
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),

@@ -16,9 +16,9 @@ describe("append", function()
     local seen = {}
     local h = countdown.start{ seconds = 3, on_tick = function(t) seen[#seen + 1] = t.remaining end }
     clock.advance(1)
-    h:append(2) -- 4 s left now, still on whole seconds
+    h:append(2) -- 4 s left now, still on whole seconds: on_tick shows 4 at once
     clock.run_all()
-    expect(seen).to_equal({ 3, 2, 3, 2, 1 })
+    expect(seen).to_equal({ 3, 2, 4, 3, 2, 1 })
   end)
 
   it("restarts a finished countdown with the same id, hooks and interval", function()

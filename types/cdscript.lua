@@ -25,7 +25,7 @@
 
 ---@alias cdscript.State "running" | "paused" | "finished" | "cancelled"
 ---@alias cdscript.DoneReason "finished" | "cancelled"
----@alias cdscript.ErrorPolicy "stop" | "continue" | fun(err: string)
+---@alias cdscript.ErrorPolicy "stop" | "continue" | fun(message: string, traceback: string)
 ---@alias cdscript.Event "start" | "tick" | "done" | "cancel"
 
 ---The handle of a countdown. Dropping it never cancels the countdown.
@@ -34,13 +34,18 @@
 local Handle = {}
 
 ---Moves the deadline later; on an ended countdown, starts a new one of that length with the same id, hooks and interval.
+---Calls on_tick at once with the new remaining time (not from the countdown's own on_tick).
 ---@param seconds number
 ---@return cdscript.Handle self
 function Handle:append(seconds) end
 
+---Freezes the remaining time and calls on_tick at once with it. On an `at`
+---countdown the deadline does not move: only what it shows is frozen.
 ---@return boolean paused false when it was not running
 function Handle:pause() end
 
+---Continues and calls on_tick at once with the remaining time: for an `at`
+---countdown the true time left to its unchanged deadline.
 ---@return boolean resumed false when it was not paused
 function Handle:resume() end
 
@@ -56,12 +61,12 @@ function Handle:state() end
 
 ---@class cdscript.StartOptions
 ---@field id string? replaces an active countdown with the same id
----@field seconds number? a duration (give this or `at`)
+---@field seconds number? a duration, at most 2305843009 (about 73 years) (give this or `at`)
 ---@field at string? a deadline: "2026-12-01T20:00:00+08:00", "20:00" (local, today or tomorrow)
----@field every number? seconds between ticks (default 1, at least 0.1)
+---@field every number? seconds between ticks (default 1, at least 0.1, at most 2305843009)
 ---@field on_tick fun(t: cdscript.Tick)? called every `every` seconds and once at the start
 ---@field on_done fun(t: cdscript.Tick, reason: cdscript.DoneReason)? called once at the end
----@field on_error cdscript.ErrorPolicy? what a hook error does: "stop" (default), "continue", or a function given the message
+---@field on_error cdscript.ErrorPolicy? what a hook error does: "stop" (default), "continue", or a function given the message and the traceback ("stack traceback:\n...")
 ---@field persist boolean? keep it in the store under its id (needs `id`)
 
 ---@class cdscript.FetchOptions
@@ -99,6 +104,11 @@ function countdown.cancel_all() end
 ---@param pattern string a pattern or a formatter name
 ---@return string
 function countdown.format(value, pattern) end
+
+---The wall clock in seconds since the Unix epoch, with fractions; inside a hook,
+---the instant of its tick; under `cdscript test`, the virtual clock's wall time.
+---@return number
+function countdown.now() end
 
 ---Adds a hook for every countdown: "start", "tick", "done" (finished) or "cancel".
 ---Global tick hooks see countdowns started after they were added.
@@ -224,12 +234,22 @@ function view.close() end
 
 ---Acts as if `key` was typed.
 ---@param key cdscript.Key
----@return boolean acted true when it did something
+---@return boolean acted true when it did something (false for Space when nothing was running to pause)
 function view.press(key) end
 
 ---The screen as text, rows joined by newlines (in plain mode: each element's line).
 ---@return string
 function view.screen() end
+
+---@class cdscript.PausedText
+---@field text string? shown on the bottom row while Space holds countdowns paused (default "paused — Space to resume")
+---@field style string? its style (default "bold inverse")
+---@field hidden boolean? true: show nothing while paused, in full screen and plain mode
+---@field resumed_text string? the plain-mode line printed when Space resumes (default "resumed")
+
+---What the view shows while Space holds countdowns paused. Fields left out keep their value.
+---@param fields cdscript.PausedText
+function view.paused_text(fields) end
 
 -- ---------------------------------------------------------------------------
 -- cdscript test

@@ -45,6 +45,11 @@ public final class Scheduler {
     private var nextSeq: UInt64 = 0
     /// The instant of the event being delivered; `Nanoseconds.min` when none is.
     private var dispatchInstant = Nanoseconds.min
+    /// The slot whose tick is being delivered (-1 when none), and whether that
+    /// tick is an immediate one (after append, pause or resume): changes made
+    /// there fire no further immediate ticks, so hooks cannot recurse.
+    private var dispatchSlot: Int32 = -1
+    private var inImmediateTick = false
     private var wallCountdowns = 0
     private var wallReferenceOffset: Nanoseconds = 0
 
@@ -143,6 +148,10 @@ public final class Scheduler {
         let now = records[slot].started
         let remaining = records[slot].deadline - now
         if remaining <= 0 {
+            // An `at` deadline already past: the first tick still fires, showing 0, then the end.
+            if records[slot].wantsTicks, records[slot].isWall {
+                dispatch(Tick(key: key, instant: now, remaining: 0, total: records[slot].total, missed: 0), to: delegate)
+            }
             end(key, reason: .finished, at: now)
             return
         }
@@ -161,6 +170,7 @@ public final class Scheduler {
         records[slot].wallDeadline += amount
         if records[slot].state == .paused {
             records[slot].pausedRemaining = max(0, records[slot].pausedRemaining + amount)
+            if records[slot].isWall { records[slot].deadline += amount }
             return true
         }
         records[slot].deadline += amount
@@ -172,6 +182,8 @@ public final class Scheduler {
     }
 
     /// Freezes the remaining time. Returns false unless the countdown was running.
+    /// An `at` countdown's deadline stays where it is: pausing it freezes what it
+    /// shows, and `resume` shows the true remaining time again.
     @discardableResult
     public func pause(_ key: CountdownKey) -> Bool {
         guard let slot = liveSlot(key), records[slot].state == .running else { return false }
@@ -182,16 +194,39 @@ public final class Scheduler {
     }
 
     /// Continues from the remaining time frozen by `pause`. The next tick lands on
-    /// the same alignment as before. Returns false unless the countdown was paused.
+    /// the same alignment as before. An `at` countdown continues toward its
+    /// unchanged deadline (ending at once if that passed meanwhile).
+    /// Returns false unless the countdown was paused.
     @discardableResult
     public func resume(_ key: CountdownKey) -> Bool {
         guard let slot = liveSlot(key), records[slot].state == .paused else { return false }
         let now = self.now
-        records[slot].deadline = now + records[slot].pausedRemaining
-        records[slot].wallDeadline = records[slot].deadline + currentWallOffset
+        if records[slot].isWall {
+            records[slot].deadline = records[slot].wallDeadline - currentWallOffset
+        } else {
+            records[slot].deadline = now + records[slot].pausedRemaining
+            records[slot].wallDeadline = records[slot].deadline + currentWallOffset
+        }
         records[slot].state = .running
         reschedule(slot, now: now)
         return true
+    }
+
+    /// One tick at once with the countdown's remaining time now, as `start` fires
+    /// one: the host calls it after a script's `append`, `pause` or `resume`, so
+    /// that what a countdown shows changes with it. The queued ticks keep their
+    /// alignment. None when nobody listens to ticks, when the countdown has ended,
+    /// when called from the countdown's own tick hook (which holds the tick of this
+    /// instant), or from inside another immediate tick (so hooks cannot recurse).
+    public func tickNow(_ key: CountdownKey) {
+        guard let slot = liveSlot(key) else { return }
+        let r = records[slot]
+        guard r.wantsTicks, !inImmediateTick, dispatchSlot != Int32(slot) else { return }
+        let now = self.now
+        let remaining = r.state == .paused ? r.pausedRemaining : max(0, r.deadline - now)
+        inImmediateTick = true
+        dispatch(Tick(key: key, instant: now, remaining: remaining, total: r.total, missed: 0), to: delegate)
+        inImmediateTick = false
     }
 
     /// Ends a countdown with `.cancelled` (its done hook runs) or `.stopped` (none runs).
@@ -246,7 +281,7 @@ public final class Scheduler {
     public func bootDeadline(_ key: CountdownKey) -> Nanoseconds? {
         guard let slot = liveSlot(key) else { return nil }
         let r = records[slot]
-        return r.state == .paused ? now + r.pausedRemaining : r.deadline
+        return r.state == .paused && !r.isWall ? now + r.pausedRemaining : r.deadline
     }
 
     /// True for a countdown to a wall-clock instant (`at`), which follows the wall clock.
@@ -404,9 +439,12 @@ public final class Scheduler {
     private func dispatch(_ tick: Tick, to delegate: SchedulerDelegate?) {
         dispatchCount &+= 1
         let outer = dispatchInstant
+        let outerSlot = dispatchSlot
         dispatchInstant = tick.instant
+        dispatchSlot = tick.key.slot
         delegate?.countdownDidTick(tick)
         dispatchInstant = outer
+        dispatchSlot = outerSlot
     }
 
     private func end(_ key: CountdownKey, reason: EndReason, at instant: Nanoseconds, missed: Int64 = 0) {

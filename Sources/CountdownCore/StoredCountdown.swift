@@ -142,6 +142,8 @@ public struct StoredCountdown: Equatable, Sendable {
         case .finished: return false
         case .paused:
             pausedRemaining = max(0, (pausedRemaining ?? 0) + amount)
+            // A paused `at` countdown keeps its deadline, moved by the amount.
+            if kind == .wall { wallDeadline += amount }
         case .running:
             wallDeadline += amount
             if let bootDeadline { self.bootDeadline = bootDeadline + amount }
@@ -166,10 +168,13 @@ public struct StoredCountdown: Equatable, Sendable {
     @discardableResult
     public mutating func resume(at now: StoreInstant) -> Bool {
         guard state == .paused else { return false }
-        let left = pausedRemaining ?? 0
-        wallDeadline = now.wall + left
-        bootDeadline = now.boot + left
-        bootID = now.bootID
+        // An `at` deadline is a fact about the world: resuming never moves it.
+        if kind == .duration {
+            let left = pausedRemaining ?? 0
+            wallDeadline = now.wall + left
+            bootDeadline = now.boot + left
+            bootID = now.bootID
+        }
         pausedRemaining = nil
         state = .running
         updatedAt = now.wall

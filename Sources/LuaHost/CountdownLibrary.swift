@@ -33,6 +33,7 @@ extension LuaHost {
             ("list", Self.list),
             ("cancel_all", Self.cancelAll),
             ("format", Self.format),
+            ("now", Self.now),
         ], into: L)
         // countdown.on and countdown.formatter are added by the host prelude (HostPrelude.swift).
         lua_pushvalue(L, -1)
@@ -134,6 +135,18 @@ extension LuaHost {
         }
     }
 
+    /// `countdown.now()`: the wall clock in seconds since the epoch, with
+    /// fractions; inside a hook, the instant of its tick; the virtual clock's
+    /// under `cdscript test`.
+    static let now: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let clock = host.scheduler.clock
+            let wall = host.scheduler.now + (clock.wallNow() - clock.bootNow())
+            lua_pushnumber(L, Time.seconds(wall))
+            return 1
+        }
+    }
+
     static let format: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let fn = "countdown.format"
@@ -153,8 +166,11 @@ extension LuaHost {
                 } else {
                     throw APIError("\(fn): expected seconds, a tick or a table with a numeric 'remaining' field as argument 1, got \(L.typeName(at: 1))")
                 }
-                guard let converted = Time.nanoseconds(fromSeconds: remaining) else {
+                guard remaining.isFinite else {
                     throw APIError("\(fn): seconds must be a finite number, got \(remaining)")
+                }
+                guard let converted = Time.nanoseconds(fromSeconds: remaining) else {
+                    throw APIError("\(fn): seconds must be at most \(StartOptions.longestText) either way, got \(StartOptions.format(remaining))")
                 }
                 ns = converted
             }

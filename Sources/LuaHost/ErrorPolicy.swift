@@ -4,7 +4,7 @@ import CLuaShim
 /// What happens when a countdown's hook raises an error: its `on_error` option.
 /// `"stop"` (the default) reports the error and stops the countdown; `"continue"`
 /// reports it and lets the countdown run on; a function is called with the
-/// message instead of reporting it, and the countdown runs on (the function may
+/// message and the traceback (two strings) instead of reporting them, and the countdown runs on (the function may
 /// cancel it); if that function raises, both errors are reported and the countdown stops.
 extension LuaHost {
     static let errorPolicies: Set<String> = ["stop", "continue"]
@@ -25,8 +25,10 @@ extension LuaHost {
             reportHookError(countdown: id, hook: hook, message: message)
             return false
         case LUA_TFUNCTION, LUA_TTABLE, LUA_TUSERDATA:
-            L.push(message)
-            let status = cd_pcall_traceback(L, 1, 0)
+            let (text, traceback) = Self.splitTraceback(message)
+            L.push(text)
+            L.push(traceback)
+            let status = cd_pcall_traceback(L, 2, 0)
             if status == LUA_OK { return false }
             let handlerMessage = hookFailureMessage(L, status: status)
             reportHookError(countdown: id, hook: hook, message: message)
@@ -36,6 +38,13 @@ extension LuaHost {
             reportHookError(countdown: id, hook: hook, message: message)
             return true
         }
+    }
+
+    /// A hook's error as the traceback handler leaves it, split into the message
+    /// and the traceback ("stack traceback:\n..."; "" when there is none).
+    static func splitTraceback(_ message: String) -> (String, String) {
+        guard let range = message.range(of: "\nstack traceback:") else { return (message, "") }
+        return (String(message[..<range.lowerBound]), String(message[message.index(after: range.lowerBound)...]))
     }
 
     /// The message of a failed hook call: LUA_ERRMEM skips the message handler,

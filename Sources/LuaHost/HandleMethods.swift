@@ -66,6 +66,8 @@ extension LuaHost {
             }
             if host.scheduler.append(key, amount) {
                 host.storeChange(key) { record, now in record.append(amount, at: now) }
+                // What the countdown shows changes now, not at its next tick.
+                host.scheduler.tickNow(key)
             } else {
                 // Ended: start again with the same id, hooks and interval.
                 host.launch(L, handleIndex: 1, deadline: .after(amount))
@@ -96,7 +98,11 @@ extension LuaHost {
     ) throws(APIError) -> Int32 {
         let key = LuaHost.key(try LuaHost.handle(L, method: method))
         let changed = scheduler(self.scheduler, key)
-        if changed { storeChange(key, stored) }
+        if changed {
+            storeChange(key, stored)
+            // on_tick at once with the frozen or resumed remaining time.
+            self.scheduler.tickNow(key)
+        }
         lua_pushboolean(L, changed ? 1 : 0)
         return 1
     }

@@ -70,6 +70,9 @@ struct StartOptions {
 
         var every = Time.nanosecondsPerSecond
         if let value = try optionalNumber(L, index, "every", fn) {
+            guard value.isFinite, value <= longestSeconds else {
+                throw APIError("\(fn): 'every' must be at most \(longestText), got \(format(value))")
+            }
             guard let ns = Time.nanoseconds(fromSeconds: value), ns >= minimumEvery else {
                 throw APIError("\(fn): 'every' must be at least 0.1 seconds, got \(format(value))")
             }
@@ -82,8 +85,16 @@ struct StartOptions {
         return StartOptions(id: id, deadline: deadline, every: every, onTick: onTick, onDone: onDone, onError: onError, persist: persist)
     }
 
+    /// The longest countdown and the longest interval, in whole seconds (`Time.maximumDuration`).
+    static let longestSeconds = Time.seconds(Time.maximumDuration).rounded(.down)
+    /// How messages name that bound.
+    static let longestText = "\(format(longestSeconds)) seconds (about 73 years)"
+
     /// A positive duration in seconds, as nanoseconds.
     static func duration(_ seconds: Double, name: String, function: String) throws(APIError) -> Nanoseconds {
+        if seconds.isNaN || seconds > longestSeconds {
+            throw APIError("\(function): '\(name)' must be at most \(longestText), got \(format(seconds))")
+        }
         guard let ns = Time.nanoseconds(fromSeconds: seconds), ns > 0 else {
             throw APIError("\(function): '\(name)' must be a number of seconds > 0, got \(format(seconds))")
         }

@@ -35,7 +35,7 @@ extension LuaHost {
     public func installView(_ controller: ViewController) {
         view = ViewBinding(controller: controller)
         let L = vm.state
-        lua_createtable(L, 0, 11)
+        lua_createtable(L, 0, 12)
         register([
             ("label", Self.viewLabel),
             ("big", Self.viewBig),
@@ -48,6 +48,7 @@ extension LuaHost {
             ("close", Self.viewClose),
             ("press", Self.viewPress),
             ("screen", Self.viewScreen),
+            ("paused_text", Self.viewPausedText),
         ], into: L)
         setGlobal("view")
     }
@@ -66,7 +67,8 @@ extension LuaHost {
         case .pressed(let id):
             if let ref = view.pressRefs[id] { callPressHook(ref, id: id) }
         case .togglePause:
-            togglePauseAll(view)
+            // Nothing was running to pause, nor paused to resume: nothing happened.
+            if !togglePauseAll(view) { return .unbound }
         case .disabled, .quit, .unbound:
             break
         }
@@ -85,15 +87,22 @@ extension LuaHost {
         }
     }
 
-    /// Space: pause every running countdown; the next Space resumes the ones it paused.
-    private func togglePauseAll(_ view: ViewBinding) {
+    /// Space: pause every running duration countdown; the next Space resumes the
+    /// ones it paused. `at` countdowns keep running: their deadline is a fact
+    /// about the world, which no key moves. Returns false when nothing changed.
+    private func togglePauseAll(_ view: ViewBinding) -> Bool {
         let paused = view.pausedBySpace.filter { scheduler.state($0) == .paused }
         view.pausedBySpace = []
-        if !paused.isEmpty {
+        if view.controller.isPausedBySpace {
+            view.controller.setPausedBySpace(false)
             for key in paused { scheduler.resume(key) }
-        } else {
-            view.pausedBySpace = scheduler.activeKeys.filter { scheduler.pause($0) }
+            return true
         }
+        let running = scheduler.activeKeys.filter { scheduler.state($0) == .running && scheduler.followsWallClock($0) == false }
+        guard !running.isEmpty else { return false }
+        view.controller.setPausedBySpace(true)
+        view.pausedBySpace = running.filter { scheduler.pause($0) }
+        return true
     }
 
     // MARK: Host functions
@@ -240,6 +249,51 @@ extension LuaHost {
         hostCall(L, context) { host, L throws(APIError) in
             L.push(try host.requireView("view.screen").controller.screenText())
             return 1
+        }
+    }
+
+    /// `view.paused_text{text = "...", style = "...", hidden = false}`: what the
+    /// view shows while Space holds countdowns paused. Fields left out keep
+    /// their value; `view.paused_text{}` returns nothing.
+    static let viewPausedText: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let fn = "view.paused_text"
+            let view = try host.requireView(fn)
+            guard L.type(at: 1) == LUA_TTABLE else {
+                throw APIError("\(fn): expected a table such as {text = \"paused\", style = \"bold\", hidden = false}, got \(L.typeName(at: 1))")
+            }
+            try StartOptions.checkFieldNames(L, at: 1, allowed: ["text", "resumed_text", "style", "hidden"], function: fn)
+            var note = view.controller.pauseNote
+            for name in ["text", "resumed_text", "style"] {
+                let type = L.rawField(1, name)
+                defer { L.pop() }
+                if type == LUA_TNIL { continue }
+                guard type == LUA_TSTRING, let text = L.string(at: -1) else {
+                    throw APIError("\(fn): '\(name)' must be a string, got \(L.typeName(at: -1))")
+                }
+                switch name {
+                case "text": note.text = text
+                case "resumed_text": note.resumedText = text
+                default:
+                    do throws(ViewError) {
+                        note.style = try CellStyle.parse(text)
+                    } catch {
+                        throw APIError("\(fn): \(error.message)")
+                    }
+                    note.styleText = text
+                }
+            }
+            switch L.rawField(1, "hidden") {
+            case LUA_TNIL: break
+            case LUA_TBOOLEAN: note.visible = lua_toboolean(L, -1) == 0
+            default:
+                let got = L.typeName(at: -1)
+                L.pop()
+                throw APIError("\(fn): 'hidden' must be a boolean, got \(got)")
+            }
+            L.pop()
+            view.controller.setPauseNote(note)
+            return 0
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import CountdownCore
 import CountdownStore
 import Foundation
+import TerminalView
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -79,6 +80,8 @@ enum CountdownListing {
     static func json(_ countdowns: [StoredCountdown], at now: StoreInstant) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        // Foundation pretty-prints an empty array as "[\n\n]".
+        if countdowns.isEmpty { return "[]" }
         let data = (try? encoder.encode(entries(countdowns, at: now))) ?? Data("[]".utf8)
         return String(decoding: data, as: UTF8.self)
     }
@@ -86,13 +89,14 @@ enum CountdownListing {
     static func table(_ countdowns: [StoredCountdown], at now: StoreInstant) -> String {
         let rows = [["ID", "STATE", "REMAINING", "DEADLINE"]] + countdowns.map { c in
             let state = c.effectiveState(at: now)
-            return [c.id, state.rawValue, clock(c.remaining(at: now)),
+            return [VisibleText.escaped(c.id), state.rawValue, clock(c.remaining(at: now)),
                     state == .paused ? "-" : iso8601(c.wallDeadline(at: now))]
         }
-        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        // Columns line up by display width: an id like 名前 takes 4 columns.
+        let widths = (0..<4).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { i, cell in
-                i == row.count - 1 ? cell : cell.padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                i == row.count - 1 ? cell : DisplayWidth.padded(cell, toColumns: widths[i])
             }.joined(separator: "  ") + "\n"
         }.joined()
     }

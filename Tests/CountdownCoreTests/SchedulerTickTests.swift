@@ -121,11 +121,12 @@ struct SchedulerTickTests {
         }
     }
 
-    @Test("an `at` deadline that already passed ends at once on announce, with no tick")
+    @Test("an `at` deadline that already passed fires its first tick, at 0, then ends at once on announce")
     func pastWallDeadlineEndsAtOnce() {
         let h = Harness()
         let key = h.start(.wall(h.clock.wallNow() - s(10)))
-        #expect(h.events.map(\.kind) == [.end(.finished)])
+        #expect(h.events.map(\.kind) == [.tick, .end(.finished)])
+        #expect(h.events.map(\.remaining) == [0, 0])
         #expect(h.events.first?.key == key)
         #expect(h.events.first?.instant == 0)
         #expect(h.scheduler.activeCount == 0)

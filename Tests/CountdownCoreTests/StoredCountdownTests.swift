@@ -163,3 +163,32 @@ struct InMemoryCountdownStoreTests {
         #expect(try store.list().isEmpty)
     }
 }
+
+@Suite("A stored `at` countdown keeps its deadline through pause and resume (issue 13)")
+struct StoredWallPauseTests {
+    @Test("resuming a paused `at` countdown leaves its deadline where it was; a duration one moves")
+    func resumeKeepsWallDeadline() {
+        var wall = stored(60, kind: .wall)
+        wall.pause(at: at(boot: 110, wall: 1_000_010))
+        #expect(wall.remaining(at: at(boot: 130, wall: 1_000_030)) == 50 * s)
+        wall.resume(at: at(boot: 130, wall: 1_000_030))
+        #expect(wall.wallDeadline == 1_000_060 * s)
+        #expect(wall.remaining(at: at(boot: 130, wall: 1_000_030)) == 30 * s)
+
+        var duration = stored(60)
+        duration.pause(at: at(boot: 110, wall: 1_000_010))
+        duration.resume(at: at(boot: 130, wall: 1_000_030))
+        #expect(duration.wallDeadline == 1_000_080 * s)
+    }
+
+    @Test("appending to a paused `at` countdown moves its deadline by the amount")
+    func appendWhilePaused() {
+        var wall = stored(60, kind: .wall)
+        wall.pause(at: at(boot: 110, wall: 1_000_010))
+        let appended = wall.append(15 * s, at: at(boot: 120, wall: 1_000_020))
+        #expect(appended)
+        wall.resume(at: at(boot: 130, wall: 1_000_030))
+        #expect(wall.wallDeadline == 1_000_075 * s)
+        #expect(wall.remaining(at: at(boot: 130, wall: 1_000_030)) == 45 * s)
+    }
+}

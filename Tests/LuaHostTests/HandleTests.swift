@@ -78,13 +78,14 @@ struct HandleTests {
             """)
         bed.advance(to: 2.5)
         bed.mustRun("h:pause()")
-        #expect(bed.takeLines() == ["tick 5.0", "tick 4.0", "tick 3.0"])
+        // pause calls on_tick at once with the frozen time (issue 13).
+        #expect(bed.takeLines() == ["tick 5.0", "tick 4.0", "tick 3.0", "tick 2.5"])
         bed.advance(to: 100)
         #expect(bed.takeLines() == [])
         #expect(bed.eval("h:remaining()") == "2.5")
         bed.mustRun("h:resume()")
         try bed.runAll()
-        #expect(bed.takeLines() == ["tick 2.0", "tick 1.0", "finished"])
+        #expect(bed.takeLines() == ["tick 2.5", "tick 2.0", "tick 1.0", "finished"])
         #expect(bed.now == 102.5)
     }
 

@@ -50,6 +50,9 @@ public struct CellStyle: Hashable, Sendable {
                     let known = ["bold", "dim", "italic", "underline", "inverse"] + Colour.allCases.map(\.name)
                     throw ViewError("unknown style '\(word)' (known: \(known.joined(separator: ", ")))")
                 }
+                if let earlier = style.colour, earlier != colour {
+                    throw ViewError("style '\(text)' has two colours, '\(earlier.name)' and '\(colour.name)': give one")
+                }
                 style.colour = colour
             }
         }

@@ -58,6 +58,9 @@ public struct Element: Equatable, Sendable {
     /// The `style` field as given ("" when none).
     public internal(set) var styleText = ""
     public internal(set) var style = CellStyle.plain
+    /// True once the text changed after the element was created: a label that
+    /// ticks, which a small terminal keeps before one that stays the same.
+    public internal(set) var changes = false
 
     init(id: String, kind: ElementKind) {
         self.id = id

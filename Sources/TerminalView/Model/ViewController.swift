@@ -1,3 +1,18 @@
+/// What the view shows while Space holds countdowns paused: a line of text in
+/// a style, on the bottom row (and as a plain line when paused and resumed).
+/// Scripts change it or hide it with `view.paused_text{text=, style=, hidden=}`.
+public struct PauseNote: Equatable, Sendable {
+    public static let defaultText = "paused — Space to resume"
+    public var text = PauseNote.defaultText
+    /// The plain-mode line printed when Space resumes.
+    public var resumedText = "resumed"
+    public var style = CellStyle(bold: true, inverse: true)
+    public var styleText = "bold inverse"
+    public var visible = true
+
+    public init() {}
+}
+
 /// The view as scripts and the host see it: the elements, where they are drawn,
 /// and the keys that press buttons.
 ///
@@ -41,6 +56,11 @@ public final class ViewController {
     /// Called once when the view opens, after the surface took over (the host
     /// starts reading keys then).
     public var onOpen: () -> Void = {}
+
+    /// The note shown while Space holds countdowns paused (see `PauseNote`).
+    public private(set) var pauseNote = PauseNote()
+    /// True while Space holds countdowns paused.
+    public private(set) var isPausedBySpace = false
 
     private let layout: Layout
     private var writer = FrameWriter()
@@ -116,6 +136,31 @@ public final class ViewController {
         dirty = true
     }
 
+    /// Space paused (true) or resumed (false) the countdowns: full screen shows
+    /// the pause note on the bottom row while paused; plain output prints one
+    /// line on each change. Nothing shows when the script hid the note.
+    public func setPausedBySpace(_ paused: Bool) {
+        guard paused != isPausedBySpace else { return }
+        isPausedBySpace = paused
+        guard !isClosed, pauseNote.visible else { return }
+        switch output {
+        case .screen:
+            shownIDs = nil
+            dirty = true
+        case .plain(let emit):
+            if isOpen { emit(PlainLine.printable(paused ? pauseNote.text : pauseNote.resumedText)) }
+        }
+    }
+
+    /// Changes the pause note's text, style or visibility (`view.paused_text`).
+    public func setPauseNote(_ note: PauseNote) {
+        pauseNote = note
+        if isPausedBySpace, case .screen = output {
+            shownIDs = nil
+            dirty = true
+        }
+    }
+
     /// Closes the view: the run ends after the current pass. The terminal is
     /// given back by the host when the run ends.
     public func close() {
@@ -128,8 +173,8 @@ public final class ViewController {
         dirty = false
         let size = surface.size
         let elements = model.elements
-        shownIDs = Layout.shownIndices(elements, size: size).map { Set($0.map { elements[$0].id }) }
-        let frame = pendingControl + writer.frame(layout.compose(elements, size: size))
+        shownIDs = Layout.shownIndices(elements, size: bodySize(size)).map { Set($0.map { elements[$0].id }) }
+        let frame = pendingControl + writer.frame(composed(size))
         pendingControl = ""
         if !frame.isEmpty { surface.write(frame) }
     }
@@ -149,10 +194,30 @@ public final class ViewController {
         switch output {
         case .screen(let surface, _):
             render()
-            return layout.compose(model.elements, size: surface.size).text
+            return composed(surface.size).text
         case .plain:
             return model.elements.map(PlainLine.line).joined(separator: "\n")
         }
+    }
+
+    private var showsPauseNote: Bool { isPausedBySpace && pauseNote.visible }
+
+    /// The rows left to the elements: all but the bottom one while the pause note shows.
+    private func bodySize(_ size: TerminalSize) -> TerminalSize {
+        showsPauseNote && size.rows >= 2 ? TerminalSize(columns: size.columns, rows: size.rows - 1) : size
+    }
+
+    /// The screen: the elements, and the pause note on the bottom row while it
+    /// shows (alone when the terminal has one row: being paused matters most).
+    private func composed(_ size: TerminalSize) -> Screen {
+        guard showsPauseNote, size.rows >= 1 else { return layout.compose(model.elements, size: size) }
+        let body = layout.compose(model.elements, size: bodySize(size))
+        var screen = Screen(size: size)
+        for row in 0..<(size.rows - 1) {
+            for column in 0..<size.columns { screen[row, column] = body[row, column] }
+        }
+        layout.place(pauseNote.text, style: pauseNote.style, row: size.rows - 1, on: &screen)
+        return screen
     }
 
     private func open() {

@@ -45,6 +45,7 @@ public struct ViewModel: Sendable {
         var element = elements[index]
         for (name, value) in fields { try element.set(name, value) }
         let old = elements[index]
+        if element.text != old.text { element.changes = true }
         if element.kind == .button, element.key != old.key {
             try checkKey(element.key, for: id)
             buttonByKey[old.key] = nil

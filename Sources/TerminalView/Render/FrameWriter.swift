@@ -24,15 +24,20 @@ public struct FrameWriter: Sendable {
         }
         let previous = full ? Screen(size: screen.size) : shown!
         for row in 0..<screen.size.rows {
-            guard let (first, last) = changedSpan(row, previous, screen) else { continue }
+            guard var (first, last) = changedSpan(row, previous, screen) else { continue }
+            // A wide cluster and its continuation are written together: start at
+            // the cluster when only its right half changed.
+            while first > 0, screen[row, first].isContinuation { first -= 1 }
             out += "\u{1B}[\(row + 1);\(first + 1)H"
             for column in first...last {
                 let cell = screen[row, column]
+                // The terminal moved past it with its wide cluster.
+                if cell.isContinuation { continue }
                 if cell.style != pen {
                     out += "\u{1B}[\(cell.style.sgrParameters)m"
                     pen = cell.style
                 }
-                out.append(cell.character)
+                out += cell.text
             }
         }
         if let current = pen, current != .plain { out += "\u{1B}[0m" }

@@ -3,8 +3,10 @@
 ///
 /// When the terminal is too small it degrades step by step: first the blank rows
 /// between elements go, then big digits become one line of text, then elements
-/// are left out, keeping the first label or big text longest. One row shows that
-/// text alone. Rows wider than the terminal are cut with "…".
+/// are left out, keeping the element that changes longest: big text, else a
+/// label whose text has changed (one that ticks), else the first label. One row
+/// shows that text alone. Rows wider than the terminal are cut with "…" at a
+/// cluster boundary. Widths are display widths (`DisplayWidth`).
 public struct Layout: Sendable {
     public var colours: Bool
 
@@ -43,13 +45,16 @@ public struct Layout: Sendable {
         return screen
     }
 
-    /// With more elements than rows, the ones shown: the first label or big text,
-    /// then the others in order, as many as there are rows, listed in their own
-    /// order. Nil when every element is shown. Work is in proportion to the rows,
-    /// not to the elements, so a list of thousands stays cheap.
+    /// With more elements than rows, the ones shown: the one that changes (big
+    /// text, else a label that ticks, else the first label), then the others in
+    /// order, as many as there are rows, listed in their own order. Nil when every
+    /// element is shown. Work is in proportion to the rows while a big text or a
+    /// ticking label comes early, so a list of thousands stays cheap.
     public static func shownIndices(_ elements: [Element], size: TerminalSize) -> [Int]? {
         guard elements.count > size.rows else { return nil }
-        let first = elements.firstIndex { $0.kind == .label || $0.kind == .big }
+        let first = elements.firstIndex { $0.kind == .big }
+            ?? elements.firstIndex { $0.kind == .label && $0.changes }
+            ?? elements.firstIndex { $0.kind == .label }
         var kept = Array(elements.indices.lazy.filter { $0 != first }.prefix(max(0, size.rows - (first == nil ? 0 : 1))))
         if let first, size.rows > 0 { kept.append(first); kept.sort() }
         return kept
@@ -61,14 +66,33 @@ public struct Layout: Sendable {
         var left = (columns - blockWidth) / 2
         if blockWidth > columns {
             left = 0
-            if cells.count > columns {
-                cells = Array(cells.prefix(columns))
-                if columns >= 2 { cells[columns - 1] = Cell("…", style: cells[columns - 2].style) }
-            }
+            if cells.count > columns { cells = Self.cut(cells, toColumns: columns) }
         }
         for (i, cell) in cells.enumerated() where left + i < columns {
-            screen[row, left + i] = colours ? cell : Cell(cell.character, style: cell.style.withoutColour)
+            screen[row, left + i] = colours ? cell : Cell(cluster: cell.text, width: cell.width, style: cell.style.withoutColour)
         }
+    }
+
+    /// A row cut to `columns` at a cluster boundary, never half a wide
+    /// character, with "…" in the last column used (one column alone keeps its
+    /// first cluster when that fits).
+    static func cut(_ cells: [Cell], toColumns columns: Int) -> [Cell] {
+        guard cells.count > columns, columns > 0 else { return cells }
+        let room = columns >= 2 ? columns - 1 : columns
+        var kept = Array(cells.prefix(room))
+        // A wide cluster whose right half fell off goes whole.
+        if let last = kept.last, last.isWide { kept.removeLast() }
+        if columns >= 2 || kept.isEmpty {
+            let style = kept.last?.style ?? cells[0].style
+            kept.append(Cell(cluster: "…", width: 1, style: style))
+        }
+        return kept
+    }
+
+    /// Draws one line of text centred on `row` (cut with "…" when too wide).
+    func place(_ text: String, style: CellStyle, row: Int, on screen: inout Screen) {
+        let line = cells(text, style)
+        draw(line, blockWidth: line.count, row: row, on: &screen)
     }
 
     /// The rows an element occupies.
@@ -79,7 +103,7 @@ public struct Layout: Sendable {
         case .big:
             var style = element.style
             style.bold = true
-            if !compact, let glyphRows = BigFont.render(element.text), (glyphRows.first?.count ?? 0) <= width {
+            if !compact, let glyphRows = BigFont.render(element.text), DisplayWidth.of(glyphRows.first ?? "") <= width {
                 return glyphRows.map { cells($0, style) }
             }
             return [cells(element.text, style)]
@@ -120,6 +144,6 @@ public struct Layout: Sendable {
     }
 
     private func cells(_ text: String, _ style: CellStyle) -> [Cell] {
-        PlainLine.printable(text).map { Cell($0, style: style) }
+        Cell.cells(PlainLine.printable(text), style: style)
     }
 }

@@ -8,15 +8,48 @@ public struct TerminalSize: Hashable, Sendable {
     }
 }
 
-/// One character cell.
+/// One character cell, as a terminal has them: a grapheme cluster one or two
+/// columns wide. A wide cluster (`长`, `🍅`) fills its own cell and the next,
+/// which holds a *continuation* (no text, width 0) in the same style.
 public struct Cell: Hashable, Sendable {
-    public var character: Character
+    /// The grapheme cluster drawn here; "" in the continuation of a wide one.
+    public var text: String
     public var style: CellStyle
+    /// Columns the cluster takes: 1 or 2; 0 for a continuation cell.
+    public var width: Int
+
     public init(_ character: Character = " ", style: CellStyle = .plain) {
-        self.character = character
+        self.init(cluster: String(character), width: max(1, DisplayWidth.of(String(character))), style: style)
+    }
+
+    public init(cluster: String, width: Int, style: CellStyle = .plain) {
+        self.text = cluster
+        self.width = width
         self.style = style
     }
-    public static let blank = Cell()
+
+    /// The right half of a wide cluster.
+    public static func continuation(_ style: CellStyle) -> Cell { Cell(cluster: "", width: 0, style: style) }
+
+    public var isContinuation: Bool { width == 0 }
+    public var isWide: Bool { width == 2 }
+
+    public static let blank = Cell(cluster: " ", width: 1)
+
+    /// The cells `text` fills: one per cluster, two for a wide one. Zero-width
+    /// clusters join the cluster before them (and are dropped at the start).
+    public static func cells(_ text: String, style: CellStyle) -> [Cell] {
+        var cells: [Cell] = []
+        for (cluster, width) in DisplayWidth.clusters(text) {
+            if width == 0 {
+                if let last = cells.lastIndex(where: { !$0.isContinuation }) { cells[last].text += cluster }
+                continue
+            }
+            cells.append(Cell(cluster: cluster, width: width, style: style))
+            if width == 2 { cells.append(.continuation(style)) }
+        }
+        return cells
+    }
 }
 
 /// A grid of cells: what the view wants the terminal to show.
@@ -34,23 +67,12 @@ public struct Screen: Equatable, Sendable {
         set { cells[row * size.columns + column] = newValue }
     }
 
-    /// Writes `text` from (row, column), clipped at the right edge and ignored
-    /// outside the grid.
-    mutating func put(_ text: some Sequence<Character>, row: Int, column: Int, style: CellStyle) {
-        guard row >= 0, row < size.rows else { return }
-        var x = column
-        for character in text {
-            if x >= size.columns { break }
-            if x >= 0 { self[row, x] = Cell(character, style: style) }
-            x += 1
-        }
-    }
-
-    /// One row as text, trailing blanks removed.
+    /// One row as text (a wide cluster once), trailing blanks removed.
     public func line(_ row: Int) -> String {
-        var characters = (0..<size.columns).map { self[row, $0].character }
-        while characters.last == " " { characters.removeLast() }
-        return String(characters)
+        var text = ""
+        for column in 0..<size.columns { text += self[row, column].text }
+        while text.last == " " { text.removeLast() }
+        return text
     }
 
     /// The screen as text: one line per row, trailing blanks removed.
