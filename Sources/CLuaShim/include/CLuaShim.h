@@ -13,6 +13,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include "CLuaLimits.h"
+#include "CLuaVersion.h"
 
 /* Returned by a host function to raise the error message on top of the stack. */
 #define CD_RAISE (-1)
