@@ -116,3 +116,27 @@ struct TimerCommandTests {
         #expect(again.lines.first { $0.hasPrefix("clock: ") } != "clock: 5:00", "\(again.stdout)")
     }
 }
+
+@Suite("cdscript timer in a terminal", .enabled(if: Tmux.isAvailable, "needs tmux (scripts/setup installs it)"))
+struct TimerTerminalTests {
+    @Test("big digits with tenths, the title, a progress bar; the bell at the end, exit 0, terminal restored")
+    func terminal() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-timer-\(UUID().uuidString).out")
+        let tmux = try Tmux(["timer", "3", "--title", "Tea"], columns: 60, rows: 14)
+        defer { tmux.stop() }
+        try tmux.recordOutput(to: log)
+        try tmux.waitForText("Tea")
+        try tmux.waitUntil("a progress bar") { try tmux.screen().contains("░") && tmux.screen().contains("%") }
+        let screen = try tmux.screen()
+        // Big digits are five rows of block characters; "2.7" has a dot row at the bottom.
+        #expect(screen.split(separator: "\n").filter { $0.contains("█") }.count >= 5, "\(screen)")
+        try tmux.waitUntil("the end of the run") { tmux.hasEnded }
+        #expect(tmux.exitStatus == 0)
+        #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
+        // The bell is a BEL on its own, not the one that ends the window title's OSC sequence.
+        let written = String(decoding: try Data(contentsOf: log), as: UTF8.self)
+        let withoutTitles = written.replacingOccurrences(of: "\u{1B}\\][^\u{07}]*\u{07}", with: "", options: .regularExpression)
+        #expect(written.contains("\u{1B}]0;Tea\u{07}"), "the window title")
+        #expect(withoutTitles.contains("\u{07}"), "the bell")
+    }
+}

@@ -83,13 +83,13 @@ end
 
 local function on_done(t, reason)
   on_tick(t)
-  if reason == "finished" then
-    view.set("progress", { value = 1 })
-    view.label{ id = "status", text = "Time's up", style = "bold yellow" }
-    view.bell()
-  end
-  -- The run ends with the countdown (exit 0); --exec's program runs on its own.
-  view.close()
+  if reason ~= "finished" then return view.close() end
+  view.set("progress", { value = 1 })
+  view.label{ id = "status", text = "Time's up", style = "bold yellow" }
+  view.bell()
+  -- A closed view is not drawn again: leave the last frame (and the bell) on the
+  -- screen for a second, then end the run (exit 0). --exec's program runs on its own.
+  countdown.start{ seconds = 1, on_done = function() view.close() end }
 end
 
 if command then
