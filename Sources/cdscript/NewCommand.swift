@@ -65,13 +65,12 @@ struct NewCommand: ParsableCommand {
         print("next: cdscript test, then cdscript \(script)")
     }
 
-    /// lua-language-server's settings: Lua 5.4, cdscript's globals from its annotation folder.
+    /// lua-language-server's settings: Lua 5.4, and cdscript's annotation folder as a
+    /// library (it declares the script globals and the test ones: describe, it, expect, clock).
     static func luarc(library: String?) throws -> Data {
         var settings: [String: Any] = [
             "$schema": "https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json",
             "runtime.version": "Lua 5.4",
-            // The test globals (describe, it, expect, clock, ...) for tests/*_spec.lua.
-            "diagnostics.globals": ["describe", "it", "expect", "before_each", "after_each", "pending", "spy", "load_script", "printed", "clock"],
         ]
         if let library { settings["workspace.library"] = [URL(fileURLWithPath: library).deletingLastPathComponent().path] }
         var data = try JSONSerialization.data(withJSONObject: settings, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])

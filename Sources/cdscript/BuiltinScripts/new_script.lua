@@ -19,7 +19,7 @@ end)
 -- The view: elements are drawn top to bottom, in the order they are made.
 view.title("__NAME__")
 view.label{ id = "status", text = "Counting down", style = "bold" }
-view.big{ id = "clock", text = "" }
+view.big{ id = "clock", text = "-:--" }
 view.progress{ id = "progress", value = 0 }
 
 local function start()
@@ -35,6 +35,7 @@ local function start()
     on_done = function(t, reason)
       view.set("clock", { text = countdown.format(t, "__NAME__") })
       if reason == "finished" then
+        view.set("progress", { value = 1 })
         view.set("status", { text = "Time's up" })
         view.set("again", { enabled = true })
         view.bell()
