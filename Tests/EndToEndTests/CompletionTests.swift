@@ -80,6 +80,9 @@ struct CompletionTests {
             #expect(try Self.bash([bin, command, "--state-dir", state, "t"], in: dir) == ["tea", "toast"], "\(command)")
             #expect(try Self.bash([bin, command, "--state-dir", state, "toa"], in: dir) == ["toast"], "\(command)")
         }
+        // fish: the same ids through complete -C.
+        let fish = try Self.shell("fish", "source '\(Self.completions.path)/cdscript.fish'; complete -C'\(bin) pause --state-dir \(state) t'", in: dir)
+        #expect(fish.split(separator: "\n").map(String.init).sorted() == ["tea", "toast"])
         // An unreadable store completes nothing and prints nothing.
         let damaged = dir.appendingPathComponent("damaged")
         try FileManager.default.createDirectory(at: damaged, withIntermediateDirectories: true)
