@@ -59,6 +59,12 @@ let package = Package(
             dependencies: [
                 "CountdownCore", "LuaHost", "EventLoop", "CountdownStore", "ScriptTesting", "TerminalView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // Built-in Lua scripts (`cdscript timer`, `cdscript new`), compiled into the binary.
+            resources: [
+                .embedInCode("BuiltinScripts/timer.lua"),
+                .embedInCode("BuiltinScripts/new_script.lua"),
+                .embedInCode("BuiltinScripts/new_spec.lua"),
             ]
         ),
         // Benchmarks (scripts/bench): not part of the product.

@@ -61,7 +61,7 @@ function Handle:state() end
 
 ---@class cdscript.StartOptions
 ---@field id string? replaces an active countdown with the same id
----@field seconds number? a duration, at most 2305843009 (about 73 years) (give this or `at`)
+---@field seconds (number|string)? a duration: seconds (at most 2305843009, about 73 years), or "25m", "1h30m", "1m30.5s" (give this or `at`)
 ---@field at string? a deadline: "2026-12-01T20:00:00+08:00", "20:00" (local, today or tomorrow)
 ---@field every number? seconds between ticks (default 1, at least 0.1, at most 2305843009)
 ---@field on_tick fun(t: cdscript.Tick)? called every `every` seconds and once at the start

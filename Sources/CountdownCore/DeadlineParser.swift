@@ -196,6 +196,10 @@ public enum DeadlineParseError: Error, Equatable, CustomStringConvertible {
     case malformed(String)
     case expectedDigits(field: String)
     case outOfRange(field: String, value: Int64)
+    /// Not a duration such as `90`, `25m`, `1h30m` or `1m30.5s`.
+    case malformedDuration(String)
+    /// A duration longer than a countdown can be (about 73 years).
+    case durationTooLong(String)
 
     public var description: String {
         let forms = "expected an ISO 8601 date-time such as \"2026-12-01T20:00:00+08:00\" or a clock time such as \"20:00\""
@@ -203,6 +207,9 @@ public enum DeadlineParseError: Error, Equatable, CustomStringConvertible {
         case .malformed: return forms
         case .expectedDigits(let field): return "\(forms); the \(field) is missing or has too few digits"
         case .outOfRange(let field, let value): return "\(field) \(value) is out of range"
+        case .malformedDuration(let text):
+            return "\"\(text)\" is not a duration: expected seconds such as \"90\" or numbers with units d, h, m, s, largest first, such as \"25m\", \"1h30m\", \"2d4h\" or \"1m30.5s\""
+        case .durationTooLong(let text): return "\"\(text)\" is longer than a countdown can be (about 73 years)"
         }
     }
 }

@@ -15,7 +15,19 @@ extension LuaHost {
             return ScriptFailure(kind: .unreadable, message: "cannot read script \(path): \(Self.describeReadFailure(path: path, fallback: reason))")
         }
         scriptDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-        return runScript(source: source, chunkName: "@" + path, arguments: [path] + arguments)
+        return runScript(source: Self.executableScriptText(source), chunkName: "@" + path, arguments: [path] + arguments)
+    }
+
+    /// The text of a script file as `lua.c` reads it: a UTF-8 byte order mark is
+    /// dropped, and a first line starting with `#` (`#!/usr/bin/env cdscript`) is
+    /// emptied but kept as a line, so error line numbers still match the file.
+    public static func executableScriptText(_ source: Data) -> Data {
+        var bytes = source[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        if bytes.first == UInt8(ascii: "#") {
+            bytes = bytes[(bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex)...]
+        }
+        return Data(bytes)
     }
 
     /// Runs source text as a script. `arguments[0]` becomes `arg[0]`.

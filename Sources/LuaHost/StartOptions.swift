@@ -38,7 +38,7 @@ struct StartOptions {
         }
         L.pop()
 
-        let seconds = try optionalNumber(L, index, "seconds", fn)
+        let seconds = try lengthOption(L, index, fn)
         let atType = L.rawField(index, "at")
         let at = L.string(at: -1)
         L.pop()
@@ -51,8 +51,8 @@ struct StartOptions {
             throw APIError("\(fn): give 'seconds' (a duration) or 'at' (a deadline)")
         case (.some, .some):
             throw APIError("\(fn): give either 'seconds' or 'at', not both")
-        case (let seconds?, nil):
-            deadline = .after(try duration(seconds, name: "seconds", function: fn))
+        case (let length?, nil):
+            deadline = .after(length)
         case (nil, let text?):
             do {
                 let wallNow = host.scheduler.clock.wallNow()
@@ -99,6 +99,31 @@ struct StartOptions {
             throw APIError("\(function): '\(name)' must be a number of seconds > 0, got \(format(seconds))")
         }
         return ns
+    }
+
+    /// `seconds`: a number, or a duration string such as "25m" or "1h30m" (the
+    /// grammar of `cdscript timer`), as nanoseconds; nil when absent.
+    static func lengthOption(_ L: OpaquePointer, _ index: Int32, _ fn: String) throws(APIError) -> Nanoseconds? {
+        let type = L.rawField(index, "seconds")
+        defer { L.pop() }
+        switch type {
+        case LUA_TNIL:
+            return nil
+        case LUA_TNUMBER:
+            return try duration(L.number(at: -1) ?? 0, name: "seconds", function: fn)
+        case LUA_TSTRING:
+            let text = L.string(at: -1) ?? ""
+            let ns: Nanoseconds
+            do {
+                ns = try DeadlineParser.parseDuration(text)
+            } catch {
+                throw APIError("\(fn): 'seconds' = \"\(text)\": \(error)")
+            }
+            guard ns > 0 else { throw APIError("\(fn): 'seconds' must be a duration > 0, got \"\(text)\"") }
+            return ns
+        default:
+            throw APIError("\(fn): 'seconds' must be a number or a duration such as \"25m\", got \(L.typeName(at: -1))")
+        }
     }
 
     static func optionalNumber(_ L: OpaquePointer, _ index: Int32, _ name: String, _ fn: String) throws(APIError) -> Double? {

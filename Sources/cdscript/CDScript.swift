@@ -1,4 +1,5 @@
 import ArgumentParser
+import LuaHost
 
 @main
 struct CDScript: ParsableCommand {
@@ -16,8 +17,8 @@ struct CDScript: ParsableCommand {
             unusable, 7 no such stored countdown, 64 bad usage,
             129 SIGHUP, 143 SIGTERM.
             """,
-        version: version,
-        subcommands: [RunCommand.self, TestCommand.self, ListCommand.self, CancelCommand.self, ClearCommand.self, PluginsCommand.self],
+        version: "cdscript \(version) (\(LuaHost.luaRelease))",
+        subcommands: [RunCommand.self, TestCommand.self, ListCommand.self, CancelCommand.self, ClearCommand.self, PluginsCommand.self, TimerCommand.self, NewCommand.self, CompleteIDsCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

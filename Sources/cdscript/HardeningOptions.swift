@@ -4,7 +4,8 @@ import LuaHost
 
 /// `run`'s options for scripts from elsewhere: limits, the sandbox, the plugin path.
 struct HardeningOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Lua instructions one callback (the main chunk, a hook, a formatter) may run; 0 for no limit.", valueName: "N"))
+    // .unconditional: `--budget -5` reaches validate() and its message, not "Missing value".
+    @Option(parsing: .unconditional, help: ArgumentHelp("Lua instructions one callback (the main chunk, a hook, a formatter) may run; 0 for no limit.", valueName: "N"))
     var budget: Int64 = ScriptLimits.defaultInstructionBudget
 
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory the script's Lua state may hold: bytes, or with K, M or G (512M); 0 for no limit.", valueName: "SIZE"))

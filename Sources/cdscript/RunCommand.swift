@@ -36,6 +36,19 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let hint = CommandHints.mistypedCommand(script: script) {
+            printError(hint)
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
+        try Self.run(storeOptions: storeOptions, hardening: hardening, speed: speed, plain: plain, noColor: noColor) { host in
+            host.runScript(atPath: script, arguments: scriptArguments)
+        }
+    }
+
+    /// Runs what `load` loads into the host (the script file, or a built-in
+    /// script such as `timer`) until the run ends.
+    static func run(storeOptions: StoreOptions, hardening: HardeningOptions, speed: Double?, plain: Bool, noColor: Bool,
+                    load: (LuaHost) -> ScriptFailure?) throws {
         LuaHost.lineBufferStandardOutput()
         let clock = try Self.clock(speed: speed)
         let scheduler = Scheduler(clock: clock)
@@ -57,7 +70,7 @@ struct RunCommand: ParsableCommand {
         }
         let view = ViewRuntime(plain: plain, noColor: noColor, host: host, loop: loop)
         defer { view.finish() }
-        if let failure = host.runScript(atPath: script, arguments: scriptArguments) {
+        if let failure = load(host) {
             view.finish()
             switch failure.kind {
             case .unreadable:

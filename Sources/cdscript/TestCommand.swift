@@ -49,7 +49,8 @@ struct TestCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
     var junit: String?
 
-    @Option(help: ArgumentHelp("Lua instructions one test (with the hooks it fires) may run before it fails; 0 for no limit. A test that loops forever fails instead of hanging the run.", valueName: "N"))
+    // .unconditional: `--budget -5` reaches validate() and its message, not "Missing value".
+    @Option(parsing: .unconditional, help: ArgumentHelp("Lua instructions one test (with the hooks it fires) may run before it fails; 0 for no limit. A test that loops forever fails instead of hanging the run.", valueName: "N"))
     var budget: Int64 = ScriptLimits.defaultInstructionBudget
 
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory a test file's Lua state may hold, as for run: bytes, or with K, M or G (512M); 0 for no limit. A test that goes past it fails with the memory error.", valueName: "SIZE"))

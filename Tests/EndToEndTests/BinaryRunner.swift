@@ -31,11 +31,17 @@ struct BinaryRunner {
     }
 
     /// Runs the binary and waits; `signal` is sent after `signalAfter` seconds.
-    static func run(_ arguments: [String], signal: Int32? = nil, signalAfter: Double = 0.5, timeout: Double = 20) throws -> Result {
+    /// `directory` is the working directory (default: the package root); `environment`
+    /// entries are added to this process's; `executable` replaces the binary.
+    static func run(_ arguments: [String], signal: Int32? = nil, signalAfter: Double = 0.5, timeout: Double = 20,
+                    in directory: URL? = nil, environment: [String: String] = [:], executable: URL? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = directory ?? packageRoot
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

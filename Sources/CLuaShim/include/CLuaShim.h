@@ -14,6 +14,7 @@
 #include <lualib.h>
 #include "CLuaLimits.h"
 #include "CLuaStdlib.h"
+#include "CLuaVersion.h"
 
 /* Returned by a host function to raise the error message on top of the stack. */
 #define CD_RAISE (-1)

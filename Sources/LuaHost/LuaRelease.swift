@@ -1,0 +1,13 @@
+import CLuaShim
+
+extension LuaHost {
+    /// The linked Lua library's release, such as "Lua 5.4.4" (read from its
+    /// `lua_ident`, so an upgraded shared library shows its own version).
+    public static var luaRelease: String {
+        let ident = String(cString: cd_lua_ident())
+        guard let start = ident.range(of: "$LuaVersion: ")?.upperBound else { return ident }
+        let rest = ident[start...]
+        let end = rest.range(of: "  ")?.lowerBound ?? rest.range(of: " $")?.lowerBound ?? rest.endIndex
+        return String(rest[..<end])
+    }
+}

@@ -1,0 +1,26 @@
+-- Tests for __NAME__.lua, run by `cdscript test` on a virtual clock: time moves
+-- only when a test says so (clock.advance), so three minutes take no time at all.
+
+describe("__NAME__", function()
+  it("shows the whole length at the start, then counts down", function()
+    load_script("../__NAME__.lua", "3m")
+    expect(view.get("clock").text).to_be("3:00")
+    clock.advance(61)
+    expect(view.get("clock").text).to_be("1:59")
+    expect(view.get("progress").value).to_be_near(61 / 180, 1e-9)
+  end)
+
+  it("says so at the end and enables the button, which starts it again", function()
+    load_script("../__NAME__.lua", "10")
+    expect(view.get("again").enabled).to_be(false)
+    clock.advance(9.9)
+    expect(view.get("status").text).to_be("Counting down")
+    clock.advance(0.1)
+    expect(view.get("status").text).to_be("Time's up")
+    expect(view.get("progress").value).to_be(1)
+    expect(view.get("again").enabled).to_be(true)
+    expect(view.press("s")).to_be(true)
+    expect(view.get("clock").text).to_be("0:10")
+    expect(view.get("again").enabled).to_be(false)
+  end)
+end)

@@ -1,0 +1,21 @@
+import ArgumentParser
+import CountdownStore
+
+/// `cdscript __complete-ids`: the stored ids, one a line, for the shell completions
+/// of cancel, append, pause and resume. Hidden; quiet and exit 0 when the store
+/// cannot be read, since a completion must never print errors into the command line.
+struct CompleteIDsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "__complete-ids",
+        abstract: "Print the stored countdowns' ids, one a line (for shell completion).",
+        shouldDisplay: false
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() throws {
+        let store = storeOptions.makeStore()
+        guard store.fileExists, let countdowns = try? store.list() else { return }
+        for countdown in countdowns { print(countdown.id) }
+    }
+}

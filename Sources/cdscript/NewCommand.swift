@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+
+/// `cdscript new NAME`: a script, its tests and an editor setup to start from.
+struct NewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new",
+        abstract: "Create NAME.lua, tests/NAME_spec.lua and .luarc.json in the current folder.",
+        discussion: """
+            NAME.lua is a short commented script (a countdown with a view, a formatter and a \
+            button); tests/NAME_spec.lua tests it on a virtual clock (`cdscript test`); .luarc.json \
+            points lua-language-server at cdscript's annotation file. No file is ever overwritten: \
+            an existing script or test is an error (exit 1), an existing .luarc.json is kept.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The script's name: letters, digits, '-' and '_' (a trailing .lua is dropped).", valueName: "NAME"))
+    var name: String
+
+    var baseName: String { name.hasSuffix(".lua") ? String(name.dropLast(4)) : name }
+
+    func validate() throws {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
+        guard !baseName.isEmpty, baseName.unicodeScalars.allSatisfy({ allowed.contains($0) }), !baseName.hasPrefix("-") else {
+            throw ValidationError("NAME must be letters, digits, '-' and '_', such as tea or sms-code; got '\(name)'")
+        }
+    }
+
+    func run() throws {
+        let script = "\(baseName).lua"
+        let spec = "tests/\(baseName)_spec.lua"
+        let fm = FileManager.default
+        for path in [script, spec] where fm.fileExists(atPath: path) {
+            printError("cdscript new: \(path) already exists; nothing was written")
+            throw ExitCode(1)
+        }
+        let fill = { (template: [UInt8]) in
+            Data(String(decoding: template, as: UTF8.self).replacingOccurrences(of: "__NAME__", with: baseName).utf8)
+        }
+        do {
+            try fm.createDirectory(atPath: "tests", withIntermediateDirectories: true)
+            try fill(PackageResources.new_script_lua).write(to: URL(fileURLWithPath: script), options: .withoutOverwriting)
+            print("created \(script)")
+            try fill(PackageResources.new_spec_lua).write(to: URL(fileURLWithPath: spec), options: .withoutOverwriting)
+            print("created \(spec)")
+        } catch {
+            printError("cdscript new: \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+        let annotations = AnnotationFile.find()
+        if fm.fileExists(atPath: ".luarc.json") {
+            print("kept the existing .luarc.json" + (annotations.map { " (cdscript's annotations: \($0))" } ?? ""))
+        } else {
+            do {
+                try Self.luarc(library: annotations).write(to: URL(fileURLWithPath: ".luarc.json"), options: .withoutOverwriting)
+                print("created .luarc.json")
+            } catch {
+                printError("cdscript new: .luarc.json: \(error.localizedDescription)")
+                throw ExitCode(1)
+            }
+        }
+        if annotations == nil {
+            printError("cdscript new: cdscript's annotation file (share/cdscript/cdscript.lua) was not found next to this binary; .luarc.json names no library")
+        }
+        print("next: cdscript test, then cdscript \(script)")
+    }
+
+    /// lua-language-server's settings: Lua 5.4, and cdscript's annotation folder as a
+    /// library (it declares the script globals and the test ones: describe, it, expect, clock).
+    static func luarc(library: String?) throws -> Data {
+        var settings: [String: Any] = [
+            "$schema": "https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json",
+            "runtime.version": "Lua 5.4",
+        ]
+        if let library { settings["workspace.library"] = [URL(fileURLWithPath: library).deletingLastPathComponent().path] }
+        var data = try JSONSerialization.data(withJSONObject: settings, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+}
+
+/// Where cdscript's lua-language-server annotation file is: PREFIX/share/cdscript/
+/// for an installed binary (PREFIX/bin/cdscript), types/ in a checkout the binary
+/// was built in (.build/...).
+enum AnnotationFile {
+    static func find() -> String? {
+        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+            .resolvingSymlinksInPath()
+        var folder = exe.deletingLastPathComponent()
+        let installed = folder.deletingLastPathComponent().appendingPathComponent("share/cdscript/cdscript.lua").path
+        if FileManager.default.isReadableFile(atPath: installed) { return installed }
+        // A build folder inside a checkout: walk up to the folder with Package.swift.
+        while folder.path != "/" {
+            let candidate = folder.appendingPathComponent("types/cdscript.lua").path
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path),
+               FileManager.default.isReadableFile(atPath: candidate) {
+                return candidate
+            }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }
+}

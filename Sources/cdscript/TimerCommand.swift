@@ -1,0 +1,99 @@
+import ArgumentParser
+import CountdownCore
+import Foundation
+import LuaHost
+
+/// `cdscript timer SPEC`: a countdown without a script file. The work is done by
+/// a built-in Lua script (BuiltinScripts/timer.lua), which `--eject` prints.
+struct TimerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timer",
+        abstract: "Count down without a script: big digits, a progress bar, the bell at the end.",
+        discussion: """
+            SPEC is seconds (90), a duration (25m, 1h30m, 2d4h, 1m30.5s), a clock time (20:00) \
+            or an ISO 8601 date (2026-12-01T20:00:00+08:00). The timer is a built-in Lua script: \
+            `cdscript timer --eject > mytimer.lua` writes it out as a start for your own.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var hardening: HardeningOptions
+
+    @Option(help: ArgumentHelp("Let time flow N times faster.", valueName: "N"))
+    var speed: Double?
+
+    @Flag(help: "Print one line per change instead of drawing (the default when stdout is not a terminal).")
+    var plain = false
+
+    @Flag(name: .customLong("no-color"), help: "Draw without colours (also when NO_COLOR is set).")
+    var noColor = false
+
+    @Flag(help: "Print the timer's Lua script, commented, and exit.")
+    var eject = false
+
+    @Option(help: ArgumentHelp("Shown above the digits and as the window title.", valueName: "TEXT"))
+    var title: String?
+
+    @Option(help: ArgumentHelp("Seconds between redraws, at least 0.1 (default: 0.1 in a terminal, 1 for plain lines).", valueName: "SECONDS"))
+    var every: Double?
+
+    @Option(help: ArgumentHelp("Keep the timer in the store under ID: `cdscript list` shows it, the same command again continues it.", valueName: "ID"))
+    var id: String?
+
+    @Argument(help: ArgumentHelp("How long, or until when: 90, 25m, 1h30m, 20:00, 2026-12-01T20:00:00+08:00.", valueName: "SPEC"))
+    var spec: String?
+
+    @Option(parsing: .remaining, help: ArgumentHelp("Run PROGRAM with ARGS (no shell) when the time is up; takes the rest of the line.", valueName: "PROGRAM ARGS..."))
+    var exec: [String] = []
+
+    /// The built-in script's text.
+    static var script: String { String(decoding: PackageResources.timer_lua, as: UTF8.self) }
+
+    func validate() throws {
+        if eject { return }
+        guard let spec else {
+            throw ValidationError("give the time to count down: seconds (90), a duration (25m, 1h30m), a clock time (20:00) or a date")
+        }
+        let clock = BootClock()
+        let parsed: TimerSpec
+        do {
+            parsed = try DeadlineParser.parseTimerSpec(spec, wallNow: clock.wallNow(), timeZone: .current)
+        } catch {
+            throw ValidationError("SPEC: \(error)")
+        }
+        switch parsed {
+        case .duration(let ns) where ns <= 0:
+            throw ValidationError("SPEC: the duration must be longer than 0, got \"\(spec)\"")
+        case .deadline(let instant) where instant <= clock.wallNow():
+            throw ValidationError("SPEC: \(spec) is in the past")
+        default: break
+        }
+        if let every, !(every.isFinite && every >= 0.1) {
+            throw ValidationError("--every must be a number of seconds, at least 0.1, got \(every)")
+        }
+        if let speed, !(speed.isFinite && speed > 0) {
+            throw ValidationError("--speed must be a finite number greater than 0, got \(speed)")
+        }
+        if let id, id.isEmpty { throw ValidationError("--id must not be empty") }
+    }
+
+    func run() throws {
+        if eject {
+            print(Self.script, terminator: "")
+            return
+        }
+        // Tenths move ten lines a second; plain lines get one a second unless asked.
+        let plainLines = plain || isatty(STDOUT_FILENO) == 0
+        var arguments = [spec ?? "", "--every", Self.format(every ?? (plainLines ? 1 : 0.1))]
+        if let title { arguments += ["--title", title] }
+        if let id { arguments += ["--id", id] }
+        if !exec.isEmpty { arguments += ["--exec"] + exec }
+        try RunCommand.run(storeOptions: storeOptions, hardening: hardening, speed: speed, plain: plain, noColor: noColor) { host in
+            host.runScript(source: Data(PackageResources.timer_lua), chunkName: "=[cdscript timer]", arguments: ["timer"] + arguments)
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+
+/// scripts/install into a temporary prefix. The binary under test is installed
+/// through CDSCRIPT_INSTALL_BIN, so the suite does not make a second release build;
+/// everything else (man page generation, completions, annotation file) is the real script.
+@Suite("scripts/install puts the binary, man page, completions and annotations under PREFIX")
+struct InstallTests {
+    @Test("install into a temporary prefix; man -l renders the page; the installed binary finds its annotations")
+    func install() throws {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-prefix-\(UUID().uuidString)")
+        let process = Process()
+        process.executableURL = BinaryRunner.packageRoot.appendingPathComponent("scripts/install")
+        process.arguments = [prefix.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["CDSCRIPT_INSTALL_BIN": BinaryRunner.binary.path]) { $1 }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let log = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(log)")
+
+        let files = [
+            "bin/cdscript", "share/man/man1/cdscript.1", "share/bash-completion/completions/cdscript",
+            "share/zsh/site-functions/_cdscript", "share/fish/vendor_completions.d/cdscript.fish", "share/cdscript/cdscript.lua",
+        ]
+        for file in files {
+            #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)")
+        }
+        #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent("bin/cdscript").path))
+
+        // man -l renders the generated page: name, synopsis, the commands.
+        let man = Process()
+        man.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        man.arguments = ["man", "-l", prefix.appendingPathComponent("share/man/man1/cdscript.1").path]
+        man.environment = ProcessInfo.processInfo.environment.merging(["MANPAGER": "cat", "MANWIDTH": "100"]) { $1 }
+        let page = Pipe()
+        man.standardOutput = page
+        man.standardError = FileHandle.nullDevice
+        try man.run()
+        let text = String(decoding: page.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        man.waitUntilExit()
+        #expect(man.terminationStatus == 0)
+        for part in ["NAME", "SYNOPSIS", "cdscript", "timer", "--eject"] { #expect(text.contains(part), "\(part) in\n\(text)") }
+
+        // The installed binary: --version, and `new` points .luarc.json at PREFIX/share/cdscript.
+        let installed = prefix.appendingPathComponent("bin/cdscript")
+        let version = try BinaryRunner.run(["--version"], executable: installed)
+        #expect(version.stdout.hasPrefix("cdscript "))
+        let project = prefix.appendingPathComponent("project")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        let new = try BinaryRunner.run(["new", "tea"], in: project, executable: installed)
+        #expect(new.status == 0, "\(new.stderr)")
+        let settings = try JSONSerialization.jsonObject(with: Data(contentsOf: project.appendingPathComponent(".luarc.json"))) as? [String: Any]
+        #expect(settings?["workspace.library"] as? [String] == [prefix.appendingPathComponent("share/cdscript").resolvingSymlinksInPath().path])
+    }
+}
