@@ -28,8 +28,6 @@ public final class LuaHost {
     public internal(set) var storeErrorCount = 0
     var lastStoreError: String?
     var reportedStoreErrors: Set<String> = []
-    /// Ids whose countdowns are kept in the store.
-    var persistentIDs: Set<String> = []
 
     /// What the host keeps per scheduler slot.
     struct SlotHooks {
