@@ -265,6 +265,13 @@ static int make_hook_caller(lua_State *L) {
     caller->ids_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     cd_push_handle_metatable(L);
     caller->handle_metatable_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_createtable(L, 1, 0);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    caller->last_hook_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    caller->last_hook = NULL;
     return 0;
 }
 
@@ -283,6 +290,27 @@ cd_hook_caller *cd_hook_caller_new(lua_State *L) {
 }
 
 void cd_hook_caller_free(cd_hook_caller *caller) { free(caller); }
+
+/* cd_tick_stays_local with the last verdict at hand. */
+static int hook_is_local(lua_State *L, cd_hook_caller *caller, int index) {
+    const void *fn = lua_topointer(L, index);
+    if (fn == caller->last_hook) {
+        /* The same address: the same function only if the weak anchor still holds it. */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, caller->last_hook_ref);
+        lua_rawgeti(L, -1, 1);
+        int same = lua_rawequal(L, -1, index);
+        lua_settop(L, -3);
+        if (same) return caller->last_hook_local;
+    }
+    int local = cd_tick_stays_local(L, index);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->last_hook_ref);
+    lua_pushvalue(L, index);
+    lua_rawseti(L, -2, 1);
+    lua_settop(L, -2);
+    caller->last_hook = fn;
+    caller->last_hook_local = local;
+    return local;
+}
 
 int cd_hook_flags(lua_State *L, cd_hook_caller *caller, int index) {
     index = lua_absindex(L, index);
@@ -461,7 +489,7 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_n
     for (int hook = 2; hook <= 3; hook++) {
         if (lua_type(L, base + hook) == LUA_TNIL) continue;
         if (hook == 2) f |= CD_HOOK_HAS_TICK;
-        if (cd_tick_stays_local(L, base + hook)) f |= CD_HOOK_LOCAL << hook;
+        if (hook_is_local(L, caller, base + hook)) f |= CD_HOOK_LOCAL << hook;
         lua_pushvalue(L, base + hook);
         lua_setiuservalue(L, handle, hook);
     }

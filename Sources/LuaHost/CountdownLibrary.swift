@@ -116,10 +116,14 @@ extension LuaHost {
         handle.pointee.generation = key.generation
         handle.pointee.final_state = CountdownState.running.rawValue
         let slot = Int(key.slot)
-        if slot >= slots.count {
-            slots.append(contentsOf: repeatElement(SlotHooks(), count: slot - slots.count + 1))
+        let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags))
+        if slot < slots.count {
+            slots[slot] = hooks
+        } else {
+            // The scheduler hands out new slots one past the last.
+            while slots.count < slot { slots.append(SlotHooks()) }
+            slots.append(hooks)
         }
-        slots[slot] = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags))
         if let resuming {
             if resuming.paused { scheduler.pause(key) }
         } else if let storedID {

@@ -85,6 +85,13 @@ typedef struct cd_hook_caller {
     /* Countdowns by id: a table from the id (a Lua string, so any bytes) to the
      * handle of the running countdown started under it. */
     int ids_ref;
+    /* The last hook judged by cd_tick_stays_local, and its verdict: countdowns
+     * started in a loop share their hook. The function itself is held weakly in
+     * the table registry[last_hook_ref] (so a collected function is never
+     * mistaken for a new one at the same address, and none is kept alive). */
+    const void *last_hook;
+    int last_hook_local;
+    int last_hook_ref;
     /* The handle metatable, reached without a lookup by name. */
     int handle_metatable_ref;
 } cd_hook_caller;
