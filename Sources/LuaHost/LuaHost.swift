@@ -137,7 +137,7 @@ public final class LuaHost {
 
     func reportHookError(countdown id: String?, hook: String, message: String) {
         hookErrorCount += 1
-        let name = id.map { "countdown \"\($0)\"" } ?? "an anonymous countdown"
+        let name = id.map { "countdown \"\(VisibleText.escaped($0))\"" } ?? "an anonymous countdown"
         reportError("cdscript: error in \(hook) of \(name): \(message)")
     }
 }

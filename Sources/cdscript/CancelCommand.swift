@@ -1,4 +1,5 @@
 import ArgumentParser
+import CountdownCore
 import CountdownStore
 
 struct CancelCommand: ParsableCommand {
@@ -21,9 +22,9 @@ struct CancelCommand: ParsableCommand {
             throw failOnStore(error)
         }
         guard removed else {
-            printError("cdscript: no stored countdown has the id '\(id)' (in \(store.path))")
+            printError("cdscript: no stored countdown has the id '\(VisibleText.escaped(id))' (in \(store.path))")
             throw ExitCode(ExitStatus.unknownCountdown.rawValue)
         }
-        print("cancelled \(id)")
+        print("cancelled \(VisibleText.escaped(id))")
     }
 }

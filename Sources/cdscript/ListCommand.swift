@@ -86,7 +86,7 @@ enum CountdownListing {
     static func table(_ countdowns: [StoredCountdown], at now: StoreInstant) -> String {
         let rows = [["ID", "STATE", "REMAINING", "DEADLINE"]] + countdowns.map { c in
             let state = c.effectiveState(at: now)
-            return [c.id, state.rawValue, clock(c.remaining(at: now)),
+            return [VisibleText.escaped(c.id), state.rawValue, clock(c.remaining(at: now)),
                     state == .paused ? "-" : iso8601(c.wallDeadline(at: now))]
         }
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
