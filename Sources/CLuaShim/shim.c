@@ -386,6 +386,30 @@ void cd_push_handle_metatable(lua_State *L) {
     }
 }
 
+/* The handle metatable's __index: `h.id` reads user value 1, anything else is
+ * looked up in the methods table (upvalue 1). In C, because every method call
+ * (`h:cancel()`) comes through here first. Upvalue 2 is the string "id",
+ * upvalue 3 the handle metatable. */
+static int handle_index(lua_State *L) {
+    if (lua_rawequal(L, 2, lua_upvalueindex(2))) {
+        /* Reachable with any self through debug.getmetatable; user values need a handle. */
+        if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(3)))
+            return luaL_error(L, "id: expected a countdown handle, got %s", luaL_typename(L, 1));
+        lua_settop(L, 1);
+        lua_getiuservalue(L, 1, 1);
+        return 1;
+    }
+    lua_settop(L, 2);
+    lua_rawget(L, lua_upvalueindex(1));
+    return 1;
+}
+
+void cd_push_handle_index(lua_State *L) {
+    lua_pushliteral(L, "id");
+    cd_push_handle_metatable(L);
+    lua_pushcclosure(L, handle_index, 3);
+}
+
 cd_handle *cd_new_handle(lua_State *L) {
     cd_handle *h = (cd_handle *)lua_newuserdatauv(L, sizeof(cd_handle), 4);
     h->slot = -1;

@@ -20,7 +20,10 @@ extension LuaHost {
         methodsRef = cd_ref(L)
 
         cd_push_handle_metatable(L)
-        register([("__index", Self.handleIndex), ("__tostring", Self.handleToString)], into: L)
+        register([("__tostring", Self.handleToString)], into: L)
+        cd_push_ref(L, methodsRef)
+        cd_push_handle_index(L)
+        L.setRawField(-2, "__index")
         L.push("locked")
         L.setRawField(-2, "__metatable")
         L.pop()

@@ -88,6 +88,25 @@ struct IDBytesTests {
     }
 }
 
+@Suite("The handle's __index, in C")
+struct HandleIndexTests {
+    @Test("h.id and methods as before; a non-handle given the handle metatable gets an error, never a crash")
+    func indexChecksSelf() {
+        let bed = LuaTestbed()
+        bed.mustRun("""
+            h = countdown.start{ id = "\\255", seconds = 5 }
+            index = debug.getmetatable(h).__index
+            """)
+        #expect(bed.eval("h.id == '\\255' and index(h, 'cancel') == h.cancel and h.nothing == nil") == "true")
+        let fake = bed.run("local t = debug.setmetatable({}, debug.getmetatable(h)); return t.id")
+        #expect(fake?.message.contains("id: expected a countdown handle, got table") == true, "\(fake?.message ?? "no error")")
+        let number = bed.run("return index(5, 'id')")
+        #expect(number?.message.contains("id: expected a countdown handle, got number") == true, "\(number?.message ?? "no error")")
+        #expect(bed.eval("h:cancel()") == "true")
+        #expect(bed.top == 0)
+    }
+}
+
 @Suite("countdown.start's quick read of its options")
 struct StartQuickReadTests {
     @Test("a hook that starts a countdown keeps its own tick's values (the shared tick is not lent twice)")

@@ -197,6 +197,9 @@ cd_handle *cd_new_handle(lua_State *L);
 cd_handle *cd_to_handle(lua_State *L, int index);
 /* Pushes the handle metatable. */
 void cd_push_handle_metatable(lua_State *L);
+/* Replaces the methods table on top of the stack with the handle metatable's
+ * __index function: `h.id`, else the method of that name. */
+void cd_push_handle_index(lua_State *L);
 
 /* Line-buffers stdout, so `print` output appears line by line even in a pipe. */
 void cd_line_buffer_stdout(void);
