@@ -318,8 +318,9 @@ int cd_hook_flags(lua_State *L, cd_hook_caller *caller, int index) {
     if (lua_getiuservalue(L, index, 1) != LUA_TNIL) flags |= CD_HOOK_HAS_ID;
     lua_pop(L, 1);
     for (int hook = 2; hook <= 3; hook++) {
-        if (lua_getiuservalue(L, index, hook) != LUA_TNIL && hook == 2) flags |= CD_HOOK_HAS_TICK;
-        if (cd_tick_stays_local(L, -1)) flags |= CD_HOOK_LOCAL << hook;
+        int type = lua_getiuservalue(L, index, hook);
+        if (type != LUA_TNIL && hook == 2) flags |= CD_HOOK_HAS_TICK;
+        if (type == LUA_TFUNCTION && hook_is_local(L, caller, lua_gettop(L))) flags |= CD_HOOK_LOCAL << hook;
         lua_pop(L, 1);
     }
     return flags;

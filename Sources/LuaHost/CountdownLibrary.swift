@@ -78,7 +78,7 @@ extension LuaHost {
             }
             handle.pointee.every_ns = options.every
             handle.pointee.persistent = options.persist ? 1 : 0
-            host.launch(L, handleIndex: handleIndex, deadline: options.deadline)
+            host.launch(L, handleIndex: handleIndex, deadline: options.deadline, handle: handle)
             return 1
         }
     }
@@ -86,8 +86,9 @@ extension LuaHost {
     /// Starts the countdown described by the handle at `handleIndex` (its user
     /// values hold id and hooks), keeps a reference to it for the run, and fires its first tick.
     /// `resuming` is set for a countdown picked up from the store.
-    func launch(_ L: OpaquePointer, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil) {
-        let handle = cd_to_handle(L, handleIndex)!
+    func launch(_ L: OpaquePointer, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil,
+                handle: UnsafeMutablePointer<cd_handle>? = nil) {
+        let handle = handle ?? cd_to_handle(L, handleIndex)!
         let flags = cd_hook_flags(L, vm.hookCaller, handleIndex)
         let replaced = cd_bind_id(L, vm.hookCaller, handleIndex)
         launch(L, handle: handle, handleIndex: handleIndex, deadline: deadline, resuming: resuming, flags: flags, replaced: replaced)

@@ -175,7 +175,7 @@ extension LuaHost {
             if let every, every != record.every {
                 host.withStore { store in try store.modify(id: id) { $0?.every = every } }
             }
-            host.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused))
+            host.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle)
             return 1
         }
     }

@@ -154,9 +154,10 @@ struct StartOptions {
         guard lua_type(L, index) == LUA_TSTRING else { return nil }
         var length = 0
         guard let pointer = cd_to_string(L, index, &length) else { return nil }
-        let bytes = UnsafeRawBufferPointer(start: pointer, count: length).bindMemory(to: UInt8.self)
-        guard !bytes.contains(0) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
+        // Lua strings end with a NUL of their own: without one inside, the bytes
+        // are a C string, checked by the standard library's fast validator.
+        guard strlen(pointer) == length else { return nil }
+        return String(validatingCString: pointer)
     }
 
     /// The bytes of the string at `index` as a Lua literal shows them (`"k\0one"`,
