@@ -241,6 +241,10 @@ void cd_push_traceback_handler(lua_State *L) {
 
 /* ---- calling hooks ---------------------------------------------------- */
 
+static const char *const OPTION_NAMES[8] = {
+    "id", "seconds", "at", "every", "on_tick", "on_done", "on_error", "persist"
+};
+
 static int make_hook_caller(lua_State *L) {
     cd_hook_caller *caller = (cd_hook_caller *)lua_touserdata(L, 1);
     push_tick_metatable(L);
@@ -248,6 +252,26 @@ static int make_hook_caller(lua_State *L) {
     cd_tick zero = {0, 0, 0};
     caller->shared_tick = new_tick(L, 0, caller->tick_metatable_ref, &zero);
     caller->shared_tick_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    /* Short strings are interned and never move: a table key "seconds" is this
+     * very string, for as long as this table keeps it alive. */
+    lua_createtable(L, 8, 0);
+    for (int i = 0; i < 8; i++) {
+        lua_pushstring(L, OPTION_NAMES[i]);
+        caller->option_names[i] = lua_tostring(L, -1);
+        lua_rawseti(L, -2, i + 1);
+    }
+    caller->option_names_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_createtable(L, 0, 0);
+    caller->ids_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    cd_push_handle_metatable(L);
+    caller->handle_metatable_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_createtable(L, 1, 0);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    caller->last_hook_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    caller->last_hook = NULL;
     return 0;
 }
 
@@ -267,14 +291,36 @@ cd_hook_caller *cd_hook_caller_new(lua_State *L) {
 
 void cd_hook_caller_free(cd_hook_caller *caller) { free(caller); }
 
-int cd_hook_flags(lua_State *L, int index) {
+/* cd_tick_stays_local with the last verdict at hand. */
+static int hook_is_local(lua_State *L, cd_hook_caller *caller, int index) {
+    const void *fn = lua_topointer(L, index);
+    if (fn == caller->last_hook) {
+        /* The same address: the same function only if the weak anchor still holds it. */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, caller->last_hook_ref);
+        lua_rawgeti(L, -1, 1);
+        int same = lua_rawequal(L, -1, index);
+        lua_settop(L, -3);
+        if (same) return caller->last_hook_local;
+    }
+    int local = cd_tick_stays_local(L, index);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->last_hook_ref);
+    lua_pushvalue(L, index);
+    lua_rawseti(L, -2, 1);
+    lua_settop(L, -2);
+    caller->last_hook = fn;
+    caller->last_hook_local = local;
+    return local;
+}
+
+int cd_hook_flags(lua_State *L, cd_hook_caller *caller, int index) {
     index = lua_absindex(L, index);
     int flags = 0;
     if (lua_getiuservalue(L, index, 1) != LUA_TNIL) flags |= CD_HOOK_HAS_ID;
     lua_pop(L, 1);
     for (int hook = 2; hook <= 3; hook++) {
-        lua_getiuservalue(L, index, hook);
-        if (cd_tick_stays_local(L, -1)) flags |= CD_HOOK_LOCAL << hook;
+        int type = lua_getiuservalue(L, index, hook);
+        if (type != LUA_TNIL && hook == 2) flags |= CD_HOOK_HAS_TICK;
+        if (type == LUA_TFUNCTION && hook_is_local(L, caller, lua_gettop(L))) flags |= CD_HOOK_LOCAL << hook;
         lua_pop(L, 1);
     }
     return flags;
@@ -287,7 +333,7 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
      * lua_insert, lua_remove, lua_replace each cost as much as a table read). */
     int base = lua_gettop(L);
     int from_loop = msgh != 0;
-    if (msgh == 0) {
+    if (!from_loop) {
         lua_pushcfunction(L, traceback_handler);
         msgh = base + 1;
     }
@@ -297,13 +343,16 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
         lua_settop(L, base);
         return LUA_OK;
     }
-    if (from_loop && (flags & (CD_HOOK_LOCAL << hook))) {
-        /* Nothing else holds the shared tick: no hook is running, and this one
-         * provably lets its `t` go (tick_escape.c). */
+    /* The shared tick, unless a hook that holds it is running (this call is then
+     * nested in it: a start's first tick, an on_done run by a cancel). */
+    int shared = (flags & (CD_HOOK_LOCAL << hook)) && !caller->shared_tick_busy;
+    if (shared) {
+        /* This hook provably lets its `t` go (tick_escape.c). */
         lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_ref);
         tick_box *t = (tick_box *)caller->shared_tick;
         t->tick = tick;
         t->handle_ref = handle_ref;
+        caller->shared_tick_busy = 1;
     } else {                                           /* h fn t */
         /* An anonymous countdown's tick needs no link to its handle: its id stays nil. */
         new_tick(L, (flags & CD_HOOK_HAS_ID) ? handle_index : 0, caller->tick_metatable_ref, &tick);
@@ -316,6 +365,7 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
     cd_limits_saved saved = cd_limits_begin(L, caller->limits);
     int status = lua_pcall(L, nargs, 0, msgh);         /* h [err] */
     cd_limits_end(L, caller->limits, saved);
+    if (shared) caller->shared_tick_busy = 0;
     if (status == LUA_OK) {
         lua_settop(L, base);
     } else {
@@ -337,11 +387,36 @@ void cd_push_handle_metatable(lua_State *L) {
     }
 }
 
+/* The handle metatable's __index: `h.id` reads user value 1, anything else is
+ * looked up in the methods table (upvalue 1). In C, because every method call
+ * (`h:cancel()`) comes through here first. Upvalue 2 is the string "id",
+ * upvalue 3 the handle metatable. */
+static int handle_index(lua_State *L) {
+    if (lua_rawequal(L, 2, lua_upvalueindex(2))) {
+        /* Reachable with any self through debug.getmetatable; user values need a handle. */
+        if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(3)))
+            return luaL_error(L, "id: expected a countdown handle, got %s", luaL_typename(L, 1));
+        lua_settop(L, 1);
+        lua_getiuservalue(L, 1, 1);
+        return 1;
+    }
+    lua_settop(L, 2);
+    lua_rawget(L, lua_upvalueindex(1));
+    return 1;
+}
+
+void cd_push_handle_index(lua_State *L) {
+    lua_pushliteral(L, "id");
+    cd_push_handle_metatable(L);
+    lua_pushcclosure(L, handle_index, 3);
+}
+
 cd_handle *cd_new_handle(lua_State *L) {
     cd_handle *h = (cd_handle *)lua_newuserdatauv(L, sizeof(cd_handle), 4);
     h->slot = -1;
     h->generation = 0;
     h->final_state = 0;
+    h->persistent = 0;
     h->every_ns = 1000000000;
     cd_push_handle_metatable(L);
     lua_setmetatable(L, -2);
@@ -350,6 +425,141 @@ cd_handle *cd_new_handle(lua_State *L) {
 
 cd_handle *cd_to_handle(lua_State *L, int index) {
     return (cd_handle *)luaL_testudata(L, index, HANDLE_METATABLE);
+}
+
+/* ---- starting countdowns ------------------------------------------------ */
+
+int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_options *options) {
+    if (lua_type(L, index) != LUA_TTABLE) return 0;
+    index = lua_absindex(L, index);
+    int base = lua_gettop(L);
+    lua_settop(L, base + 3);                           /* id on_tick on_done */
+    int has_seconds = 0;
+    options->has_every = 0;
+    /* One pass over the table: each key is found by address among the names, so
+     * the check for unknown keys costs nothing more. */
+    lua_pushnil(L);
+    while (lua_next(L, index) != 0) {                  /* ... key value */
+        if (lua_type(L, -2) != LUA_TSTRING) goto long_way;
+        const char *key = lua_tolstring(L, -2, NULL);
+        int option = 0;
+        while (option < 8 && caller->option_names[option] != key) option++;
+        int type = lua_type(L, -1);
+        switch (option) {
+        case CD_OPTION_ID:
+            if (type != LUA_TSTRING || lua_rawlen(L, -1) == 0) goto long_way;
+            lua_copy(L, -1, base + 1);
+            break;
+        case CD_OPTION_SECONDS:
+            if (type != LUA_TNUMBER) goto long_way;
+            options->seconds = lua_tonumberx(L, -1, NULL);
+            has_seconds = 1;
+            break;
+        case CD_OPTION_EVERY:
+            if (type != LUA_TNUMBER) goto long_way;
+            options->every = lua_tonumberx(L, -1, NULL);
+            options->has_every = 1;
+            break;
+        case CD_OPTION_ON_TICK:
+        case CD_OPTION_ON_DONE:
+            if (type != LUA_TFUNCTION) goto long_way;
+            lua_copy(L, -1, option == CD_OPTION_ON_TICK ? base + 2 : base + 3);
+            break;
+        case CD_OPTION_PERSIST:
+            if (type != LUA_TBOOLEAN || lua_toboolean(L, -1)) goto long_way;
+            break;
+        default:                                       /* at, on_error, unknown */
+            goto long_way;
+        }
+        lua_settop(L, -2);                             /* ... key */
+    }
+    if (has_seconds) return 1;
+long_way:
+    lua_settop(L, base);
+    return 0;
+}
+
+/* Binds the id at `id_index` to the handle at `handle_index`; returns the handle
+ * that held it, or NULL. */
+static cd_handle *bind_id(lua_State *L, cd_hook_caller *caller, int id_index, int handle_index) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->ids_ref);   /* ids */
+    lua_pushvalue(L, id_index);
+    cd_handle *old = lua_rawget(L, -2) == LUA_TUSERDATA ? (cd_handle *)lua_touserdata(L, -1) : NULL;
+    lua_settop(L, -2);
+    lua_pushvalue(L, id_index);
+    lua_pushvalue(L, handle_index);
+    lua_rawset(L, -3);
+    lua_settop(L, -2);
+    return old == lua_touserdata(L, handle_index) ? NULL : old;
+}
+
+cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_ns, int *flags, cd_handle **replaced) {
+    int base = lua_gettop(L) - 3;                      /* id on_tick on_done */
+    cd_handle *h = (cd_handle *)lua_newuserdatauv(L, sizeof(cd_handle), 4);
+    int handle = base + 4;
+    h->slot = -1;
+    h->generation = 0;
+    h->final_state = 0;
+    h->persistent = 0;
+    h->every_ns = every_ns;
+    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->handle_metatable_ref);
+    lua_setmetatable(L, handle);
+    int f = 0;
+    /* New user values are nil: set only those given. */
+    if (lua_type(L, base + 1) != LUA_TNIL) {
+        lua_pushvalue(L, base + 1);
+        lua_setiuservalue(L, handle, 1);
+        f |= CD_HOOK_HAS_ID;
+    }
+    for (int hook = 2; hook <= 3; hook++) {
+        if (lua_type(L, base + hook) == LUA_TNIL) continue;
+        if (hook == 2) f |= CD_HOOK_HAS_TICK;
+        if (hook_is_local(L, caller, base + hook)) f |= CD_HOOK_LOCAL << hook;
+        lua_pushvalue(L, base + hook);
+        lua_setiuservalue(L, handle, hook);
+    }
+    *replaced = (f & CD_HOOK_HAS_ID) ? bind_id(L, caller, base + 1, handle) : NULL;
+    lua_copy(L, handle, base + 1);
+    lua_settop(L, base + 1);                           /* h */
+    *flags = f;
+    return h;
+}
+
+cd_handle *cd_bind_id(lua_State *L, cd_hook_caller *caller, int index) {
+    index = lua_absindex(L, index);
+    cd_handle *old = NULL;
+    if (lua_getiuservalue(L, index, 1) == LUA_TSTRING) old = bind_id(L, caller, lua_gettop(L), index);
+    lua_settop(L, -2);
+    return old;
+}
+
+void cd_unbind_id(lua_State *L, cd_hook_caller *caller, int index) {
+    index = lua_absindex(L, index);
+    int base = lua_gettop(L);
+    if (lua_getiuservalue(L, index, 1) == LUA_TSTRING) {  /* id */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, caller->ids_ref);   /* id ids */
+        lua_pushvalue(L, base + 1);
+        lua_rawget(L, -2);                                    /* id ids h? */
+        if (lua_rawequal(L, -1, index)) {
+            lua_pushvalue(L, base + 1);
+            lua_pushnil(L);
+            lua_rawset(L, base + 2);
+        }
+    }
+    lua_settop(L, base);
+}
+
+void cd_push_handle_for_id(lua_State *L, cd_hook_caller *caller, int index) {
+    if (lua_type(L, index) != LUA_TSTRING) {
+        lua_pushnil(L);
+        return;
+    }
+    index = lua_absindex(L, index);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->ids_ref);
+    lua_pushvalue(L, index);
+    lua_rawget(L, -2);
+    lua_copy(L, -1, -2);
+    lua_settop(L, -2);
 }
 
 void cd_line_buffer_stdout(void) {

@@ -300,6 +300,17 @@ static int verdict(lua_State *L) {
 int cd_tick_stays_local(lua_State *L, int index) {
     if (lua_type(L, index) != LUA_TFUNCTION || lua_iscfunction(L, index)) return 0;
     index = lua_absindex(L, index);
+    /* A verdict already made is read without a protected call (raw reads never
+     * raise): countdowns started in a loop share their hook. */
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &VERDICTS_KEY) == LUA_TTABLE) {
+        lua_pushvalue(L, index);
+        int found = lua_rawget(L, -2) == LUA_TBOOLEAN;
+        int local = lua_toboolean(L, -1);
+        lua_pop(L, 2);
+        if (found) return local;
+    } else {
+        lua_pop(L, 1);
+    }
     lua_pushcfunction(L, verdict);
     lua_pushvalue(L, index);
     if (lua_pcall(L, 1, 1, 0) != LUA_OK) {

@@ -40,7 +40,8 @@ public final class CountdownStore: CountdownPersistence {
     // MARK: CountdownPersistence
 
     public func load(id: String) throws -> StoredCountdown? {
-        try access { db in
+        try checkID(id)
+        return try access { db in
             try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id])
                 .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
         }
@@ -54,12 +55,14 @@ public final class CountdownStore: CountdownPersistence {
     }
 
     public func save(_ countdown: StoredCountdown) throws {
+        try checkID(countdown.id)
         try access { db in try Self.upsert(countdown, db) }
     }
 
     @discardableResult
     public func delete(id: String) throws -> Bool {
-        try access { db in
+        try checkID(id)
+        return try access { db in
             try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
             return db.changesCount > 0
         }
@@ -67,7 +70,8 @@ public final class CountdownStore: CountdownPersistence {
 
     @discardableResult
     public func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result {
-        try access { db in
+        try checkID(id)
+        return try access { db in
             let before = try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id])
                 .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
             var record = before
@@ -93,6 +97,14 @@ public final class CountdownStore: CountdownPersistence {
                 try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
             }
             return finished
+        }
+    }
+
+    /// GRDB binds a Swift string as C text, which ends at the first NUL: "k\0one"
+    /// and "k\0two" would both be "k". Such ids are refused, never merged.
+    private func checkID(_ id: String) throws(StoreError) {
+        guard !id.utf8.contains(0) else {
+            throw StoreError(.failed, path: path, reason: "an id with a NUL byte cannot be stored (\(id.debugDescription))")
         }
     }
 

@@ -20,7 +20,10 @@ extension LuaHost {
         methodsRef = cd_ref(L)
 
         cd_push_handle_metatable(L)
-        register([("__index", Self.handleIndex), ("__tostring", Self.handleToString)], into: L)
+        register([("__tostring", Self.handleToString)], into: L)
+        cd_push_ref(L, methodsRef)
+        cd_push_handle_index(L)
+        L.setRawField(-2, "__index")
         L.push("locked")
         L.setRawField(-2, "__metatable")
         L.pop()
@@ -51,18 +54,32 @@ extension LuaHost {
 
     static let start: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
+            let caller = host.vm.hookCaller
+            // The common start in two C calls (one pass over the table, then the
+            // handle); anything unusual, errors included, is read the long way below.
+            var quick = cd_start_options()
+            if cd_start_read(L, caller, 1, &quick) != 0 {
+                let every = quick.has_every != 0 ? Time.nanoseconds(fromSeconds: quick.every) : Time.nanosecondsPerSecond
+                if let seconds = Time.nanoseconds(fromSeconds: quick.seconds), seconds > 0,
+                   let every, every >= StartOptions.minimumEvery {
+                    var flags: Int32 = 0
+                    var replaced: UnsafeMutablePointer<cd_handle>?
+                    let handle = cd_start_handle(L, caller, every, &flags, &replaced)!
+                    host.launch(L, handle: handle, handleIndex: lua_gettop(L), deadline: .after(seconds), flags: flags, replaced: replaced)
+                    return 1
+                }
+                lua_settop(L, lua_gettop(L) - 3)
+            }
             let options = try StartOptions.read(L, at: 1, host: host)
             let handle = cd_new_handle(L)!
             let handleIndex = lua_gettop(L)
-            if let id = options.id { L.push(id) } else { lua_pushnil(L) }
-            lua_setiuservalue(L, handleIndex, 1)
-            for (hook, slot) in [(options.onTick, Int32(2)), (options.onDone, Int32(3)), (options.onError, Int32(4))] {
-                if hook != 0 { lua_pushvalue(L, hook) } else { lua_pushnil(L) }
+            for (value, slot) in [(options.idIndex, Int32(1)), (options.onTick, 2), (options.onDone, 3), (options.onError, 4)] where value != 0 {
+                lua_pushvalue(L, value)
                 lua_setiuservalue(L, handleIndex, slot)
             }
             handle.pointee.every_ns = options.every
-            host.setPersistent(options.id, options.persist)
-            host.launch(L, handleIndex: handleIndex, deadline: options.deadline)
+            handle.pointee.persistent = options.persist ? 1 : 0
+            host.launch(L, handleIndex: handleIndex, deadline: options.deadline, handle: handle)
             return 1
         }
     }
@@ -70,31 +87,52 @@ extension LuaHost {
     /// Starts the countdown described by the handle at `handleIndex` (its user
     /// values hold id and hooks), keeps a reference to it for the run, and fires its first tick.
     /// `resuming` is set for a countdown picked up from the store.
-    func launch(_ L: OpaquePointer, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil) {
-        let handle = cd_to_handle(L, handleIndex)!
-        lua_getiuservalue(L, handleIndex, 1)
-        let id = L.string(at: -1)
+    func launch(_ L: OpaquePointer, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil,
+                handle: UnsafeMutablePointer<cd_handle>? = nil) {
+        let handle = handle ?? cd_to_handle(L, handleIndex)!
+        let flags = cd_hook_flags(L, vm.hookCaller, handleIndex)
+        let replaced = cd_bind_id(L, vm.hookCaller, handleIndex)
+        launch(L, handle: handle, handleIndex: handleIndex, deadline: deadline, resuming: resuming, flags: flags, replaced: replaced)
+    }
+
+    /// `launch` with the handle's `cd_hook_flags` known and its id already bound;
+    /// `replaced` is the countdown that held the id until now, ended here as replaced.
+    func launch(_ L: OpaquePointer, handle: UnsafeMutablePointer<cd_handle>, handleIndex: Int32, deadline: Deadline,
+                resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, replaced: UnsafeMutablePointer<cd_handle>?) {
+        var flags = flags
+        // Ids live in the host's id table (bytes, as Lua has them); the scheduler
+        // gets only a persistent countdown's id, which is text (see StartOptions).
+        var storedID: String?
+        if handle.pointee.persistent != 0 {
+            flags |= Int32(CD_HOOK_PERSISTENT)
+            lua_getiuservalue(L, handleIndex, 1)
+            storedID = L.string(at: -1)
+            L.pop()
+        }
+        if let replaced { scheduler.cancel(LuaHost.key(replaced), reason: .replaced) }
         // Global tick hooks see the ticks of countdowns started after they were added.
-        let hasTick = lua_getiuservalue(L, handleIndex, 2) != LUA_TNIL || tickHookCount != 0
-        L.pop(2)
-        let flags = UInt8(cd_hook_flags(L, handleIndex))
+        let hasTick = flags & Int32(CD_HOOK_HAS_TICK) != 0 || tickHookCount != 0
         lua_pushvalue(L, handleIndex)
         let ref = cd_ref(L)
 
-        let spec = CountdownSpec(id: id, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick, length: resuming?.length)
+        let spec = CountdownSpec(id: storedID, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick, length: resuming?.length)
         let key = scheduler.start(spec)
         handle.pointee.slot = key.slot
         handle.pointee.generation = key.generation
         handle.pointee.final_state = CountdownState.running.rawValue
         let slot = Int(key.slot)
-        if slot >= slots.count {
-            slots.append(contentsOf: repeatElement(SlotHooks(), count: slot - slots.count + 1))
+        let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags))
+        if slot < slots.count {
+            slots[slot] = hooks
+        } else {
+            // The scheduler hands out new slots one past the last.
+            while slots.count < slot { slots.append(SlotHooks()) }
+            slots.append(hooks)
         }
-        slots[slot] = SlotHooks(handleRef: ref, flags: flags)
         if let resuming {
             if resuming.paused { scheduler.pause(key) }
-        } else {
-            storeStarted(key, id: id)
+        } else if let storedID {
+            storeStarted(key, id: storedID)
         }
         if startHookCount != 0 {
             callGlobalHooks(.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
@@ -104,14 +142,10 @@ extension LuaHost {
 
     static let get: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
-            guard let id = L.string(at: 1) else {
+            guard L.type(at: 1) == LUA_TSTRING else {
                 throw APIError("countdown.get: 'id' must be a string, got \(L.typeName(at: 1))")
             }
-            if let key = host.scheduler.key(forID: id) {
-                cd_push_ref(L, host.slots[Int(key.slot)].handleRef)
-            } else {
-                lua_pushnil(L)
-            }
+            cd_push_handle_for_id(L, host.vm.hookCaller, 1)
             return 1
         }
     }

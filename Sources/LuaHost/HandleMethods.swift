@@ -20,23 +20,6 @@ extension LuaHost {
         CountdownKey(slot: handle.pointee.slot, generation: handle.pointee.generation)
     }
 
-    static let handleIndex: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            if L.string(at: 2) == "id" {
-                // Reachable with any self through debug.getmetatable; user values need a handle.
-                guard cd_to_handle(L, 1) != nil else {
-                    throw APIError("id: expected a countdown handle, got \(L.typeName(at: 1))")
-                }
-                lua_getiuservalue(L, 1, 1)
-                return 1
-            }
-            cd_push_ref(L, host.methodsRef)
-            lua_pushvalue(L, 2)
-            lua_rawget(L, -2)
-            return 1
-        }
-    }
-
     static let handleToString: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let handle = try LuaHost.handle(L, method: "__tostring")

@@ -34,14 +34,16 @@ extension LuaHost: SchedulerDelegate {
         let hooks = slots[slot]
         let ref = hooks.handleRef
         slots[slot] = SlotHooks()
-        storeEnded(tick, reason: reason, handleRef: ref)
         let L = current
         cd_push_ref(L, ref)
+        // Its id is free from now on (countdown.get no longer finds it).
+        if hooks.flags & UInt8(CD_HOOK_HAS_ID) != 0 { cd_unbind_id(L, vm.hookCaller, -1) }
         if let handle = cd_to_handle(L, -1),
            handle.pointee.slot == tick.key.slot, handle.pointee.generation == tick.key.generation {
             handle.pointee.final_state = (reason == .finished ? CountdownState.finished : .cancelled).rawValue
         }
         L.pop()
+        storeEnded(tick, reason: reason, handleRef: ref, flags: hooks.flags)
         if reason == .finished || reason == .cancelled {
             if let failure = callHook(ref: ref, hook: 3, flags: hooks.flags, tick, reason: reason == .finished ? "finished" : "cancelled") {
                 _ = handleHookError(handleRef: ref, id: failure.id, hook: "on_done", message: failure.message)

@@ -28,8 +28,6 @@ public final class LuaHost {
     public internal(set) var storeErrorCount = 0
     var lastStoreError: String?
     var reportedStoreErrors: Set<String> = []
-    /// Ids whose countdowns are kept in the store.
-    var persistentIDs: Set<String> = []
 
     /// What the host keeps per scheduler slot.
     struct SlotHooks {
@@ -146,7 +144,7 @@ public final class LuaHost {
 
     func reportHookError(countdown id: String?, hook: String, message: String) {
         hookErrorCount += 1
-        let name = id.map { "countdown \"\($0)\"" } ?? "an anonymous countdown"
+        let name = id.map { "countdown \"\(VisibleText.escaped($0))\"" } ?? "an anonymous countdown"
         reportError("cdscript: error in \(hook) of \(name): \(message)")
     }
 }

@@ -21,12 +21,6 @@ extension LuaHost {
         return StoreInstant(boot: boot, wall: clock.wallNow() - (clock.bootNow() - boot), bootID: bootID)
     }
 
-    /// Marks `id` persistent or not, before its countdown starts.
-    func setPersistent(_ id: String?, _ persist: Bool) {
-        guard let id else { return }
-        if persist { persistentIDs.insert(id) } else { persistentIDs.remove(id) }
-    }
-
     /// The store, or nil after reporting why there is none.
     func store() -> CountdownPersistence? {
         if persistence == nil { reportStoreError("no countdown store is configured for this run") }
@@ -66,16 +60,17 @@ extension LuaHost {
             updatedAt: now.wall)
     }
 
-    /// Called by `launch` once a countdown exists and before its first tick.
-    func storeStarted(_ key: CountdownKey, id: String?) {
-        guard let id, persistentIDs.contains(id), let record = storedRecord(key, id: id, now: storeNow()) else { return }
+    /// Called by `launch` once a persistent countdown exists and before its first tick.
+    func storeStarted(_ key: CountdownKey, id: String) {
+        guard let record = storedRecord(key, id: id, now: storeNow()) else { return }
         withStore { try $0.save(record) }
     }
 
     /// Applies a change made to a running countdown to its stored record. When the
     /// record is gone (removed by `cdscript cancel`, say), this process's view is stored.
     func storeChange(_ key: CountdownKey, _ change: (inout StoredCountdown, StoreInstant) -> Void) {
-        guard let id = scheduler.id(key), persistentIDs.contains(id) else { return }
+        // The scheduler knows the ids of persistent countdowns only.
+        guard let id = scheduler.id(key) else { return }
         let now = storeNow()
         let local = storedRecord(key, id: id, now: now)
         withStore { store in
@@ -91,14 +86,14 @@ extension LuaHost {
 
     /// Called when a countdown ends, before its done hook runs: a cancelled one is
     /// removed, a finished one is marked finished (for `cdscript clear`).
-    func storeEnded(_ tick: Tick, reason: EndReason, handleRef: Int32) {
-        guard reason == .finished || reason == .cancelled, !persistentIDs.isEmpty else { return }
+    func storeEnded(_ tick: Tick, reason: EndReason, handleRef: Int32, flags: UInt8) {
+        guard reason == .finished || reason == .cancelled, flags & UInt8(CD_HOOK_PERSISTENT) != 0 else { return }
         let L = current
         cd_push_ref(L, handleRef)
         lua_getiuservalue(L, -1, 1)
         let id = L.string(at: -1)
         L.pop(2)
-        guard let id, persistentIDs.contains(id) else { return }
+        guard let id else { return }
         var now = storeNow()
         now.wall -= now.boot - tick.instant
         now.boot = tick.instant
@@ -114,8 +109,11 @@ extension LuaHost {
     static let fetch: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let fn = "countdown.fetch"
-            guard let id = L.string(at: 1), !id.isEmpty else {
+            guard L.type(at: 1) == LUA_TSTRING, lua_rawlen(L, 1) != 0 else {
                 throw APIError("\(fn): expected an id string as argument 1, got \(L.typeName(at: 1))")
+            }
+            guard let id = StartOptions.storableID(L, at: 1) else {
+                throw APIError("\(fn): stored ids are UTF-8 text without NUL bytes, got \(StartOptions.quotedBytes(L, at: 1))")
             }
             var every: Nanoseconds?
             var onTick: Int32 = 0, onDone: Int32 = 0
@@ -166,26 +164,27 @@ extension LuaHost {
 
             let handle = cd_new_handle(L)!
             let handleIndex = lua_gettop(L)
-            L.push(id)
+            lua_pushvalue(L, 1)
             lua_setiuservalue(L, handleIndex, 1)
             for (hook, slot) in [(onTick, Int32(2)), (onDone, Int32(3))] {
                 if hook != 0 { lua_pushvalue(L, hook) } else { lua_pushnil(L) }
                 lua_setiuservalue(L, handleIndex, slot)
             }
             handle.pointee.every_ns = every ?? record.every
-            host.persistentIDs.insert(id)
+            handle.pointee.persistent = 1
             if let every, every != record.every {
                 host.withStore { store in try store.modify(id: id) { $0?.every = every } }
             }
-            host.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused))
+            host.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle)
             return 1
         }
     }
 }
 
 extension StartOptions {
-    /// Reads `persist`: a boolean, and only with an id to store the countdown under.
-    static func persistOption(_ L: OpaquePointer, _ index: Int32, id: String?, _ fn: String) throws(APIError) -> Bool {
+    /// Reads `persist`: a boolean, and only with an id to store the countdown under,
+    /// which must be text (see `storableID`): the store never merges two ids.
+    static func persistOption(_ L: OpaquePointer, _ index: Int32, idIndex: Int32, _ fn: String) throws(APIError) -> Bool {
         let type = L.rawField(index, "persist")
         defer { L.pop() }
         if type == LUA_TNIL { return false }
@@ -193,8 +192,11 @@ extension StartOptions {
             throw APIError("\(fn): 'persist' must be true or false, got \(L.typeName(at: -1))")
         }
         let persist = lua_toboolean(L, -1) != 0
-        if persist && id == nil {
+        if persist && idIndex == 0 {
             throw APIError("\(fn): 'persist = true' needs an 'id', the name the countdown is stored and fetched under")
+        }
+        if persist && storableID(L, at: idIndex) == nil {
+            throw APIError("\(fn): a persistent countdown's 'id' must be UTF-8 text without NUL bytes (it is stored, and named on the command line), got \(quotedBytes(L, at: idIndex))")
         }
         return persist
     }

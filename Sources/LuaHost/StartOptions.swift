@@ -5,7 +5,8 @@ import Foundation
 
 /// The options of `countdown.start{...}`, read and checked.
 struct StartOptions {
-    var id: String?
+    /// Stack index of the id (a Lua string: any bytes), 0 when absent.
+    var idIndex: Int32
     var deadline: Deadline
     var every: Nanoseconds
     /// Stack indices of the hooks, 0 when absent.
@@ -27,16 +28,16 @@ struct StartOptions {
         }
         try checkFieldNames(L, at: index, allowed: fields, function: fn)
 
-        var id: String?
+        // The id stays a Lua string, on the stack: "\255" and "\254" are two ids.
+        var idIndex: Int32 = 0
         switch L.rawField(index, "id") {
-        case LUA_TNIL: break
+        case LUA_TNIL: L.pop()
         case LUA_TSTRING:
-            id = L.string(at: -1)
-            if id?.isEmpty == true { throw APIError("\(fn): 'id' must not be empty") }
+            if lua_rawlen(L, -1) == 0 { throw APIError("\(fn): 'id' must not be empty") }
+            idIndex = lua_gettop(L)
         default:
             throw APIError("\(fn): 'id' must be a string, got \(L.typeName(at: -1))")
         }
-        L.pop()
 
         let seconds = try lengthOption(L, index, fn)
         let atType = L.rawField(index, "at")
@@ -81,8 +82,8 @@ struct StartOptions {
         let onTick = try hook(L, index, "on_tick", fn)
         let onDone = try hook(L, index, "on_done", fn)
         let onError = try LuaHost.errorPolicyOption(L, index, fn)
-        let persist = try persistOption(L, index, id: id, fn)
-        return StartOptions(id: id, deadline: deadline, every: every, onTick: onTick, onDone: onDone, onError: onError, persist: persist)
+        let persist = try persistOption(L, index, idIndex: idIndex, fn)
+        return StartOptions(idIndex: idIndex, deadline: deadline, every: every, onTick: onTick, onDone: onDone, onError: onError, persist: persist)
     }
 
     /// The longest countdown and the longest interval, in whole seconds (`Time.maximumDuration`).
@@ -181,6 +182,36 @@ struct StartOptions {
             previous = row
         }
         return previous[b.count]
+    }
+
+    /// The string at `index` as the text of a stored id: UTF-8 without NUL bytes,
+    /// which the store keeps and a command line can name; nil for other bytes.
+    static func storableID(_ L: OpaquePointer, at index: Int32) -> String? {
+        guard lua_type(L, index) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let pointer = cd_to_string(L, index, &length) else { return nil }
+        // Lua strings end with a NUL of their own: without one inside, the bytes
+        // are a C string, checked by the standard library's fast validator.
+        guard strlen(pointer) == length else { return nil }
+        return String(validatingCString: pointer)
+    }
+
+    /// The bytes of the string at `index` as a Lua literal shows them (`"k\0one"`,
+    /// `"\255"`), for messages.
+    static func quotedBytes(_ L: OpaquePointer, at index: Int32) -> String {
+        var length = 0
+        guard let pointer = cd_to_string(L, index, &length) else { return "?" }
+        var text = "\""
+        var bytes = UnsafeRawBufferPointer(start: pointer, count: length)[...]
+        while !bytes.isEmpty {
+            let byte = bytes.removeFirst()
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): text += "\\" + String(UnicodeScalar(byte))
+            case 0x20..<0x7F: text += String(UnicodeScalar(byte))
+            default: text += "\\" + String(byte)
+            }
+        }
+        return text + "\""
     }
 
     static func format(_ value: Double) -> String {

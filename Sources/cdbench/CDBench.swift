@@ -7,6 +7,6 @@ struct CDBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cdbench",
         abstract: "Benchmarks of cdscript (each prints one JSON line).",
-        subcommands: [Dispatch.self, PcallFloor.self, Accuracy.self, Churn.self, Memory.self]
+        subcommands: [Dispatch.self, PcallFloor.self, Accuracy.self, Churn.self, Memory.self, Operations.self]
     )
 }

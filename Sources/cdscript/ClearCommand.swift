@@ -1,4 +1,5 @@
 import ArgumentParser
+import CountdownCore
 import CountdownStore
 
 struct ClearCommand: ParsableCommand {
@@ -19,6 +20,6 @@ struct ClearCommand: ParsableCommand {
                 throw failOnStore(error)
             }
         }
-        print("removed \(removed.count) finished countdown\(removed.count == 1 ? "" : "s")" + (removed.isEmpty ? "" : ": " + removed.joined(separator: ", ")))
+        print("removed \(removed.count) finished countdown\(removed.count == 1 ? "" : "s")" + (removed.isEmpty ? "" : ": " + removed.map(VisibleText.escaped).joined(separator: ", ")))
     }
 }

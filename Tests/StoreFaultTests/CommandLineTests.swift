@@ -49,6 +49,30 @@ extension StoreFaults {
             #expect(try LiveProcess.run(["list", "--json", "--state-dir", dir]).lines.joined().contains(#""id" : "long""#))
         }
 
+        @Test("list, cancel and clear escape control characters in ids: an ESC sequence or a newline cannot reach the terminal")
+        func controlCharactersEscaped() throws {
+            let dir = Scratch.directory("cli-escape")
+            let seed = try LiveProcess.run(["--state-dir", dir, Scratch.script(#"""
+                countdown.start{ id = "x\27[2Jy", seconds = 3600, persist = true }
+                countdown.start{ id = "two\nlines", seconds = 0.1, persist = true, on_done = function() os.exit(0) end }
+                """#)])
+            #expect(seed.status == 0, "\(seed.stderr)")
+            let table = try LiveProcess.run(["list", "--state-dir", dir])
+            let tableText = table.lines.joined(separator: "\n")
+            #expect(!tableText.contains("\u{1B}"))
+            #expect(table.lines.count == 3)
+            #expect(tableText.contains(#"x\e[2Jy"#))
+            #expect(tableText.contains(#"two\nlines"#))
+            let json = try LiveProcess.run(["list", "--json", "--state-dir", dir])
+            #expect(!json.lines.joined().contains("\u{1B}"))
+            let entries = try #require(JSONSerialization.jsonObject(with: Data(json.lines.joined().utf8)) as? [[String: Any]])
+            #expect(Set(entries.compactMap { $0["id"] as? String }) == ["x\u{1B}[2Jy", "two\nlines"])
+            let cleared = try LiveProcess.run(["clear", "--state-dir", dir])
+            #expect(cleared.lines == [#"removed 1 finished countdown: two\nlines"#])
+            let cancelled = try LiveProcess.run(["cancel", "x\u{1B}[2Jy", "--state-dir", dir])
+            #expect(cancelled.lines == [#"cancelled x\e[2Jy"#])
+        }
+
         @Test("without a store, list says so and creates nothing; CDSCRIPT_STATE_DIR and XDG_STATE_HOME choose the place")
         func whereTheStoreIs() throws {
             let dir = Scratch.directory("where")

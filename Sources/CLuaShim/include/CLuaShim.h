@@ -16,6 +16,9 @@
 #include "CLuaStdlib.h"
 #include "CLuaVersion.h"
 
+/* A countdown handle's payload (defined below). */
+typedef struct cd_handle cd_handle;
+
 /* Returned by a host function to raise the error message on top of the stack. */
 #define CD_RAISE (-1)
 
@@ -73,6 +76,26 @@ typedef struct cd_hook_caller {
     int tick_metatable_ref;
     int shared_tick_ref;
     void *shared_tick;
+    /* Set while a hook holds the shared tick: a hook nested in it (a start's
+     * first tick inside a hook) gets a fresh one. */
+    int shared_tick_busy;
+    /* The names of countdown.start's options (CD_OPTION_*), as the interned Lua
+     * strings a script's table uses for its keys, kept alive by `option_names_ref`:
+     * a key is recognised by comparing addresses. */
+    const char *option_names[8];
+    int option_names_ref;
+    /* Countdowns by id: a table from the id (a Lua string, so any bytes) to the
+     * handle of the running countdown started under it. */
+    int ids_ref;
+    /* The last hook judged by cd_tick_stays_local, and its verdict: countdowns
+     * started in a loop share their hook. The function itself is held weakly in
+     * the table registry[last_hook_ref] (so a collected function is never
+     * mistaken for a new one at the same address, and none is kept alive). */
+    const void *last_hook;
+    int last_hook_local;
+    int last_hook_ref;
+    /* The handle metatable, reached without a lookup by name. */
+    int handle_metatable_ref;
 } cd_hook_caller;
 
 /* Makes the caller for a state (in a protected call); NULL when that failed. */
@@ -84,11 +107,52 @@ enum {
     /* The countdown has an id (its handle's user value 1 is not nil). */
     CD_HOOK_HAS_ID = 1,
     /* The hook in user value n (2 on_tick, 3 on_done) cannot keep its `t`: CD_HOOK_LOCAL << n. */
-    CD_HOOK_LOCAL = 1
+    CD_HOOK_LOCAL = 1,
+    /* The countdown has an on_tick hook. */
+    CD_HOOK_HAS_TICK = 16,
+    /* The countdown is kept in the store (its handle's `persistent`). */
+    CD_HOOK_PERSISTENT = 32
 };
 
-/* The flags of the handle at `index`, from its id and hooks. */
-int cd_hook_flags(lua_State *L, int index);
+/* The flags of the handle at `index`, from its id and hooks (every flag but
+ * CD_HOOK_PERSISTENT). */
+int cd_hook_flags(lua_State *L, cd_hook_caller *caller, int index);
+
+/* ---- starting countdowns ----------------------------------------------- */
+
+/* The options of countdown.start, in the order of cd_hook_caller.option_names. */
+enum {
+    CD_OPTION_ID, CD_OPTION_SECONDS, CD_OPTION_AT, CD_OPTION_EVERY,
+    CD_OPTION_ON_TICK, CD_OPTION_ON_DONE, CD_OPTION_ON_ERROR, CD_OPTION_PERSIST
+};
+
+/* What the quick read of a start's options found. */
+typedef struct cd_start_options {
+    double seconds;
+    double every;
+    int has_every;
+} cd_start_options;
+
+/* The common start, read in one pass over the table at `index`: every key one of
+ * id (a non-empty string), seconds (a number, required), every (a number),
+ * on_tick and on_done (functions), persist (false). Pushes three values: the id,
+ * on_tick and on_done (nil where absent), and returns 1. Anything else (another
+ * key, another type, `at`, `on_error`, `persist = true`) returns 0 with the stack
+ * as it was: the caller then reads the options the long way, with its messages. */
+int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_options *options);
+
+/* Makes the handle for what cd_start_read pushed (popped; the handle is pushed),
+ * with its flags, and binds its id as cd_bind_id does. */
+cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_ns, int *flags, cd_handle **replaced);
+
+/* Makes the handle at `index` the countdown of its id (user value 1), if it has
+ * one; returns the handle that held the id until now (to be ended as replaced),
+ * or NULL. */
+cd_handle *cd_bind_id(lua_State *L, cd_hook_caller *caller, int index);
+/* Forgets the id of the handle at `index`, if that handle still holds it. */
+void cd_unbind_id(lua_State *L, cd_hook_caller *caller, int index);
+/* Pushes the handle of the running countdown with the id at `index`, or nil. */
+void cd_push_handle_for_id(lua_State *L, cd_hook_caller *caller, int index);
 
 /* Calls a countdown's hook with a tick, protected, with a traceback handler.
  * The handle registry[handle_ref] holds the id in user value 1 and the hooks in
@@ -117,14 +181,16 @@ int cd_ref(lua_State *L);
 void cd_unref(lua_State *L, int ref);
 
 /* A countdown handle as Lua holds it: a full userdata with this payload. */
-typedef struct cd_handle {
+struct cd_handle {
     int32_t slot;
     uint32_t generation;
     /* The state to report once the countdown has ended (CountdownState raw value). */
     uint8_t final_state;
+    /* 1 when the countdown is kept in the store (started with persist, or fetched). */
+    uint8_t persistent;
     /* The tick interval, kept so that append can restart an ended countdown. */
     int64_t every_ns;
-} cd_handle;
+};
 
 /* Pushes a new handle userdata with the handle metatable (created on first use,
  * stored in the registry under "cdscript.handle") and 3 user values. */
@@ -133,6 +199,9 @@ cd_handle *cd_new_handle(lua_State *L);
 cd_handle *cd_to_handle(lua_State *L, int index);
 /* Pushes the handle metatable. */
 void cd_push_handle_metatable(lua_State *L);
+/* Replaces the methods table on top of the stack with the handle metatable's
+ * __index function: `h.id`, else the method of that name. */
+void cd_push_handle_index(lua_State *L);
 
 /* Line-buffers stdout, so `print` output appears line by line even in a pipe. */
 void cd_line_buffer_stdout(void);
