@@ -71,7 +71,10 @@ struct StartOptions {
 
         var every = Time.nanosecondsPerSecond
         if let value = try optionalNumber(L, index, "every", fn) {
-            guard value.isFinite, value <= longestSeconds else {
+            guard !value.isNaN else {
+                throw APIError("\(fn): 'every' must be a number of seconds from 0.1 to \(longestText), got nan")
+            }
+            guard value <= longestSeconds else {
                 throw APIError("\(fn): 'every' must be at most \(longestText), got \(format(value))")
             }
             guard let ns = Time.nanoseconds(fromSeconds: value), ns >= minimumEvery else {
@@ -93,7 +96,7 @@ struct StartOptions {
 
     /// A positive duration in seconds, as nanoseconds.
     static func duration(_ seconds: Double, name: String, function: String) throws(APIError) -> Nanoseconds {
-        if seconds.isNaN || seconds > longestSeconds {
+        if seconds > longestSeconds {
             throw APIError("\(function): '\(name)' must be at most \(longestText), got \(format(seconds))")
         }
         guard let ns = Time.nanoseconds(fromSeconds: seconds), ns > 0 else {

@@ -134,7 +134,8 @@ struct StartQuickReadTests {
         ("{ seconds = 1, on_tick = 5 }", "'on_tick' must be a function, got number"),
         ("{ seconds = 1, [1] = 5 }", "option names must be strings, got a number key"),
         ("{ every = 1 }", "give 'seconds' (a duration) or 'at' (a deadline)"),
-        ("{ seconds = '5' }", "'seconds' must be a number, got string"),
+        ("{ seconds = '5x' }", "'seconds' = \"5x\": \"5x\" is not a duration"),
+        ("{ seconds = true }", "'seconds' must be"),
     ])
     func longWayMessages(_ options: String, _ message: String) {
         let bed = LuaTestbed()
