@@ -88,14 +88,13 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 }
 
 void cd_count_hook(lua_State *L, lua_Debug *ar) {
+    if (cd_interrupt_signal() != 0) cd_stop_hook(L, ar);
     cd_limits *limits = cd_get_limits(L);
     if (limits == NULL || !limits->capped || limits->budget <= 0) return;
     int count = lua_gethookcount(L);
+    /* The spent count is the state's, shared by every coroutine. */
     limits->spent += count;
-    if (limits->spent <= limits->budget) {
-        if (count != limits->granularity) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
-        return;
-    }
+    if (limits->spent <= limits->budget) return;
     /* Over budget: from now on every instruction of this thread raises, so that a
      * script catching the error with pcall (whose loop would otherwise always be
      * interrupted inside the pcall) cannot go on. Reset when the callback ends. */
@@ -138,6 +137,10 @@ lua_State *cd_new_limited_state(size_t memory_cap, int64_t budget) {
 void cd_close_limited_state(lua_State *L) {
     void *ud = NULL;
     lua_getallocf(L, &ud);
+    cd_interrupt_detach(L);
+    cd_limits *closing = (cd_limits *)ud;
+    closing->run_over = 1;
+    closing->capped = 1;
     lua_close(L);
     cd_limits *limits = (cd_limits *)ud;
     pool_link *slab = (pool_link *)limits->pool_slabs;
