@@ -160,7 +160,12 @@ int cdl_signals_install(void) {
     for (size_t i = 0; i < sizeof FATAL / sizeof *FATAL; i++) handle(FATAL[i], on_fatal, 1);
     for (size_t i = 0; i < sizeof OBSERVED / sizeof *OBSERVED; i++) handle(OBSERVED[i], on_observed, 1);
     handle(SIGPIPE, on_pipe, 1);
-    for (size_t i = 0; i < sizeof TERMINATING / sizeof *TERMINATING; i++) handle(TERMINATING[i], on_terminating, 1);
+    for (size_t i = 0; i < sizeof TERMINATING / sizeof *TERMINATING; i++) {
+        /* Ignored by whoever started us (nohup, `&` without job control): stays ignored. */
+        struct sigaction current;
+        if (sigaction(TERMINATING[i], NULL, &current) == 0 && current.sa_handler == SIG_IGN) continue;
+        handle(TERMINATING[i], on_terminating, 1);
+    }
     /* Whatever started us may have blocked these (the old loop did, and a parent's
      * mask is inherited): they must get through, and children must start clean. */
     sigset_t mask;
