@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+@Suite("A signal gives the terminal back, even when the script does not stop", .serialized)
+struct SignalTerminalTests {
+    @Test("busy on_press (interrupted) and a C loop (forced): the pane leaves the alternate screen with the cursor shown",
+          arguments: [("while true do end", 0), ("table.move({}, 1, math.maxinteger - 1, 2)", 130)])
+    func restored(body: String, status: Int) throws {
+        guard Tmux.isAvailable else { return }
+        let path = try BinaryRunner.script("""
+            view.label{ id = "status", text = "press x" }
+            view.button{ id = "spin", label = "Spin", key = "x", on_press = function() \(body) end }
+            countdown.start{ seconds = 60 }
+            """)
+        let tmux = try Tmux([path], columns: 40, rows: 8)
+        defer { tmux.stop() }
+        try tmux.waitForText("press x")
+        try tmux.waitUntil("alternate screen") { try tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" }
+        try tmux.send("x")
+        Thread.sleep(forTimeInterval: 0.2)
+        let pid = try #require(try tmux.programPID())
+        kill(pid, SIGINT)
+        let sent = Date()
+        try tmux.waitUntil("the end of the run", timeout: 3) { tmux.hasEnded }
+        #expect(Date().timeIntervalSince(sent) < 0.8)  // 0.5 s plus tmux's polling
+        #expect(tmux.exitStatus == status)
+        #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
+    }
+
+    @Test("SIGQUIT and SIGUSR1 with the view open: terminal restored before the process dies", arguments: [SIGQUIT, SIGUSR1])
+    func fatal(signal: Int32) throws {
+        guard Tmux.isAvailable else { return }
+        let tmux = try Tmux(["examples/sms_code.lua", "30"], columns: 40, rows: 7)
+        defer { tmux.stop() }
+        try tmux.waitForText("Resend in")
+        try tmux.waitUntil("alternate screen") { try tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" }
+        kill(try #require(try tmux.programPID()), signal)
+        try tmux.waitUntil("the end of the run", timeout: 3) { tmux.hasEnded }
+        #expect(tmux.exitStatus == 128 + Int(signal))
+        #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
+    }
+}
