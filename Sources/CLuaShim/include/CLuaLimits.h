@@ -48,6 +48,9 @@ typedef struct cd_limits {
     /* Set once the run is over (the state is closing): host functions called from
      * a finalizer then raise instead of reaching a host that is going away. */
     int run_over;
+    /* Callbacks in progress (nested ones included); the trampoline's switching of
+     * `capped` around host functions does not touch it. */
+    int depth;
 } cd_limits;
 
 /* A new state whose allocator and count hook enforce the given limits (0: none).
@@ -92,7 +95,7 @@ static inline cd_limits_saved cd_limits_begin(lua_State *L, cd_limits *limits) {
     saved.spent = limits->spent;
     /* A nested callback (a hook fired from inside a host function) shares the
      * budget of the callback that caused it: one budget for all it causes. */
-    if (!limits->capped) limits->spent = 0;
+    if (limits->depth++ == 0) limits->spent = 0;
     limits->capped = 1;
     return saved;
 }
@@ -100,7 +103,7 @@ static inline cd_limits_saved cd_limits_begin(lua_State *L, cd_limits *limits) {
 static inline void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_saved saved) {
     if (limits == NULL) return;
     limits->capped = saved.capped;
-    if (saved.capped) return; /* the enclosing callback goes on counting */
+    if (--limits->depth > 0) return; /* the enclosing callback goes on counting */
     limits->spent = 0;
     /* Back to the usual count after a budget ran out (the hook then counts every
      * instruction) or after an interruption. Every outermost callback ends here,
