@@ -180,3 +180,20 @@ const char *cd_memory_error_message(lua_State *L) {
                  limits->cap);
     return buffer;
 }
+
+int cd_limits_charge(lua_State *L, int64_t delta) {
+    cd_limits *limits = cd_get_limits(L);
+    if (limits == NULL) return 1;
+    if (delta > 0 && limits->cap != 0 && limits->used + (size_t)delta > limits->cap) {
+        /* As Lua does before refusing: collect the garbage, then try again.
+         * (Finalizers run in protected calls: an error there is only a warning.) */
+        int capped = limits->capped;
+        limits->capped = 0;
+        lua_gc(L, LUA_GCCOLLECT);
+        limits->capped = capped;
+        if (limits->used + (size_t)delta > limits->cap) return 0;
+    }
+    if (delta < 0 && (size_t)(-delta) > limits->used) limits->used = 0;
+    else limits->used += (size_t)delta;
+    return 1;
+}

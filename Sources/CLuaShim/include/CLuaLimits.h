@@ -115,6 +115,11 @@ static inline void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_save
     }
 }
 
+/* Counts `delta` bytes the host holds for the script (view text) against the
+ * memory cap, beside Lua's own memory. A growth past the cap is refused: returns
+ * 0 and changes nothing. Shrinking always succeeds. */
+int cd_limits_charge(lua_State *L, int64_t delta);
+
 /* The message for a LUA_ERRMEM of this state (the message handler never ran). */
 const char *cd_memory_error_message(lua_State *L);
 
