@@ -39,4 +39,24 @@ struct SignalTerminalTests {
         #expect(tmux.exitStatus == 128 + Int(signal))
         #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
     }
+
+    @Test("output printed while the view is open is kept up to 8 MB, then cut with a note")
+    func boundedOutput() throws {
+        guard Tmux.isAvailable else { return }
+        let path = try BinaryRunner.script("""
+            view.label{ id = "status", text = "printing" }
+            local line = string.rep("y", 1023)
+            for i = 1, 12 * 1024 do print(line) end
+            io.stderr:write("stderr line\\n")
+            view.close()
+            """)
+        let tmux = try Tmux([path], columns: 60, rows: 8)
+        defer { tmux.stop() }
+        try tmux.waitUntil("the end of the run", timeout: 30) { tmux.hasEnded }
+        #expect(tmux.exitStatus == 0)
+        let screen = try tmux.screen().replacingOccurrences(of: "\n", with: "")  // rows wrap at 60 columns
+        #expect(screen.contains("passed 8 MB; the rest was dropped"), "\(screen)")
+        #expect(screen.contains("stderr line"))
+        #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
+    }
 }
