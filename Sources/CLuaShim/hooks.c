@@ -74,7 +74,10 @@ static void dispatch_hook(lua_State *L, lua_Debug *ar) {
             int count = lua_gethookcount(L);
             limits->spent += count;
             if (limits->spent > limits->budget) {
-                if (count != 1) lua_sethook(L, dispatch_hook, lua_gethookmask(L), 1);
+                if (count != 1) {
+                    lua_sethook(L, dispatch_hook, lua_gethookmask(L), 1);
+                    limits->hook_dirty = 1;
+                }
                 cd_count_hook(L, ar); /* raises the budget error */
             }
         }

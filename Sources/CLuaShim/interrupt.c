@@ -6,7 +6,6 @@
  * the instruction budget across coroutines, see cd_count_hook). */
 #include "CLuaShim.h"
 #include "CLuaLimits.h"
-#include <signal.h>
 
 volatile sig_atomic_t cd_interrupted = 0;
 static lua_State *volatile interrupt_main = NULL;

@@ -88,7 +88,7 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 }
 
 void cd_count_hook(lua_State *L, lua_Debug *ar) {
-    if (cd_interrupt_signal() != 0) cd_stop_hook(L, ar);
+    if (cd_interrupt_pending() != 0) cd_stop_hook(L, ar);
     cd_limits *limits = cd_get_limits(L);
     if (limits == NULL || !limits->capped || limits->budget <= 0) return;
     int count = lua_gethookcount(L);
@@ -98,7 +98,10 @@ void cd_count_hook(lua_State *L, lua_Debug *ar) {
     /* Over budget: from now on every instruction of this thread raises, so that a
      * script catching the error with pcall (whose loop would otherwise always be
      * interrupted inside the pcall) cannot go on. Reset when the callback ends. */
-    if (count != 1) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, 1);
+    if (count != 1) {
+        lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, 1);
+        limits->hook_dirty = 1;
+    }
     /* luaL_where(L, 1) would name the hook's caller; the running function is the culprit. */
     if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
         lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);

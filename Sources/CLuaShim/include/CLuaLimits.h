@@ -12,7 +12,11 @@
 #include <lua.h>
 
 /* ---- interruption (interrupt.c) ---- */
-/* The terminating signal received, or 0. */
+#include <signal.h>
+/* The terminating signal received, or 0 (set by cd_interrupt). */
+extern volatile sig_atomic_t cd_interrupted;
+/* The terminating signal received, or 0; inline, since every tick asks. */
+static inline int cd_interrupt_pending(void) { return cd_interrupted; }
 int cd_interrupt_signal(void);
 /* The state signals interrupt (LuaVM attaches its main state, detaches it at close). */
 void cd_interrupt_attach(lua_State *L);
@@ -51,6 +55,10 @@ typedef struct cd_limits {
     /* Callbacks in progress (nested ones included); the trampoline's switching of
      * `capped` around host functions does not touch it. */
     int depth;
+    /* Set when a thread's hook was changed for the rest of a callback (over
+     * budget: a count of 1), so that the outermost callback's end puts the usual
+     * one back without asking Lua on every callback. */
+    int hook_dirty;
 } cd_limits;
 
 /* A new state whose allocator and count hook enforce the given limits (0: none).
@@ -108,8 +116,8 @@ static inline void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_save
     /* Back to the usual count after a budget ran out (the hook then counts every
      * instruction) or after an interruption. Every outermost callback ends here,
      * so the next one starts with the usual count. */
-    if (limits->budget > 0 && (lua_gethookcount(L) != limits->granularity || lua_gethook(L) != cd_count_hook)
-        && cd_interrupt_signal() == 0) {
+    if (limits->hook_dirty && limits->budget > 0 && cd_interrupt_pending() == 0) {
+        limits->hook_dirty = 0;
         if (cd_script_hook_count == 0) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
         else cd_reapply_hook(L);
     }
