@@ -52,15 +52,20 @@ private final class Spawned {
         return false
     }
 
+    /// The child's peak resident memory in KB, once `wait` returned.
+    private(set) var maxRSSKilobytes = 0
+
     /// Waits for the end: (exit code or nil, signal or nil, seconds waited).
     func wait(timeout: Double = 10) -> (code: Int32?, signal: Int32?, seconds: Double) {
         let start = Date()
         var status: Int32 = 0
-        while waitpid(pid, &status, WNOHANG) == 0 {
+        var usage = rusage()
+        while wait4(pid, &status, WNOHANG, &usage) == 0 {
             if Date().timeIntervalSince(start) > timeout { kill(pid, SIGKILL) }
             usleep(1000)
         }
         let seconds = Date().timeIntervalSince(start)
+        maxRSSKilobytes = usage.ru_maxrss
         if status & 0x7f == 0 { return ((status >> 8) & 0xff, nil, seconds) }
         return (nil, status & 0x7f, seconds)
     }
@@ -183,6 +188,16 @@ struct SignalTests {
         #expect(end.code == 1, "\(end) \(run.stderr)")
         #expect(end.seconds < 2.5)
         #expect(run.stderr.contains("finalizers ran for more than 1 s"), "\(run.stderr)")
+    }
+
+    @Test("a finalizer at exit that allocates without end stays under --memory-limit")
+    func finalizerMemory() throws {
+        let run = try Spawned(["run", "--memory-limit", "100M", try BinaryRunner.script(
+            "x = setmetatable({}, { __gc = function() local t = {} for i = 1, 2e8 do t[i] = i end end })")])
+        let end = run.wait()
+        #expect(end.code == 0, "\(end) \(run.stderr)")
+        // 100 MB for Lua plus the binary's own (about 40 MB here); it reached 4.2 GB before.
+        #expect(run.maxRSSKilobytes < 200_000, "peak \(run.maxRSSKilobytes) KB")
     }
 
     @Test("a finalizer at exit that calls view.label or starts a persistent countdown gets a Lua error, never a crash")
