@@ -196,8 +196,9 @@ struct SignalTests {
             "x = setmetatable({}, { __gc = function() local t = {} for i = 1, 2e8 do t[i] = i end end })")])
         let end = run.wait()
         #expect(end.code == 0, "\(end) \(run.stderr)")
-        // 100 MB for Lua plus the binary's own (about 40 MB here); it reached 4.2 GB before.
-        #expect(run.maxRSSKilobytes < 200_000, "peak \(run.maxRSSKilobytes) KB")
+        // 100 MB for Lua, plus the binary's own and the allocator's slack (90-225 MB
+        // peak seen here, depending on the load); it reached 4.2 GB before.
+        #expect(run.maxRSSKilobytes < 400_000, "peak \(run.maxRSSKilobytes) KB")
     }
 
     @Test("a finalizer at exit that calls view.label or starts a persistent countdown gets a Lua error, never a crash")
