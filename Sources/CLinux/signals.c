@@ -37,9 +37,9 @@ static int64_t monotonic_ns(void) {
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-void cdl_restore_terminal(void) {
+int cdl_restore_terminal(void) {
     cdl_restore_fn restore = atomic_load(&restorer);
-    if (restore) restore();
+    return restore ? restore() : 0;
 }
 
 static void write_all(int fd, const char *text) {
@@ -104,7 +104,13 @@ static void on_fatal(int signal) {
 }
 
 static void on_crash(int signal) {
-    cdl_restore_terminal();
+    if (cdl_restore_terminal()) {
+        /* The view was open: end now. Swift's backtracer would hold the process
+         * (symbolicating, perhaps prompting) with the user looking at a blank screen. */
+        write_all(STDERR_FILENO, "cdscript: crashed with the view open; the terminal was restored\n");
+        on_fatal(signal);
+        return;
+    }
     /* The previous disposition (Swift's backtracer, or the default) handles it:
      * a fault re-executes the faulting instruction, anything else is re-raised. */
     sigaction(signal, &previous[signal], NULL);

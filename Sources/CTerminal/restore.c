@@ -49,9 +49,9 @@ static void write_all(int fd, const char *bytes, size_t n) {
     }
 }
 
-void cdt_restore_now(void) {
+int cdt_restore_now(void) {
     int expected = 1;
-    if (!atomic_compare_exchange_strong(&armed, &expected, 0)) return;
+    if (!atomic_compare_exchange_strong(&armed, &expected, 0)) return 0;
     int saved = errno;
     write_all(output, sequence, sequence_length);
     if (has_saved_mode && input >= 0) tcsetattr(input, TCSAFLUSH, &saved_mode);
@@ -72,6 +72,7 @@ void cdt_restore_now(void) {
         }
     }
     errno = saved;
+    return 1;
 }
 
 int cdt_bounded_capture(size_t limit) {

@@ -59,7 +59,7 @@ public final class MainLoop {
 
     /// Wires what a signal handler calls: `interrupt` (makes running Lua code
     /// raise) and `restore` (gives the terminal back). Both must be async-signal-safe.
-    public static func setSignalActions(interrupt: (@convention(c) (Int32) -> Void)?, restore: (@convention(c) () -> Void)?) {
+    public static func setSignalActions(interrupt: (@convention(c) (Int32) -> Void)?, restore: (@convention(c) () -> Int32)?) {
         cdl_set_interrupter(interrupt)
         cdl_set_restorer(restore)
     }

@@ -27,7 +27,8 @@ struct SignalTerminalTests {
         #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
     }
 
-    @Test("SIGQUIT and SIGUSR1 with the view open: terminal restored before the process dies", arguments: [SIGQUIT, SIGUSR1])
+    @Test("SIGQUIT, SIGUSR1 and a crash (SIGSEGV) with the view open: terminal restored before the process dies, at once",
+          arguments: [SIGQUIT, SIGUSR1, SIGSEGV])
     func fatal(signal: Int32) throws {
         guard Tmux.isAvailable else { return }
         let tmux = try Tmux(["examples/sms_code.lua", "30"], columns: 40, rows: 7)

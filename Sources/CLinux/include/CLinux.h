@@ -24,15 +24,17 @@ int cdl_timer_cancel_on_set(void);
  * - SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGQUIT, SIGXFSZ: restore the
  *   terminal, then die by the default action (SIGQUIT included: no backtracer prompt).
  * - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT (crashes, Swift traps):
- *   restore the terminal, then the previous disposition (the Swift runtime's
- *   backtracer, or the default) takes over.
+ *   with the view open, restore the terminal and die by the default action (the
+ *   Swift backtracer would keep the process, and so the screen, for seconds);
+ *   otherwise the previous disposition (Swift's backtracer) takes over.
  * - SIGPIPE is caught and does nothing: a write to a closed pipe fails with EPIPE
  *   (a caught disposition, unlike SIG_IGN, is reset to the default by exec). */
 
 /* Called from a signal handler with the terminating signal (async-signal-safe code only). */
 typedef void (*cdl_interrupt_fn)(int signal);
-/* Gives the terminal back from any thread or handler (async-signal-safe code only). */
-typedef void (*cdl_restore_fn)(void);
+/* Gives the terminal back from any thread or handler (async-signal-safe code
+ * only); returns nonzero when there was something to give back (a view open). */
+typedef int (*cdl_restore_fn)(void);
 
 /* Installs the handlers (once) and returns the read end of the self-pipe, or -1. */
 int cdl_signals_install(void);
@@ -50,6 +52,6 @@ uint64_t cdl_take_observed_signals(void);
  * Used around shutdown (finalizers), where no hook can interrupt Lua. */
 void cdl_watchdog_arm(int milliseconds, int code, const char *message);
 void cdl_watchdog_disarm(void);
-/* Restores the terminal now (the restorer, if any). */
-void cdl_restore_terminal(void);
+/* Restores the terminal now (the restorer, if any); nonzero when it did. */
+int cdl_restore_terminal(void);
 #endif

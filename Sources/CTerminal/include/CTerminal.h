@@ -21,8 +21,9 @@ void cdt_restore_arm(int output_fd, int input_fd, const struct termios *mode, in
 void cdt_restore_capture(int index, int captured_fd, int target_fd);
 /* The view gave the terminal back by itself: nothing to restore. */
 void cdt_restore_disarm(void);
-/* Restores once (later calls do nothing); async-signal-safe. */
-void cdt_restore_now(void);
+/* Restores once (later calls do nothing); async-signal-safe. Returns nonzero
+ * when it restored (the view was open). */
+int cdt_restore_now(void);
 
 /* A memory file of `limit` bytes that cannot grow (writes past its end fail),
  * close-on-exec; -1 when the system has none. */

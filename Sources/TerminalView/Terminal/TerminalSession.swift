@@ -47,7 +47,7 @@ public final class TerminalSession: ViewSurface {
 
     /// For signal handlers and the watchdog: gives the terminal back now, with
     /// the sequences and termios kept when the view opened (async-signal-safe).
-    public static let restoreFromSignal: @convention(c) () -> Void = cdt_restore_now
+    public static let restoreFromSignal: @convention(c) () -> Int32 = cdt_restore_now
 
     /// Whether `fd` is a terminal.
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
