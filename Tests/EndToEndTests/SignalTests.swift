@@ -131,7 +131,8 @@ struct SignalTests {
         #expect(end.code == 0 && end.seconds < 0.5, "\(end) \(run.stderr)")
     }
 
-    @Test("SIGQUIT, SIGUSR1 and SIGALRM end the process by the signal at once (no backtracer prompt)", arguments: [SIGQUIT, SIGUSR1, SIGALRM])
+    @Test("SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU and SIGVTALRM end the process by the signal at once (no backtracer prompt)",
+          arguments: [SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM])
     func fatalSignals(signal: Int32) throws {
         let run = try Spawned(["run", try BinaryRunner.script(Self.busy[0].1)])
         #expect(run.waitFor("ready"))
