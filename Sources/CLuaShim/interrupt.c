@@ -17,6 +17,9 @@ static lua_State *volatile interrupt_running = NULL;
 int cd_interrupt_signal(void) { return cd_interrupted; }
 
 void cd_interrupt_attach(lua_State *L) {
+    /* The first state wins: a run makes its state first, and a state made later
+     * for something else must not take signals away from it. */
+    if (interrupt_main != NULL) return;
     interrupt_running = NULL;
     interrupt_main = L;
 }

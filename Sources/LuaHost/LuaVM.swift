@@ -26,7 +26,7 @@ public final class LuaVM {
         // script's hook beside the host's (see interrupt.c, hooks.c).
         precondition(cd_install_tracked_coroutines(state) == LUA_OK && cd_install_script_hooks(state) == LUA_OK,
                      "cdscript: Lua could not set up its libraries")
-        // A signal interrupts the Lua code of the most recent VM.
+        // A signal interrupts the Lua code of this VM, unless an older one is still open.
         cd_interrupt_attach(state)
         // Every tick hands a hook a fresh `t` that is garbage a moment later, while
         // countdowns' handles live long: the generational collector is built for that

@@ -18,7 +18,8 @@ extern volatile sig_atomic_t cd_interrupted;
 /* The terminating signal received, or 0; inline, since every tick asks. */
 static inline int cd_interrupt_pending(void) { return cd_interrupted; }
 int cd_interrupt_signal(void);
-/* The state signals interrupt (LuaVM attaches its main state, detaches it at close). */
+/* The state signals interrupt (LuaVM attaches its main state unless one is
+ * attached already, and detaches it at close). */
 void cd_interrupt_attach(lua_State *L);
 void cd_interrupt_detach(lua_State *L);
 /* For a signal handler: makes the running Lua code raise "interrupted". */
