@@ -88,18 +88,20 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
 }
 
 void cd_count_hook(lua_State *L, lua_Debug *ar) {
+    if (cd_interrupt_pending() != 0) cd_stop_hook(L, ar);
     cd_limits *limits = cd_get_limits(L);
     if (limits == NULL || !limits->capped || limits->budget <= 0) return;
     int count = lua_gethookcount(L);
+    /* The spent count is the state's, shared by every coroutine. */
     limits->spent += count;
-    if (limits->spent <= limits->budget) {
-        if (count != limits->granularity) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
-        return;
-    }
+    if (limits->spent <= limits->budget) return;
     /* Over budget: from now on every instruction of this thread raises, so that a
      * script catching the error with pcall (whose loop would otherwise always be
      * interrupted inside the pcall) cannot go on. Reset when the callback ends. */
-    if (count != 1) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, 1);
+    if (count != 1) {
+        lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, 1);
+        limits->hook_dirty = 1;
+    }
     /* luaL_where(L, 1) would name the hook's caller; the running function is the culprit. */
     if (lua_getinfo(L, "Sl", ar) && ar->currentline > 0)
         lua_pushfstring(L, "%s:%d: ", ar->short_src, ar->currentline);
@@ -138,6 +140,10 @@ lua_State *cd_new_limited_state(size_t memory_cap, int64_t budget) {
 void cd_close_limited_state(lua_State *L) {
     void *ud = NULL;
     lua_getallocf(L, &ud);
+    cd_interrupt_detach(L);
+    cd_limits *closing = (cd_limits *)ud;
+    closing->run_over = 1;
+    closing->capped = 1;
     lua_close(L);
     cd_limits *limits = (cd_limits *)ud;
     pool_link *slab = (pool_link *)limits->pool_slabs;
@@ -176,4 +182,21 @@ const char *cd_memory_error_message(lua_State *L) {
                  "memory limit exceeded: the script's Lua memory would pass %zu bytes (raise it with --memory-limit)",
                  limits->cap);
     return buffer;
+}
+
+int cd_limits_charge(lua_State *L, int64_t delta) {
+    cd_limits *limits = cd_get_limits(L);
+    if (limits == NULL) return 1;
+    if (delta > 0 && limits->cap != 0 && limits->used + (size_t)delta > limits->cap) {
+        /* As Lua does before refusing: collect the garbage, then try again.
+         * (Finalizers run in protected calls: an error there is only a warning.) */
+        int capped = limits->capped;
+        limits->capped = 0;
+        lua_gc(L, LUA_GCCOLLECT);
+        limits->capped = capped;
+        if (limits->used + (size_t)delta > limits->cap) return 0;
+    }
+    if (delta < 0 && (size_t)(-delta) > limits->used) limits->used = 0;
+    else limits->used += (size_t)delta;
+    return 1;
 }

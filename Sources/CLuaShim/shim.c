@@ -11,6 +11,8 @@ static int trampoline(lua_State *L) {
     void *context = lua_touserdata(L, lua_upvalueindex(2));
     /* Host code never meets the memory cap: its allocations must not raise. */
     cd_limits *limits = cd_get_limits(L);
+    if (limits && limits->run_over)
+        return luaL_error(L, "the run is over: a finalizer at exit cannot call cdscript's functions");
     int capped = limits ? limits->capped : 0;
     if (limits) limits->capped = 0;
     int n = fn(L, context);

@@ -34,8 +34,15 @@ public final class CountdownStore: CountdownPersistence {
         self.busyTimeout = busyTimeout
     }
 
-    /// True when the store file exists (read-only commands do not create one).
-    public var fileExists: Bool { FileManager.default.fileExists(atPath: path) }
+    /// True when the store file exists (read-only commands do not create one),
+    /// and also when it cannot be told (a folder without search permission):
+    /// opening it then fails with a clear error, rather than the store reading
+    /// as empty.
+    public var fileExists: Bool {
+        var info = stat()
+        if stat(path, &info) == 0 { return true }
+        return errno != ENOENT && errno != ENOTDIR
+    }
 
     // MARK: CountdownPersistence
 

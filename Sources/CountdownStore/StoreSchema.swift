@@ -32,17 +32,66 @@ enum StoreSchema {
 }
 
 extension StoredCountdown {
+    /// The largest magnitude a stored instant or duration may have: the host's
+    /// own bound on durations (2^61 ns, 73 years), so that every sum and
+    /// difference the scheduler and the listing make stays far from overflow.
+    static let storedBound: Int64 = Time.maximumDuration
+    /// Shortest tick interval a countdown can have (countdown.start refuses less).
+    static let minimumEvery: Int64 = 1_000_000
+
+    /// Decodes and range-checks a row. A value of the wrong type or out of range
+    /// is reported with the row's id, the column and the value; nothing traps.
     init(row: Row, path: String) throws(StoreError) {
-        let stateText: String = row["state"]
-        let kindText: String = row["kind"]
-        guard let state = State(rawValue: stateText), let kind = Kind(rawValue: kindText) else {
-            throw StoreError(.corrupt, path: path, reason: "a countdown has state '\(stateText)' and kind '\(kindText)'")
+        func bad(_ column: String, _ value: DatabaseValue, _ why: String) -> StoreError {
+            let id: String
+            switch row["id"] as DatabaseValue? {
+            case let v? where v.storage.value is String: id = "'\(String.fromDatabaseValue(v) ?? "")'"
+            case let v?: id = "\(v)"
+            case nil: id = "(none)"
+            }
+            var shown = "\(value)"
+            if shown.count > 60 { shown = String(shown.prefix(60)) + "..." }
+            return StoreError(.corrupt, path: path, reason: "countdown \(id.count > 80 ? String(id.prefix(80)) + "..." : id): column \(column) = \(shown): \(why)")
+        }
+        func value(_ column: String) -> DatabaseValue { (row[column] as DatabaseValue?) ?? .null }
+        func text(_ column: String) throws(StoreError) -> String {
+            let v = value(column)
+            guard case .string(let s) = v.storage else { throw bad(column, v, "expected text") }
+            return s
+        }
+        func optionalText(_ column: String) throws(StoreError) -> String? {
+            value(column).isNull ? nil : try text(column)
+        }
+        func integer(_ column: String, _ range: ClosedRange<Int64>) throws(StoreError) -> Int64 {
+            let v = value(column)
+            guard case .int64(let n) = v.storage else { throw bad(column, v, "expected an integer (nanoseconds)") }
+            guard range.contains(n) else { throw bad(column, v, "out of range \(range.lowerBound)...\(range.upperBound)") }
+            return n
+        }
+        func optionalInteger(_ column: String, _ range: ClosedRange<Int64>) throws(StoreError) -> Int64? {
+            value(column).isNull ? nil : try integer(column, range)
+        }
+        let bound = Self.storedBound
+        let id = try text("id")
+        let stateText = try text("state")
+        let kindText = try text("kind")
+        guard let state = State(rawValue: stateText) else { throw bad("state", value("state"), "expected running, paused or finished") }
+        guard let kind = Kind(rawValue: kindText) else { throw bad("kind", value("kind"), "expected duration or wall") }
+        let wallDeadline = try integer("wall_deadline", -bound...bound)
+        let pausedRemaining = try optionalInteger("paused_remaining", 0...bound)
+        let every = try integer("every", Self.minimumEvery...bound)
+        let total = try integer("total", 0...bound)
+        let bootID = try optionalText("boot_id")
+        let bootDeadline = try optionalInteger("boot_deadline", -bound...bound)
+        let updatedAt = try integer("updated_at", Int64.min...Int64.max)
+        if state == .paused, pausedRemaining == nil {
+            throw bad("paused_remaining", .null, "a paused countdown needs its remaining time")
         }
         self.init(
-            id: row["id"], state: state, kind: kind,
-            wallDeadline: row["wall_deadline"], pausedRemaining: row["paused_remaining"],
-            every: row["every"], total: row["total"],
-            bootID: row["boot_id"], bootDeadline: row["boot_deadline"], updatedAt: row["updated_at"])
+            id: id, state: state, kind: kind,
+            wallDeadline: wallDeadline, pausedRemaining: pausedRemaining,
+            every: every, total: total,
+            bootID: bootID, bootDeadline: bootDeadline, updatedAt: updatedAt)
     }
 
     var arguments: StatementArguments {

@@ -7,8 +7,10 @@ import CountdownCore
 /// The one run loop: one thread, one timer, one wait.
 ///
 /// A `timerfd` on `CLOCK_BOOTTIME`, armed at the scheduler's earliest tick with an
-/// absolute deadline, wakes the loop; a `signalfd` delivers signals into the same
-/// `poll`; a second timerfd on `CLOCK_REALTIME` with `TFD_TIMER_CANCEL_ON_SET`
+/// absolute deadline, wakes the loop; signal handlers (CLinux/signals.c) wake the
+/// same `poll` through a self-pipe, and a terminating signal also interrupts
+/// running Lua code and arms a watchdog that ends the process if the run has not
+/// ended within `gracePeriod`; a second timerfd on `CLOCK_REALTIME` with `TFD_TIMER_CANCEL_ON_SET`
 /// reports wall-clock changes, so `at` countdowns follow them at once. While
 /// nothing is scheduled the loop blocks in `poll` with no timeout: zero wake-ups.
 public final class MainLoop {
@@ -46,11 +48,37 @@ public final class MainLoop {
 
     private let timerFD: Int32
     private let wallWatchFD: Int32
+    /// The read end of the signal handlers' self-pipe.
     private let signalFD: Int32
     private var armedAt: Nanoseconds?
     private var stopRequested = false
-    private var blocked = sigset_t()
-    private var previousMask = sigset_t()
+
+    /// How long the run may take to end after SIGINT, SIGTERM or SIGHUP before
+    /// the watchdog restores the terminal and ends the process (128 + signal).
+    public static let gracePeriodMilliseconds: Int32 = 300
+
+    /// Wires what a signal handler calls: `interrupt` (makes running Lua code
+    /// raise) and `restore` (gives the terminal back). Both must be async-signal-safe.
+    public static func setSignalActions(interrupt: (@convention(c) (Int32) -> Void)?, restore: (@convention(c) () -> Int32)?) {
+        cdl_set_interrupter(interrupt)
+        cdl_set_restorer(restore)
+    }
+
+    /// The first terminating signal received (SIGINT, SIGTERM, SIGHUP), or nil.
+    public static var terminatingSignal: Int32? {
+        let s = cdl_terminating_signal()
+        return s == 0 ? nil : s
+    }
+
+    /// Ends the process (terminal restored, `message` on stderr, exit `code`) unless
+    /// `disarmWatchdog` comes first within `milliseconds`. For shutdown work that
+    /// nothing can interrupt (Lua finalizers run with hooks off). A signal's own
+    /// deadline, once running, is kept.
+    public static func armWatchdog(milliseconds: Int32, code: Int32, message: StaticString) {
+        cdl_watchdog_arm(milliseconds, code, UnsafeRawPointer(message.utf8Start).assumingMemoryBound(to: CChar.self))
+    }
+
+    public static func disarmWatchdog() { cdl_watchdog_disarm() }
 
     /// Wake-ups of the loop so far (benchmarks read it).
     public private(set) var wakeups = 0
@@ -71,11 +99,10 @@ public final class MainLoop {
     public init(scheduler: Scheduler) throws(LoopError) {
         self.scheduler = scheduler
         self.isDone = { [unowned scheduler] in scheduler.activeCount == 0 }
-        sigemptyset(&blocked)
-        for s in Self.terminatingSignals + Self.observedSignals { sigaddset(&blocked, s) }
-        // Block first, so that a signal arriving before the first poll is queued, not lost.
-        pthread_sigmask(SIG_BLOCK, &blocked, &previousMask)
-        signalFD = signalfd(-1, &blocked, Int32(SFD_CLOEXEC | SFD_NONBLOCK))
+        // Handlers, not a blocked mask: a signal is seen whatever the thread is doing,
+        // and children (exec, os.execute, io.popen) start with an empty mask.
+        cdl_set_grace_ms(Self.gracePeriodMilliseconds)
+        signalFD = cdl_signals_install()
         timerFD = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
         wallWatchFD = timerfd_create(CLOCK_REALTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
         guard signalFD >= 0, timerFD >= 0 else {
@@ -85,10 +112,9 @@ public final class MainLoop {
     }
 
     deinit {
-        close(signalFD)
+        // The self-pipe and the handlers stay for the process's life.
         close(timerFD)
         if wallWatchFD >= 0 { close(wallWatchFD) }
-        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
     }
 
     /// Watches `fd` for input; `handler` runs on the loop's thread when it is readable.
@@ -106,11 +132,13 @@ public final class MainLoop {
     /// Runs until `isDone`, a terminating signal, or `stop()`.
     public func run() -> Outcome {
         stopRequested = false
+        if let signal = Self.terminatingSignal { return .signal(signal) }
         // Ticks that came due while the script loaded fire first.
         scheduler.runDue()
         afterPass()
         var fds: [pollfd] = []
         while true {
+            if let signal = Self.terminatingSignal { return .signal(signal) }
             if stopRequested { return .stopped }
             if isDone() { return .finished }
             arm(scheduler.nextDue(), slack: busy ? coalescingWindow : 0)
@@ -149,19 +177,15 @@ public final class MainLoop {
         }
     }
 
-    /// Reads pending signals; returns the first terminating one.
+    /// Empties the self-pipe and passes on the observed signals; returns the
+    /// terminating one, if any.
     private func drainSignals() -> Int32? {
-        var info = signalfd_siginfo()
-        var terminating: Int32?
-        while read(signalFD, &info, MemoryLayout<signalfd_siginfo>.size) == MemoryLayout<signalfd_siginfo>.size {
-            let signal = Int32(info.ssi_signo)
-            if Self.terminatingSignals.contains(signal) {
-                terminating = terminating ?? signal
-            } else {
-                onSignal(signal)
-            }
+        let observed = cdl_take_observed_signals()
+        if let terminating = Self.terminatingSignal { return terminating }
+        for signal in Self.observedSignals where observed & (UInt64(1) << UInt64(signal)) != 0 {
+            onSignal(signal)
         }
-        return terminating
+        return nil
     }
 
     /// Re-arms the tick timer only when the earliest tick changed.

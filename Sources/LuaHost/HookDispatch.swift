@@ -7,6 +7,8 @@ import CountdownCore
 /// error stops only its countdown.
 extension LuaHost: SchedulerDelegate {
     public func countdownDidTick(_ tick: Tick) {
+        // Interrupted by a signal: the run is ending; no more hooks.
+        if cd_interrupt_pending() != 0 { return }
         let hooks = slots[Int(tick.key.slot)]
         let ref = hooks.handleRef
         // Global tick hooks (countdown.on) first; one branch when there are none.

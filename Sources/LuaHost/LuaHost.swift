@@ -143,6 +143,9 @@ public final class LuaHost {
     }
 
     func reportHookError(countdown id: String?, hook: String, message: String) {
+        // After Ctrl-C, SIGTERM or SIGHUP every running callback raises
+        // "interrupted": the run is ending, that is no error of the script.
+        if cd_interrupt_signal() != 0 { return }
         hookErrorCount += 1
         let name = id.map { "countdown \"\(VisibleText.escaped($0))\"" } ?? "an anonymous countdown"
         reportError("cdscript: error in \(hook) of \(name): \(message)")
@@ -165,6 +168,22 @@ extension LuaHost {
             }
         }
         precondition(status == LUA_OK, "cdscript: the plugin folders could not be recorded")
+    }
+
+    /// For a signal handler (async-signal-safe): makes the Lua code running now
+    /// raise "interrupted" at its next instruction, in whichever coroutine it runs.
+    public static let interruptFromSignal: @convention(c) (Int32) -> Void = cd_interrupt
+
+    /// The terminating signal that interrupted Lua code, or 0.
+    public static var interruptingSignal: Int32 { cd_interrupt_signal() }
+
+    /// Ends the run's Lua side: closes the state, which runs the script's
+    /// finalizers (under the memory cap; a cdscript function called from one
+    /// raises "the run is over", so a persistent countdown cannot be started
+    /// then). Finalizers run with Lua's hooks off, so neither the budget nor a
+    /// signal's hook can stop one: bound the time with a watchdog around this call.
+    public func closeState() {
+        vm.close()
     }
 
     /// Makes stdout line-buffered, so that `print` output reaches a pipe line by line.

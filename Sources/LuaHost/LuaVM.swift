@@ -21,6 +21,13 @@ public final class LuaVM {
         self.state = state
         let status = cd_open_libs(state)
         precondition(status == LUA_OK, "cdscript: Lua could not open its standard libraries")
+        // coroutine.resume/wrap that track the running thread (signals interrupt it,
+        // the budget counts across coroutines) and debug.sethook/gethook that keep a
+        // script's hook beside the host's (see interrupt.c, hooks.c).
+        precondition(cd_install_tracked_coroutines(state) == LUA_OK && cd_install_script_hooks(state) == LUA_OK,
+                     "cdscript: Lua could not set up its libraries")
+        // A signal interrupts the Lua code of this VM, unless an older one is still open.
+        cd_interrupt_attach(state)
         // Every tick hands a hook a fresh `t` that is garbage a moment later, while
         // countdowns' handles live long: the generational collector is built for that
         // (measured: per-tick cost at 1M countdowns, see BENCHMARKS.md).
@@ -36,8 +43,20 @@ public final class LuaVM {
     }
 
     deinit {
-        cd_close_limited_state(state)
+        close()
         cd_hook_caller_free(hookCaller)
+    }
+
+    /// Whether `close` ran: the state is gone.
+    public private(set) var isClosed = false
+
+    /// Closes the state: runs the script's finalizers (under the memory cap; any
+    /// cdscript function they call raises "the run is over"). Idempotent; nothing
+    /// may use the state afterwards.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        cd_close_limited_state(state)
     }
 
     /// Bytes the state holds now.

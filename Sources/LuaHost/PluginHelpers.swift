@@ -100,7 +100,16 @@ extension LuaHost {
         pointers.append(nil)
         defer { for p in pointers { free(p) } }
         var pid: pid_t = 0
-        let status = posix_spawnp(&pid, argv[0], nil, nil, &pointers, environ)
+        // The child starts with no signal blocked, whatever the calling thread's
+        // mask (caught signals are reset to their defaults by exec itself).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let status = posix_spawnp(&pid, argv[0], nil, &attributes, &pointers, environ)
         if status != 0 {
             return .failure(APIError("cannot run \(argv[0]): \(String(cString: strerror(status)))"))
         }

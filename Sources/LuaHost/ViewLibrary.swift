@@ -9,6 +9,9 @@ public final class ViewBinding {
     public let controller: ViewController
     /// Registry references to `on_press` callbacks, by button id.
     var pressRefs: [String: Int32] = [:]
+    /// Bytes of text (ids, labels, titles) the view holds for the script, counted
+    /// against the memory limit (`cd_limits_charge`).
+    var heldTextBytes: [String: Int] = [:]
     /// Countdowns paused by the Space key, resumed by the next Space.
     var pausedBySpace: [CountdownKey] = []
 
@@ -81,7 +84,8 @@ extension LuaHost {
         defer { lua_settop(L, base) }
         cd_push_ref(L, ref)
         L.push(id)
-        if cd_pcall_traceback(L, 1, 0) != LUA_OK {
+        // After a terminating signal, "interrupted" is no error of the script.
+        if cd_pcall_traceback(L, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
             hookErrorCount += 1
             reportError("cdscript: error in on_press of button \"\(id)\": \(L.string(at: -1) ?? "(error object is not a string)")")
         }
@@ -105,12 +109,43 @@ extension LuaHost {
         return true
     }
 
+    // MARK: Text the view holds, against the memory limit
+
+    /// Bytes of the strings among `values`.
+    static func textBytes(_ values: [(String, FieldValue)]) -> Int {
+        values.reduce(0) { sum, field in
+            if case .string(let s) = field.1 { return sum + field.0.utf8.count + s.utf8.count }
+            return sum
+        }
+    }
+
     // MARK: Host functions
 
     static let viewLabel: cd_host_function = { L, context in create(L, context, .label) }
     static let viewBig: cd_host_function = { L, context in create(L, context, .big) }
     static let viewProgress: cd_host_function = { L, context in create(L, context, .progress) }
     static let viewButton: cd_host_function = { L, context in create(L, context, .button) }
+
+    /// Counts what the view will hold under `key` (an element id, or the title)
+    /// against --memory-limit, replacing what it held there before.
+    /// Returns what was held there before (for `restoreViewText`).
+    @discardableResult
+    fileprivate func chargeViewText(_ L: OpaquePointer, _ view: ViewBinding, key: String, bytes: Int, function fn: String) throws(APIError) -> Int {
+        let old = view.heldTextBytes[key] ?? 0
+        guard cd_limits_charge(L, Int64(bytes - old)) != 0 else {
+            let cap = Int(cd_get_limits(L).pointee.cap)
+            throw APIError("\(fn): memory limit exceeded: the view's text (\(bytes) bytes here) and the script's Lua memory would pass \(cap >= 1 << 20 ? "\(cap >> 20) MB" : "\(cap) bytes") (raise it with --memory-limit)")
+        }
+        view.heldTextBytes[key] = bytes
+        return old
+    }
+
+    /// Undoes a charge whose change the view refused.
+    fileprivate func restoreViewText(_ L: OpaquePointer, _ view: ViewBinding, key: String, to previous: Int) {
+        let now = view.heldTextBytes[key] ?? 0
+        _ = cd_limits_charge(L, Int64(previous - now))
+        view.heldTextBytes[key] = previous == 0 ? nil : previous
+    }
 
     private static func create(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ kind: ElementKind) -> Int32 {
         hostCall(L, context) { host, L throws(APIError) in
@@ -126,9 +161,13 @@ extension LuaHost {
             if fields.onPress != 0, kind != .button {
                 throw APIError("\(fn): a \(kind.rawValue) has no field 'on_press'")
             }
+            // A taken id is refused by `add` below; only a new element holds more text.
+            let previous = view.controller.element(id) == nil
+                ? try host.chargeViewText(L, view, key: id, bytes: id.utf8.count + textBytes(fields.values), function: fn) : nil
             do throws(ViewError) {
                 try view.controller.add(kind, id: id, fields: fields.values)
             } catch {
+                if let previous { host.restoreViewText(L, view, key: id, to: previous) }
                 throw APIError("\(fn): \(error.message)")
             }
             if fields.onPress != 0 {
@@ -160,9 +199,14 @@ extension LuaHost {
             if fields.onPress != 0, element.kind != .button {
                 throw APIError("\(fn): a \(element.kind.rawValue) has no field 'on_press'")
             }
+            // What the element will hold: its fields, with the new values in place.
+            var merged = Dictionary(element.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+            for (name, value) in fields.values { merged[name] = value }
+            let previous = try host.chargeViewText(L, view, key: id, bytes: id.utf8.count + textBytes(merged.map { ($0.key, $0.value) }), function: fn)
             do throws(ViewError) {
                 try view.controller.set(id, fields: fields.values)
             } catch {
+                host.restoreViewText(L, view, key: id, to: previous)
                 throw APIError("\(fn): \(error.message)")
             }
             if fields.onPress != 0 {
@@ -208,6 +252,7 @@ extension LuaHost {
             guard let text = L.string(at: 1) else {
                 throw APIError("view.title: expected a string, got \(L.typeName(at: 1))")
             }
+            try host.chargeViewText(L, view, key: "\u{0}title", bytes: text.utf8.count, function: "view.title")
             view.controller.setTitle(text)
             return 0
         }

@@ -21,6 +21,9 @@ enum ExitStatus: Int32 {
     case usage = 64
     /// Ended by SIGHUP.
     case hangup = 129
+    /// Ctrl-C when the script did not stop within the grace period: the
+    /// watchdog (CLinux/signals.c) ended the run with 128 + SIGINT.
+    case interruptForced = 130
     /// Ended by SIGTERM.
     case terminated = 143
 }

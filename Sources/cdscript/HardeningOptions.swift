@@ -5,10 +5,10 @@ import LuaHost
 /// `run`'s options for scripts from elsewhere: limits, the sandbox, the plugin path.
 struct HardeningOptions: ParsableArguments {
     // .unconditional: `--budget -5` reaches validate() and its message, not "Missing value".
-    @Option(parsing: .unconditional, help: ArgumentHelp("Lua instructions one callback (the main chunk, a hook, a formatter) may run; 0 for no limit.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Lua instructions one callback (the main chunk, a hook, a formatter), with the callbacks and coroutines it causes, may run; 0 for no limit.", valueName: "N"))
     var budget: Int64 = ScriptLimits.defaultInstructionBudget
 
-    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory the script's Lua state may hold: bytes, or with K, M or G (512M); 0 for no limit.", valueName: "SIZE"))
+    @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory the script's Lua state and the text its view holds may take: bytes, or with K, M or G (512M); 0 for no limit.", valueName: "SIZE"))
     var memoryLimit: String = "512M"
 
     @Flag(help: "Remove io, os.execute, os.exit, os.remove, os.rename, package.loadlib, C modules and debug; refuse bytecode; read files only in the script's folder and the plugin folders; os.getenv only for locale, time zone and terminal variables.")

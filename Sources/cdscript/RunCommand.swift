@@ -4,6 +4,7 @@ import CountdownStore
 import EventLoop
 import Foundation
 import LuaHost
+import TerminalView
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -58,6 +59,9 @@ struct RunCommand: ParsableCommand {
         // countdowns in memory, so a demo never leaves scaled deadlines in the store.
         host.persistence = speed == nil ? storeOptions.makeStore() : InMemoryCountdownStore()
         host.bootID = BootID.current()
+        // Signals interrupt running Lua code, and whatever path ends the process
+        // gives the terminal back first (see docs/hardening.md, "Guarantees").
+        MainLoop.setSignalActions(interrupt: LuaHost.interruptFromSignal, restore: TerminalSession.restoreFromSignal)
         let loop: MainLoop
         do {
             loop = try MainLoop(scheduler: scheduler)
@@ -69,8 +73,19 @@ struct RunCommand: ParsableCommand {
             loop.realInstant = { scaled.baseInstant($0) }
         }
         let view = ViewRuntime(plain: plain, noColor: noColor, host: host, loop: loop)
-        defer { view.finish() }
-        if let failure = load(host) {
+        defer {
+            Self.closeState(of: host)
+            view.finish()
+        }
+        let failure = load(host)
+        if let signal = MainLoop.terminatingSignal {
+            // Interrupted while the main chunk ran: end as for a signal in the loop.
+            Self.closeState(of: host)
+            view.finish()
+            try Self.exit(afterSignal: signal)
+            return
+        }
+        if let failure {
             view.finish()
             switch failure.kind {
             case .unreadable:
@@ -85,12 +100,9 @@ struct RunCommand: ParsableCommand {
             }
         }
         let outcome = loop.run()
+        Self.closeState(of: host)
         view.finish()
-        switch outcome {
-        case .signal(SIGTERM): throw ExitCode(ExitStatus.terminated.rawValue)
-        case .signal(SIGHUP): throw ExitCode(ExitStatus.hangup.rawValue)
-        default: break
-        }
+        if case .signal(let signal) = outcome { try Self.exit(afterSignal: signal) }
         if host.hookErrorCount > 0 {
             throw ExitCode(ExitStatus.hookError.rawValue)
         }
@@ -101,6 +113,32 @@ struct RunCommand: ParsableCommand {
 }
 
 extension RunCommand {
+    /// How long the script's finalizers may run at exit (Lua runs them with hooks
+    /// off: no budget, no interruption reaches them).
+    static let finalizerDeadlineMilliseconds: Int32 = 1000
+
+    /// Closes the Lua state, running the script's finalizers, under the watchdog:
+    /// past `finalizerDeadlineMilliseconds` the terminal is restored and the
+    /// process ends with exit 1. Idempotent.
+    static func closeState(of host: LuaHost) {
+        guard !host.vm.isClosed else { return }
+        MainLoop.armWatchdog(milliseconds: finalizerDeadlineMilliseconds, code: ExitStatus.hookError.rawValue,
+                             message: "cdscript: the script's finalizers ran for more than 1 s at exit; the run was ended\n")
+        host.closeState()
+        MainLoop.disarmWatchdog()
+    }
+
+    /// The exit status for a run ended by a terminating signal: Ctrl-C ends a run
+    /// as `q` does (0); SIGTERM 143, SIGHUP 129. (When the run had to be forced,
+    /// the watchdog exits with 128 + the signal: 130, 143, 129.)
+    static func exit(afterSignal signal: Int32) throws {
+        switch signal {
+        case SIGTERM: throw ExitCode(ExitStatus.terminated.rawValue)
+        case SIGHUP: throw ExitCode(ExitStatus.hangup.rawValue)
+        default: break
+        }
+    }
+
     /// The real clock, or one running `speed` times faster on top of it.
     static func clock(speed: Double?) throws -> TimeSource {
         guard let speed else { return BootClock() }

@@ -1,6 +1,7 @@
 #ifndef CLINUX_H
 #define CLINUX_H
-/* Linux descriptors the run loop waits on, which Swift's Glibc module does not export. */
+/* Linux descriptors the run loop waits on, which Swift's Glibc module does not export,
+ * and the process's signal handling (signals.c). */
 #include <sys/timerfd.h>
 #include <sys/signalfd.h>
 #include <signal.h>
@@ -8,4 +9,49 @@
 
 /* TFD_TIMER_CANCEL_ON_SET: report wall-clock changes on a CLOCK_REALTIME timerfd. */
 int cdl_timer_cancel_on_set(void);
+
+/* ---- signals (signals.c) ---------------------------------------------------
+ * Real handlers (sigaction), never a blocked mask, so that a signal is seen at
+ * once whatever the process is doing, and children start with an empty mask.
+ *
+ * - SIGINT, SIGTERM, SIGHUP end the run: the handler records the signal, wakes
+ *   the loop through a self-pipe, calls the interrupter (which makes running Lua
+ *   code raise "interrupted"), and arms the watchdog: when the run has not ended
+ *   within the grace period (code in C that no Lua hook sees, a finalizer, a host
+ *   loop), the watchdog thread restores the terminal (the restorer) and ends the
+ *   process with 128 + the signal. A second terminating signal forces at once.
+ * - SIGWINCH, SIGCONT, SIGTSTP are recorded and handed to the loop.
+ * - SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGQUIT, SIGXFSZ: restore the
+ *   terminal, then die by the default action (SIGQUIT included: no backtracer prompt).
+ * - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT (crashes, Swift traps):
+ *   with the view open, restore the terminal and die by the default action (the
+ *   Swift backtracer would keep the process, and so the screen, for seconds);
+ *   otherwise the previous disposition (Swift's backtracer) takes over.
+ * - SIGPIPE is caught and does nothing: a write to a closed pipe fails with EPIPE
+ *   (a caught disposition, unlike SIG_IGN, is reset to the default by exec). */
+
+/* Called from a signal handler with the terminating signal (async-signal-safe code only). */
+typedef void (*cdl_interrupt_fn)(int signal);
+/* Gives the terminal back from any thread or handler (async-signal-safe code
+ * only); returns nonzero when there was something to give back (a view open). */
+typedef int (*cdl_restore_fn)(void);
+
+/* Installs the handlers (once) and returns the read end of the self-pipe, or -1. */
+int cdl_signals_install(void);
+void cdl_set_interrupter(cdl_interrupt_fn interrupter);
+void cdl_set_restorer(cdl_restore_fn restorer);
+/* How long the run may take to end after a terminating signal before it is forced. */
+void cdl_set_grace_ms(int milliseconds);
+/* The first terminating signal received, or 0. */
+int cdl_terminating_signal(void);
+/* Empties the self-pipe and returns the observed signals received since the
+ * last call, as a bit mask (1 << signal). */
+uint64_t cdl_take_observed_signals(void);
+/* Arms the watchdog: unless disarmed first, after `milliseconds` it restores the
+ * terminal, writes `message` (a static string) to stderr, and _exits with `code`.
+ * Used around shutdown (finalizers), where no hook can interrupt Lua. */
+void cdl_watchdog_arm(int milliseconds, int code, const char *message);
+void cdl_watchdog_disarm(void);
+/* Restores the terminal now (the restorer, if any); nonzero when it did. */
+int cdl_restore_terminal(void);
 #endif

@@ -11,6 +11,25 @@
 #include <stdint.h>
 #include <lua.h>
 
+/* ---- interruption (interrupt.c) ---- */
+#include <signal.h>
+/* The terminating signal received, or 0 (set by cd_interrupt). */
+extern volatile sig_atomic_t cd_interrupted;
+/* The terminating signal received, or 0; inline, since every tick asks. */
+static inline int cd_interrupt_pending(void) { return cd_interrupted; }
+int cd_interrupt_signal(void);
+/* The state signals interrupt (LuaVM attaches its main state unless one is
+ * attached already, and detaches it at close). */
+void cd_interrupt_attach(lua_State *L);
+void cd_interrupt_detach(lua_State *L);
+/* For a signal handler: makes the running Lua code raise "interrupted". */
+void cd_interrupt(int signal);
+/* The hook cd_interrupt sets: raises "interrupted" at every instruction. */
+void cd_stop_hook(lua_State *L, lua_Debug *ar);
+/* Replaces coroutine.resume and coroutine.wrap with versions that track the
+ * running thread and keep the budget across coroutines; returns a Lua status. */
+int cd_install_tracked_coroutines(lua_State *L);
+
 typedef struct cd_limits {
     /* Bytes the state holds now, and the cap (0: none). */
     size_t used;
@@ -31,12 +50,25 @@ typedef struct cd_limits {
     char *pool_bump;
     size_t pool_left;
     void *pool_slabs;
+    /* Set once the run is over (the state is closing): host functions called from
+     * a finalizer then raise instead of reaching a host that is going away. */
+    int run_over;
+    /* Callbacks in progress (nested ones included); the trampoline's switching of
+     * `capped` around host functions does not touch it. */
+    int depth;
+    /* Set when a thread's hook was changed for the rest of a callback (over
+     * budget: a count of 1), so that the outermost callback's end puts the usual
+     * one back without asking Lua on every callback. */
+    int hook_dirty;
 } cd_limits;
 
 /* A new state whose allocator and count hook enforce the given limits (0: none).
  * NULL when even the state could not be allocated. */
 lua_State *cd_new_limited_state(size_t memory_cap, int64_t budget);
-/* Closes a state made by cd_new_limited_state and frees its limits. */
+/* Closes a state made by cd_new_limited_state and frees its limits. The
+ * finalizers lua_close runs are under the memory cap, and the host functions
+ * they call raise "the run is over" (hooks are off during finalizers, so their
+ * time is bounded by the caller's watchdog, not by the budget). */
 void cd_close_limited_state(lua_State *L);
 /* The limits of a state made by cd_new_limited_state (NULL for any other state). */
 cd_limits *cd_get_limits(lua_State *L);
@@ -53,6 +85,14 @@ cd_limits_saved cd_limits_enter(lua_State *L);
 void cd_limits_leave(lua_State *L, cd_limits_saved saved);
 /* The count hook that enforces the budget (installed by cd_new_limited_state). */
 void cd_count_hook(lua_State *L, lua_Debug *ar);
+/* Threads that have a hook of the script's own (debug.sethook, see hooks.c). */
+extern int cd_script_hook_count;
+/* Puts back the hook thread L needs (the script's own beside the host's). */
+void cd_reapply_hook(lua_State *L);
+/* Replaces debug.sethook and debug.gethook (see hooks.c); returns a Lua status. */
+int cd_install_script_hooks(lua_State *L);
+
+
 
 /* cd_limits_enter and cd_limits_leave for callers that hold the state's limits
  * (cd_get_limits; NULL: none): inline, since every tick passes through them. */
@@ -62,21 +102,32 @@ static inline cd_limits_saved cd_limits_begin(lua_State *L, cd_limits *limits) {
     if (limits == NULL) return saved;
     saved.capped = limits->capped;
     saved.spent = limits->spent;
+    /* A nested callback (a hook fired from inside a host function) shares the
+     * budget of the callback that caused it: one budget for all it causes. */
+    if (limits->depth++ == 0) limits->spent = 0;
     limits->capped = 1;
-    limits->spent = 0;
     return saved;
 }
 
 static inline void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_saved saved) {
     if (limits == NULL) return;
     limits->capped = saved.capped;
-    limits->spent = saved.capped ? saved.spent + limits->spent : 0;
+    if (--limits->depth > 0) return; /* the enclosing callback goes on counting */
+    limits->spent = 0;
     /* Back to the usual count after a budget ran out (the hook then counts every
-     * instruction) or after the script set a hook of its own (debug.sethook).
-     * Every callback ends here, so the next one starts with the usual count. */
-    if (limits->budget > 0 && lua_gethookcount(L) != limits->granularity)
-        lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
+     * instruction) or after an interruption. Every outermost callback ends here,
+     * so the next one starts with the usual count. */
+    if (limits->hook_dirty && limits->budget > 0 && cd_interrupt_pending() == 0) {
+        limits->hook_dirty = 0;
+        if (cd_script_hook_count == 0) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
+        else cd_reapply_hook(L);
+    }
 }
+
+/* Counts `delta` bytes the host holds for the script (view text) against the
+ * memory cap, beside Lua's own memory. A growth past the cap is refused: returns
+ * 0 and changes nothing. Shrinking always succeeds. */
+int cd_limits_charge(lua_State *L, int64_t delta);
 
 /* The message for a LUA_ERRMEM of this state (the message handler never ran). */
 const char *cd_memory_error_message(lua_State *L);

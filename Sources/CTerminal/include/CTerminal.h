@@ -1,8 +1,34 @@
 #ifndef CTERMINAL_H
 #define CTERMINAL_H
 /* Terminal calls Swift cannot make directly: ioctl is variadic. */
+#include <stddef.h>
+#include <termios.h>
 
 /* Stores the window size of the terminal on `fd`; returns 0, or -1 when `fd` is
  * not a terminal or reports no size. */
 int cdt_window_size(int fd, int *columns, int *rows);
+
+/* ---- restoring the terminal from anywhere (restore.c) ----------------------
+ * While the view is open, what giving the terminal back takes is kept here,
+ * built in advance, so that a signal handler or the watchdog thread can restore
+ * it with write(2) and tcsetattr alone (no allocation, no lock): the escape
+ * sequences, the saved termios, and the captured output to write out. */
+
+/* Arms the restore: write `sequence` to `output_fd`; if `has_mode`, set `mode` on `input_fd`. */
+void cdt_restore_arm(int output_fd, int input_fd, const struct termios *mode, int has_mode,
+                     const char *sequence, size_t length);
+/* Also copy what was captured in `captured_fd` (from offset 0) to `target_fd` (-1: none). */
+void cdt_restore_capture(int index, int captured_fd, int target_fd);
+/* The view gave the terminal back by itself: nothing to restore. */
+void cdt_restore_disarm(void);
+/* Restores once (later calls do nothing); async-signal-safe. Returns nonzero
+ * when it restored (the view was open). */
+int cdt_restore_now(void);
+
+/* A memory file of `limit` bytes that cannot grow (writes past its end fail),
+ * close-on-exec; -1 when the system has none. */
+int cdt_bounded_capture(size_t limit);
+/* Whether a write to stdout or stderr failed since the last call (a capture was
+ * full); clears the streams' error flags. */
+int cdt_take_stream_errors(void);
 #endif

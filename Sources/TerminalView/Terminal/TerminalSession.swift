@@ -6,8 +6,14 @@ import CTerminal
 /// The real terminal, as a `ViewSurface`: while the view is open the terminal is
 /// in raw mode (no echo, keys one by one; signals still work), on the alternate
 /// screen with the cursor hidden, and what the program writes to stdout and
-/// stderr meanwhile is kept in temporary files and written out after the
-/// terminal is given back, so that nothing is lost and nothing breaks the screen.
+/// stderr meanwhile is kept in memory files of `captureLimit` bytes each and
+/// written out after the terminal is given back, so that nothing breaks the
+/// screen; past the bound, writes fail (the script's output is cut there, and a
+/// note says so).
+///
+/// While the view is open, how to give the terminal back is also kept in C
+/// (`cdt_restore_arm`), so that a signal handler or the watchdog can restore it
+/// without allocating, whatever the main thread is doing.
 ///
 /// `end` restores everything and is safe to call on every path, more than once.
 /// `suspend` and `resume` bracket a Ctrl-Z stop.
@@ -19,8 +25,10 @@ public final class TerminalSession: ViewSurface {
     private var terminalFD: Int32 = -1
     private var savedStdout: Int32 = -1
     private var savedStderr: Int32 = -1
-    private var capturedStdout: UnsafeMutablePointer<FILE>?
-    private var capturedStderr: UnsafeMutablePointer<FILE>?
+    private var capturedStdout: Int32 = -1
+    private var capturedStderr: Int32 = -1
+    /// The most bytes of stdout (and of stderr) kept while the view is open.
+    public static let captureLimit = 8 << 20
     private var savedMode = termios()
     private var hasSavedMode = false
     public private(set) var isActive = false
@@ -36,6 +44,10 @@ public final class TerminalSession: ViewSurface {
         self.outputFD = outputFD
         self.inputFD = isatty(inputFD) == 1 ? inputFD : -1
     }
+
+    /// For signal handlers and the watchdog: gives the terminal back now, with
+    /// the sequences and termios kept when the view opened (async-signal-safe).
+    public static let restoreFromSignal: @convention(c) () -> Int32 = cdt_restore_now
 
     /// Whether `fd` is a terminal.
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
@@ -62,11 +74,13 @@ public final class TerminalSession: ViewSurface {
         terminalFD = fcntl(outputFD, F_DUPFD_CLOEXEC, 3)
         savedStdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
         savedStderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3)
-        capturedStdout = tmpfile()
-        capturedStderr = tmpfile()
-        if let file = capturedStdout { dup2(fileno(file), STDOUT_FILENO) }
-        if let file = capturedStderr, isatty(STDERR_FILENO) == 1 { dup2(fileno(file), STDERR_FILENO) }
+        capturedStdout = Self.boundedCapture()
+        capturedStderr = Self.boundedCapture()
+        if capturedStdout >= 0 { dup2(capturedStdout, STDOUT_FILENO) }
+        if capturedStderr >= 0, isatty(STDERR_FILENO) == 1 { dup2(capturedStderr, STDERR_FILENO) }
         enterTerminalMode()
+        cdt_restore_capture(0, capturedStdout, savedStdout)
+        cdt_restore_capture(1, capturedStderr, savedStderr)
     }
 
     public func write(_ text: String) {
@@ -88,10 +102,16 @@ public final class TerminalSession: ViewSurface {
         isActive = false
         isSuspended = false
         fflush(nil)  // every C stream, before the descriptors move
+        // A write that did not fit in the capture set the stream's error flag.
+        let failedWrite = cdt_take_stream_errors() != 0
         if savedStdout >= 0 { dup2(savedStdout, STDOUT_FILENO) }
         if savedStderr >= 0 { dup2(savedStderr, STDERR_FILENO) }
-        replay(&capturedStdout, to: STDOUT_FILENO)
-        replay(&capturedStderr, to: STDERR_FILENO)
+        let cutStdout = replay(&capturedStdout, to: STDOUT_FILENO)
+        let cutStderr = replay(&capturedStderr, to: STDERR_FILENO)
+        if cutStdout || cutStderr || failedWrite {
+            let note = "cdscript: what the script printed while the view was open passed \(Self.captureLimit >> 20) MB; the rest was dropped\n"
+            _ = note.withCString { Glibc.write(STDERR_FILENO, $0, strlen($0)) }
+        }
         for fd in [terminalFD, savedStdout, savedStderr] where fd >= 0 { close(fd) }
         if Self.current === self { Self.current = nil }
         terminalFD = -1
@@ -139,22 +159,37 @@ public final class TerminalSession: ViewSurface {
         }
         // The first frame after this clears the screen (the controller redraws all).
         write(ANSI.pushTitle + ANSI.enterAlternateScreen + ANSI.hideCursor)
+        var leave = Array(Self.leaveSequence.utf8)
+        cdt_restore_arm(terminalFD, inputFD, &savedMode, hasSavedMode ? 1 : 0, &leave, leave.count)
     }
 
+    private static let leaveSequence = ANSI.reset + ANSI.showCursor + ANSI.leaveAlternateScreen + ANSI.popTitle
+
     private func leaveTerminalMode() {
-        write(ANSI.reset + ANSI.showCursor + ANSI.leaveAlternateScreen + ANSI.popTitle)
+        cdt_restore_disarm()
+        write(Self.leaveSequence)
         if hasSavedMode { tcsetattr(inputFD, TCSAFLUSH, &savedMode) }
     }
 
-    private func replay(_ file: inout UnsafeMutablePointer<FILE>?, to fd: Int32) {
-        guard let f = file else { return }
-        file = nil
-        fflush(f)
-        rewind(f)
+    /// A memory file of `captureLimit` bytes that cannot grow: writes past its end fail.
+    private static func boundedCapture() -> Int32 {
+        cdt_bounded_capture(captureLimit)
+    }
+
+    /// Writes out what was captured in `capture`; true when it was full (output was cut).
+    private func replay(_ capture: inout Int32, to fd: Int32) -> Bool {
+        guard capture >= 0 else { return false }
+        let source = capture
+        capture = -1
+        defer { close(source) }
+        // Writes went from offset 0 through the shared file offset: that is the end.
+        let end = Int(lseek(source, 0, SEEK_CUR))
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, f)
+        var position = 0
+        while position < end {
+            let n = pread(source, &buffer, min(buffer.count, end - position), off_t(position))
             if n <= 0 { break }
+            position += n
             var offset = 0
             while offset < n {
                 let w = buffer[offset..<n].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
@@ -162,6 +197,6 @@ public final class TerminalSession: ViewSurface {
                 offset += w
             }
         }
-        fclose(f)
+        return end >= Self.captureLimit - 4096
     }
 }

@@ -1,0 +1,207 @@
+/* debug.sethook and debug.gethook for scripts, next to the host's own hook.
+ *
+ * Lua has one hook per thread. The host's count hook enforces the budget and
+ * notices interruptions; a script's debug.sethook would replace it (and the host
+ * used to drop the script's hook after each callback). Here a script's hook is
+ * kept apart (registry[&SCRIPT_HOOKS][thread] = {fn, mask, count}) and one
+ * dispatcher is installed: it charges count events to the budget and calls the
+ * script's function for the events the script asked for. debug.gethook returns
+ * the script's own hook, or nil when it set none. */
+#include "CLuaShim.h"
+#include "CLuaLimits.h"
+#include <string.h>
+
+int cd_script_hook_count = 0;
+static const char SCRIPT_HOOKS = 0;
+
+static void push_hooks_table(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &SCRIPT_HOOKS) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 2);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &SCRIPT_HOOKS);
+}
+
+/* Pushes the script's hook entry of thread `co` (a table) or nil; returns its type. */
+static int push_entry(lua_State *L, lua_State *co) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &SCRIPT_HOOKS) != LUA_TTABLE) return LUA_TNIL; /* nil pushed */
+    lua_pushthread(co);
+    lua_xmove(co, L, 1);
+    int type = lua_rawget(L, -2);
+    lua_remove(L, -2);
+    return type;
+}
+
+static int entry_int(lua_State *L, int entry, int i) {
+    lua_rawgeti(L, entry, i);
+    int v = (int)lua_tointeger(L, -1);
+    lua_pop(L, 1);
+    return v;
+}
+
+static void dispatch_hook(lua_State *L, lua_Debug *ar);
+
+/* Installs on `co` what it needs: the dispatcher for a script hook (with the
+ * host's count when there is a budget), else the host's count hook or nothing. */
+static void apply(lua_State *L, lua_State *co, int mask, int count) {
+    cd_limits *limits = cd_get_limits(L);
+    int budget = limits && limits->budget > 0;
+    if (cd_interrupt_signal()) {
+        lua_sethook(co, cd_stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+    } else if (mask == 0) {
+        if (budget) lua_sethook(co, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
+        else lua_sethook(co, NULL, 0, 0);
+    } else {
+        if (budget) {
+            if (count <= 0 || count > limits->granularity) count = count > 0 ? count : limits->granularity;
+            mask |= LUA_MASKCOUNT;
+        }
+        if (budget && limits->capped && limits->spent > limits->budget) count = 1;
+        lua_sethook(co, dispatch_hook, mask, count);
+    }
+}
+
+static void dispatch_hook(lua_State *L, lua_Debug *ar) {
+    static const char *const names[] = {"call", "return", "line", "count", "tail call"};
+    if (cd_interrupt_signal()) cd_stop_hook(L, ar);
+    if (ar->event == LUA_HOOKCOUNT) {
+        cd_limits *limits = cd_get_limits(L);
+        if (limits && limits->capped && limits->budget > 0) {
+            int count = lua_gethookcount(L);
+            limits->spent += count;
+            if (limits->spent > limits->budget) {
+                if (count != 1) {
+                    lua_sethook(L, dispatch_hook, lua_gethookmask(L), 1);
+                    limits->hook_dirty = 1;
+                }
+                cd_count_hook(L, ar); /* raises the budget error */
+            }
+        }
+    }
+    if (!lua_checkstack(L, 4)) return;
+    if (push_entry(L, L) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        return;
+    }
+    int entry = lua_gettop(L);
+    int mask = entry_int(L, entry, 2);
+    int wanted = ar->event == LUA_HOOKTAILCALL ? LUA_MASKCALL : (1 << ar->event);
+    if (!(mask & wanted)) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_rawgeti(L, entry, 1);
+    lua_remove(L, entry);
+    lua_pushstring(L, names[ar->event]);
+    if (ar->currentline >= 0) lua_pushinteger(L, ar->currentline);
+    else lua_pushnil(L);
+    lua_call(L, 2, 0);
+}
+
+void cd_reapply_hook(lua_State *L) {
+    if (!lua_checkstack(L, 3)) return;
+    if (push_entry(L, L) == LUA_TTABLE) {
+        int entry = lua_gettop(L);
+        apply(L, L, entry_int(L, entry, 2), entry_int(L, entry, 3));
+    } else {
+        apply(L, L, 0, 0);
+    }
+    lua_pop(L, 1);
+}
+
+static int make_mask(const char *smask, int count) {
+    int mask = 0;
+    if (strchr(smask, 'c')) mask |= LUA_MASKCALL;
+    if (strchr(smask, 'r')) mask |= LUA_MASKRET;
+    if (strchr(smask, 'l')) mask |= LUA_MASKLINE;
+    if (count > 0) mask |= LUA_MASKCOUNT;
+    return mask;
+}
+
+static lua_State *get_thread(lua_State *L, int *arg) {
+    if (lua_isthread(L, 1)) {
+        *arg = 1;
+        return lua_tothread(L, 1);
+    }
+    *arg = 0;
+    return L;
+}
+
+/* debug.sethook([thread,] [hook, mask [, count]]), as in ldblib.c. */
+static int sethook(lua_State *L) {
+    int arg;
+    lua_State *co = get_thread(L, &arg);
+    int mask = 0, count = 0;
+    if (lua_isnoneornil(L, arg + 1)) {
+        lua_settop(L, arg + 1);
+    } else {
+        const char *smask = luaL_checkstring(L, arg + 2);
+        luaL_checktype(L, arg + 1, LUA_TFUNCTION);
+        count = (int)luaL_optinteger(L, arg + 3, 0);
+        mask = make_mask(smask, count);
+    }
+    push_hooks_table(L);
+    int table = lua_gettop(L);
+    lua_pushthread(co);
+    lua_xmove(co, L, 1);
+    int had = lua_rawget(L, table) == LUA_TTABLE;
+    lua_pop(L, 1);
+    lua_pushthread(co);
+    lua_xmove(co, L, 1);
+    if (mask == 0) {
+        lua_pushnil(L);
+        if (had) cd_script_hook_count--;
+    } else {
+        lua_createtable(L, 3, 0);
+        lua_pushvalue(L, arg + 1);
+        lua_rawseti(L, -2, 1);
+        lua_pushinteger(L, mask);
+        lua_rawseti(L, -2, 2);
+        lua_pushinteger(L, count);
+        lua_rawseti(L, -2, 3);
+        if (!had) cd_script_hook_count++;
+    }
+    lua_rawset(L, table);
+    apply(L, co, mask, count);
+    return 0;
+}
+
+/* debug.gethook([thread]): the script's own hook, mask and count; nil for none. */
+static int gethook(lua_State *L) {
+    int arg;
+    lua_State *co = get_thread(L, &arg);
+    if (push_entry(L, co) != LUA_TTABLE) {
+        lua_pushnil(L);
+        return 1;
+    }
+    int entry = lua_gettop(L);
+    int mask = entry_int(L, entry, 2);
+    char smask[5];
+    int i = 0;
+    if (mask & LUA_MASKCALL) smask[i++] = 'c';
+    if (mask & LUA_MASKRET) smask[i++] = 'r';
+    if (mask & LUA_MASKLINE) smask[i++] = 'l';
+    smask[i] = '\0';
+    lua_rawgeti(L, entry, 1);
+    lua_pushstring(L, smask);
+    lua_rawgeti(L, entry, 3);
+    return 3;
+}
+
+static int install(lua_State *L) {
+    if (lua_getglobal(L, "debug") != LUA_TTABLE) return 0;
+    lua_pushcfunction(L, sethook);
+    lua_setfield(L, -2, "sethook");
+    lua_pushcfunction(L, gethook);
+    lua_setfield(L, -2, "gethook");
+    return 0;
+}
+
+int cd_install_script_hooks(lua_State *L) {
+    lua_pushcfunction(L, install);
+    return lua_pcall(L, 0, 0, 0);
+}
