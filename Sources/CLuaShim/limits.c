@@ -167,6 +167,24 @@ cd_limits_saved cd_limits_enter(lua_State *L) { return cd_limits_begin(L, cd_get
 
 void cd_limits_leave(lua_State *L, cd_limits_saved saved) { cd_limits_end(L, cd_get_limits(L), saved); }
 
+cd_limits_saved cd_limits_enter_own(lua_State *L) {
+    cd_limits *limits = cd_get_limits(L);
+    if (limits == NULL) return (cd_limits_saved){0, 0, 0};
+    int depth = limits->depth;
+    limits->depth = 0; /* outermost for the moment: a fresh count */
+    cd_limits_saved saved = cd_limits_begin(L, limits);
+    saved.depth = depth;
+    return saved;
+}
+
+void cd_limits_leave_own(lua_State *L, cd_limits_saved saved) {
+    cd_limits *limits = cd_get_limits(L);
+    if (limits == NULL) return;
+    cd_limits_end(L, limits, saved); /* as an outermost callback: the usual hook back */
+    limits->depth = saved.depth;
+    limits->spent = saved.spent;
+}
+
 const char *cd_memory_error_message(lua_State *L) {
     cd_limits *limits = cd_get_limits(L);
     if (limits == NULL || !limits->refused)

@@ -183,9 +183,10 @@ public final class TestRunner {
         lua_pushvalue(L, 1) // the function, at 4
         let budget = RunnerBudget(L, instructions: session.runner.limits.instructionBudget)
         budget.restore()
-        let saved = cd_limits_enter(L)
+        // Each test gets a budget of its own, though it runs inside the prelude's call.
+        let saved = cd_limits_enter_own(L)
         let status = lua_pcallk(L, 0, 1, 3, 0, nil)
-        cd_limits_leave(L, saved)
+        cd_limits_leave_own(L, saved)
         budget.suspend()
         lua_pushboolean(L, status == LUA_OK ? 1 : 0)
         lua_rotate(L, -2, 1)

@@ -78,11 +78,17 @@ cd_limits *cd_get_limits(lua_State *L);
 typedef struct cd_limits_saved {
     int capped;
     int64_t spent;
+    int depth;
 } cd_limits_saved;
 cd_limits_saved cd_limits_enter(lua_State *L);
 /* Ends a callback begun by cd_limits_enter; the instructions it spent count
  * towards the enclosing callback, if any. */
 void cd_limits_leave(lua_State *L, cd_limits_saved saved);
+/* Like cd_limits_enter and cd_limits_leave, but the callback gets a budget of its
+ * own even when it runs inside another: `cdscript test` gives each test one,
+ * though all of a file's tests run inside one call of the prelude. */
+cd_limits_saved cd_limits_enter_own(lua_State *L);
+void cd_limits_leave_own(lua_State *L, cd_limits_saved saved);
 /* The count hook that enforces the budget (installed by cd_new_limited_state). */
 void cd_count_hook(lua_State *L, lua_Debug *ar);
 /* Threads that have a hook of the script's own (debug.sethook, see hooks.c). */
@@ -98,7 +104,7 @@ int cd_install_script_hooks(lua_State *L);
  * (cd_get_limits; NULL: none): inline, since every tick passes through them. */
 static inline cd_limits_saved cd_limits_begin(lua_State *L, cd_limits *limits) {
     (void)L;
-    cd_limits_saved saved = {0, 0};
+    cd_limits_saved saved = {0, 0, 0};
     if (limits == NULL) return saved;
     saved.capped = limits->capped;
     saved.spent = limits->spent;
