@@ -17,25 +17,9 @@ struct BustedCompatTests {
 
     /// Runs a program in `directory`; stdout, stderr, exit status.
     static func run(_ executable: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        process.waitUntilExit()
-        group.wait()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        let result = try BinaryRunner.run(arguments, timeout: 60, in: directory, environment: environment,
+                                          executable: URL(fileURLWithPath: executable))
+        return (result.status, result.stdout, result.stderr)
     }
 
     /// busted's TAP: `ok N - a b c`, `not ok N - ...`, `ok N - # SKIP a b c`.

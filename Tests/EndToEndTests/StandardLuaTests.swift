@@ -21,25 +21,7 @@ struct StandardLuaTests {
     }
 
     static func runLua(_ arguments: [String]) throws -> BinaryRunner.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: lua)
-        process.arguments = arguments
-        process.currentDirectoryURL = BinaryRunner.packageRoot
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        nonisolated(unsafe) var outData = Data(), errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        process.waitUntilExit()
-        group.wait()
-        return BinaryRunner.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                                   stderr: String(decoding: errData, as: UTF8.self), seconds: 0)
+        try BinaryRunner.run(arguments, executable: URL(fileURLWithPath: lua))
     }
 
     @Test("load, loadfile, dofile and string.rep give Lua's own argument errors and messages")
