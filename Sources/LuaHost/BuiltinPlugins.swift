@@ -13,13 +13,20 @@ public enum BuiltinPlugins {
     /// The shared part: option checks and the per-countdown filter.
     static let common = #"""
 local plugin, api = ...
+-- Library functions as they were before the script ran (api.std), and the host's
+-- own countdown.on and countdown.formatter: a script may replace string.gsub or
+-- countdown.on, and plugin code must never call its version.
+local std = api.std
+local pairs, ipairs, type, tostring, error = std.pairs, std.ipairs, std.type, std.tostring, std.error
+local sort, concat, gsub, format, floor = std.sort, std.concat, std.gsub, std.format, std.floor
+local on, formatter = api.on, api.formatter
 local function check_options(options, allowed)
   for k in pairs(options) do
     if not allowed[k] then
       local known = {}
       for name in pairs(allowed) do known[#known + 1] = name end
-      table.sort(known)
-      error(plugin .. ": unknown option '" .. tostring(k) .. "'; known: " .. table.concat(known, ", "), 3)
+      sort(known)
+      error(plugin .. ": unknown option '" .. tostring(k) .. "'; known: " .. concat(known, ", "), 3)
     end
   end
   if options.id ~= nil and type(options.id) ~= "string" then
@@ -45,7 +52,7 @@ function M.setup(options)
   local function ring(t)
     if follows(options, t) then api.bell() end
   end
-  return { remove = countdown.on("done", ring), ring = ring }
+  return { remove = on("done", ring), ring = ring }
 end
 return M
 """#
@@ -74,7 +81,7 @@ function M.setup(options)
     local ok, err = api.spawn({ path, options.title or "cdscript", body }, plugin)
     if not ok then api.warn("cdscript notify: no desktop notification for " .. describe(t) .. ": " .. err) end
   end
-  return { remove = countdown.on("done", notify), notify = notify }
+  return { remove = on("done", notify), notify = notify }
 end
 return M
 """#
@@ -96,11 +103,11 @@ function M.setup(options)
   local function run(t)
     if not follows(options, t) then return end
     local argv = {}
-    for i, argument in ipairs(command) do argv[i] = (argument:gsub("{id}", function() return t.id or "" end)) end
+    for i, argument in ipairs(command) do argv[i] = (gsub(argument, "{id}", function() return t.id or "" end)) end
     local pid, err = api.spawn(argv, plugin)
     if not pid then api.warn("cdscript exec: not run for " .. describe(t) .. ": " .. err) end
   end
-  return { remove = countdown.on("done", run), run = run }
+  return { remove = on("done", run), run = run }
 end
 return M
 """#
@@ -119,7 +126,7 @@ function M.setup(options)
   local removers = {}
   for _, event in ipairs({ "start", "tick", "done", "cancel" }) do
     if event ~= "tick" or options.ticks ~= false then
-      removers[#removers + 1] = countdown.on(event, function(t)
+      removers[#removers + 1] = on(event, function(t)
         if not follows(options, t) then return end
         local line = api.json({ event = event, id = t.id, remaining = t.remaining, elapsed = t.elapsed, time = api.wall_time() })
         local ok, err = api.append_line(options.path, line)
@@ -141,9 +148,9 @@ local M = { description = "formatters: compact (1d 02:03:04.5), humanized (in 3 
 --- 1d 02:03:04.5; the day part only when there are days.
 function M.compact(t)
   if t.days > 0 then
-    return ("%dd %02d:%02d:%02d.%d"):format(t.days, t.hours, t.minutes, t.seconds, t.tenths)
+    return format("%dd %02d:%02d:%02d.%d", t.days, t.hours, t.minutes, t.seconds, t.tenths)
   end
-  return ("%02d:%02d:%02d.%d"):format(t.hours, t.minutes, t.seconds, t.tenths)
+  return format("%02d:%02d:%02d.%d", t.hours, t.minutes, t.seconds, t.tenths)
 end
 
 local UNITS = { { 86400, "day" }, { 3600, "hour" }, { 60, "minute" }, { 1, "second" } }
@@ -153,7 +160,7 @@ function M.humanized(t)
   if r <= 0 then return "now" end
   for _, unit in ipairs(UNITS) do
     if r >= unit[1] then
-      local n = math.floor(r / unit[1])
+      local n = floor(r / unit[1])
       return "in " .. n .. " " .. unit[2] .. (n == 1 and "" or "s")
     end
   end
@@ -162,14 +169,14 @@ end
 
 --- 02:03: whole minutes (past 59 when an hour or more is left) and seconds.
 function M.clock(t)
-  return ("%02d:%02d"):format(math.floor(t.remaining // 60), t.seconds)
+  return format("%02d:%02d", floor(t.remaining // 60), t.seconds)
 end
 
 function M.setup(options)
   check_options(options, {})
-  countdown.formatter("compact", M.compact)
-  countdown.formatter("humanized", M.humanized)
-  countdown.formatter("clock", M.clock)
+  formatter("compact", M.compact)
+  formatter("humanized", M.humanized)
+  formatter("clock", M.clock)
   return M
 end
 return M

@@ -10,6 +10,13 @@ import CLuaShim
 enum HostPrelude {
     static let chunkName = "=[cdscript]"
 
+    /// The library functions built-in plugins call, taken before any script runs.
+    static let standardSnapshot = """
+        return { pairs = pairs, ipairs = ipairs, type = type, tostring = tostring, error = error,
+          sort = table.sort, concat = table.concat, gsub = string.gsub, format = string.format,
+          floor = math.floor }
+        """
+
     static let source = #"""
 local H, countdown, hooks, formatters = ...
 -- Captured now: a script may replace any library function later, and host code
@@ -100,18 +107,23 @@ function countdown.formatter(name, fn)
   end
   formatters[name] = fn
 end
+
+-- Built-in plugins call these, never the fields of the script's countdown table.
+H.plugin_api.on, H.plugin_api.formatter = countdown.on, countdown.formatter
 """#
 
     static let jsonSource = #"""
+-- Taken when the host is made: a script's replacements never run in here.
 local gsub, format, byte, concat, sort = string.gsub, string.format, string.byte, table.concat, table.sort
+local type, tostring, pairs, ipairs, math_type, huge = type, tostring, pairs, ipairs, math.type, math.huge
 local escapes = { ['"'] = '\\"', ['\\'] = '\\\\', ['\b'] = '\\b', ['\f'] = '\\f', ['\n'] = '\\n', ['\r'] = '\\r', ['\t'] = '\\t' }
 local function encode(v)
   local t = type(v)
   if t == "string" then
     return '"' .. gsub(v, '[%c"\\]', function(c) return escapes[c] or format("\\u%04x", byte(c)) end) .. '"'
   elseif t == "number" then
-    if v ~= v or v == math.huge or v == -math.huge then return "null" end
-    if math.type(v) == "integer" then return tostring(v) end
+    if v ~= v or v == huge or v == -huge then return "null" end
+    if math_type(v) == "integer" then return tostring(v) end
     return format("%.17g", v)
   elseif t == "boolean" then return tostring(v)
   elseif t == "nil" then return "null"
@@ -156,6 +168,14 @@ extension LuaHost {
             ("warn", Self.warnLine),
             ("wall_time", Self.wallTime),
         ], into: L)
+        if loadChunk(HostPrelude.standardSnapshot, name: "=[cdscript std]"), cd_pcall_traceback(L, 0, 1) == LUA_OK {
+            L.setRawField(-2, "std")
+        } else {
+            preconditionFailure("cdscript: the library snapshot does not load: \(L.string(at: -1) ?? "")")
+        }
+        // The prelude adds the host's countdown.on and countdown.formatter to it.
+        lua_pushvalue(L, -1)
+        L.setRawField(helpers, "plugin_api")
         if loadChunk(HostPrelude.jsonSource, name: "=[cdscript json]"), cd_pcall_traceback(L, 0, 1) == LUA_OK {
             L.setRawField(-2, "json")
         } else {
