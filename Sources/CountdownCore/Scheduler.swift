@@ -194,6 +194,34 @@ public final class Scheduler {
         return true
     }
 
+    /// Puts a countdown onto a state decided elsewhere (another process changed its
+    /// stored copy): `remaining` left of a length of `total`, paused or running.
+    /// A tick fires at once with the new remaining time, as after a start; a
+    /// running countdown with nothing left ends, finished. Returns false when the
+    /// countdown has already ended.
+    @discardableResult
+    public func adopt(_ key: CountdownKey, remaining: Nanoseconds, total: Nanoseconds, paused: Bool) -> Bool {
+        guard let slot = liveSlot(key) else { return false }
+        let now = self.now
+        records[slot].total = total
+        if paused {
+            records[slot].pausedRemaining = max(0, remaining)
+            records[slot].state = .paused
+            records[slot].epoch &+= 1
+        } else {
+            records[slot].state = .running
+            records[slot].deadline = now + remaining
+            records[slot].wallDeadline = records[slot].deadline + currentWallOffset
+            if remaining <= 0 {
+                end(key, reason: .finished, at: now)
+                return true
+            }
+            reschedule(slot, now: now)
+        }
+        dispatch(Tick(key: key, instant: now, remaining: max(0, remaining), total: total, missed: 0), to: delegate)
+        return true
+    }
+
     /// Ends a countdown with `.cancelled` (its done hook runs) or `.stopped` (none runs).
     /// Returns false when it had already ended.
     @discardableResult

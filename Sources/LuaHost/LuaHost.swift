@@ -30,6 +30,10 @@ public final class LuaHost {
     var reportedStoreErrors: Set<String> = []
     /// Ids whose countdowns are kept in the store.
     var persistentIDs: Set<String> = []
+    /// How far a stored countdown may differ from this process's copy and still be
+    /// taken as the same (StoreFollowing.swift): clocks read a moment apart, or a
+    /// Redis server clock's offset measured again, are not a change.
+    public var externalChangeTolerance: Nanoseconds = 2_000_000
 
     /// What the host keeps per scheduler slot.
     struct SlotHooks {

@@ -17,7 +17,7 @@ struct CDScript: ParsableCommand {
             129 SIGHUP, 143 SIGTERM.
             """,
         version: version,
-        subcommands: [RunCommand.self, TestCommand.self, ListCommand.self, CancelCommand.self, ClearCommand.self, PluginsCommand.self],
+        subcommands: [RunCommand.self, TestCommand.self, ListCommand.self, CancelCommand.self, ClearCommand.self, PluginsCommand.self, AppendCommand.self, PauseCommand.self, ResumeCommand.self, WatchCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

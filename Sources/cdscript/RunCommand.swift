@@ -43,8 +43,18 @@ struct RunCommand: ParsableCommand {
         host.pluginPath = hardening.pluginDirectories
         // Fast-forwarded time is not real time: a --speed run keeps its persistent
         // countdowns in memory, so a demo never leaves scaled deadlines in the store.
-        host.persistence = speed == nil ? storeOptions.makeStore() : InMemoryCountdownStore()
-        host.bootID = BootID.current()
+        let shared: SharedStore?
+        var storeUnusable = false
+        do {
+            shared = speed == nil ? try storeOptions.openShared() : nil
+        } catch {
+            printError("cdscript: \(error); persistent countdowns run on without the store")
+            shared = nil
+            storeUnusable = true
+        }
+        host.persistence = shared?.persistence ?? InMemoryCountdownStore()
+        // Redis keeps instants on its server's clock, for many machines: no boot id.
+        host.bootID = shared is RedisSharedStore ? nil : BootID.current()
         let loop: MainLoop
         do {
             loop = try MainLoop(scheduler: scheduler)
@@ -54,6 +64,15 @@ struct RunCommand: ParsableCommand {
         }
         if let scaled = clock as? ScaledClock {
             loop.realInstant = { scaled.baseInstant($0) }
+        }
+        // Changes other processes make to the countdowns this run holds arrive
+        // through the store's feed, in the loop's one poll (StoreFollowing.swift).
+        if let shared {
+            do {
+                loop.follow(try shared.changeFeed()) { [unowned host] changes in host.applyStoreChanges(changes) }
+            } catch {
+                printError("cdscript: \(error); changes made elsewhere reach this run only when it reads the store")
+            }
         }
         let view = ViewRuntime(plain: plain, noColor: noColor, host: host, loop: loop)
         defer { view.finish() }
@@ -73,6 +92,10 @@ struct RunCommand: ParsableCommand {
         }
         let outcome = loop.run()
         view.finish()
+        if let redis = shared as? RedisSharedStore, redis.store.pendingCount > 0, !redis.store.reconnect() {
+            printError("cdscript: \(redis.store.pendingCount) change(s) could not reach \(redis.location) before the run ended; they are lost")
+            storeUnusable = true
+        }
         switch outcome {
         case .signal(SIGTERM): throw ExitCode(ExitStatus.terminated.rawValue)
         case .signal(SIGHUP): throw ExitCode(ExitStatus.hangup.rawValue)
@@ -81,7 +104,7 @@ struct RunCommand: ParsableCommand {
         if host.hookErrorCount > 0 {
             throw ExitCode(ExitStatus.hookError.rawValue)
         }
-        if host.storeErrorCount > 0 {
+        if host.storeErrorCount > 0 || storeUnusable {
             throw ExitCode(ExitStatus.storeError.rawValue)
         }
     }

@@ -3,6 +3,7 @@
 /* Linux descriptors the run loop waits on, which Swift's Glibc module does not export. */
 #include <sys/timerfd.h>
 #include <sys/signalfd.h>
+#include <sys/inotify.h>
 #include <signal.h>
 #include <stdint.h>
 
