@@ -11,11 +11,13 @@ import GRDB
 /// own connection says whether another connection committed. This process's own
 /// commits leave `data_version` as it was, so they are never reported.
 ///
-/// A commit writes the WAL (an inotify event) before it publishes the new frames
+/// A commit writes the WAL (an inotify event) before it is synced and published
 /// in the shared-memory index (a memory write, no event); a reader woken by the
-/// write may look a moment too early. So each burst of events is confirmed by two
-/// re-checks on a one-shot timer, 10 ms and 60 ms later. The timer is armed only
-/// by a change: an idle store costs no wake-up at all.
+/// write may look too early. So cdscript's own writers also write one byte to
+/// `state.sqlite-changed` once a commit is visible (`CountdownStore`), and for
+/// other writers (an older cdscript, the sqlite3 shell) each burst of events is
+/// confirmed by re-checks on a one-shot timer, 5 ms to 0.6 s later. The timer is
+/// armed only by a change: an idle store costs no wake-up at all.
 ///
 /// When the store's directory does not exist yet, the nearest existing ancestor is
 /// watched for its creation.
@@ -29,7 +31,7 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
     private var pendingRechecks = 0
     private var knewFile = false
     /// Re-checks after a burst of events, in nanoseconds after it.
-    static let recheckDelays: [Int] = [10_000_000, 50_000_000]
+    static let recheckDelays: [Int] = [5_000_000, 20_000_000, 60_000_000, 150_000_000, 400_000_000]
 
     /// Watches `store`, which should be the very store this process writes through
     /// (its connection's own commits are then not reported).
@@ -57,6 +59,7 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
 
     public func drain() -> CountdownChanges {
         var relevant = false
+        var signalled = false
         var directoryAppeared = false
         withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
             while true {
@@ -70,7 +73,11 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
                         ? String(cString: (buffer.baseAddress! + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self))
                         : ""
                     if watchingStoreDirectory {
-                        if name.hasPrefix(StateDirectory.fileName) { relevant = true }
+                        if name == CountdownStore.changeSignalName {
+                            signalled = true
+                        } else if name.hasPrefix(StateDirectory.fileName) {
+                            relevant = true
+                        }
                     } else {
                         directoryAppeared = true
                     }
@@ -85,14 +92,18 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
             rewatch()
             relevant = true
         }
-        if relevant {
+        if signalled {
+            // A cdscript writer says its commit is visible: no re-check needed.
+            pendingRechecks = 0
+            disarmRecheck()
+        } else if relevant {
             pendingRechecks = Self.recheckDelays.count
             armRecheck()
-        } else if timerFired {
+        } else if timerFired, pendingRechecks > 0 {
             pendingRechecks -= 1
             if pendingRechecks > 0 { armRecheck() }
         }
-        guard relevant || timerFired else { return .none }
+        guard relevant || signalled || timerFired else { return .none }
         return check()
     }
 
@@ -114,6 +125,11 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
     private func currentVersion() -> Int? {
         guard let queue = try? store.open() else { return nil }
         return try? queue.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+    }
+
+    private func disarmRecheck() {
+        var spec = itimerspec()
+        timerfd_settime(recheckFD, 0, &spec, nil)
     }
 
     private func armRecheck() {

@@ -61,7 +61,7 @@ public final class RedisChangeFeed: CountdownChangeFeed {
     @discardableResult
     private func subscribe() -> Bool {
         do {
-            let connection = try RedisConnection(store.url, timeoutMilliseconds: store.reconnectTimeoutMilliseconds * 3)
+            let connection = try RedisConnection(store.url, timeoutMilliseconds: subscriber == nil && backoff == 0 ? store.timeoutMilliseconds : store.reconnectTimeoutMilliseconds)
             let reply = try connection.command(["SUBSCRIBE", store.channel])
             guard case .array = reply else { return false }
             subscriber = connection

@@ -24,9 +24,9 @@ public final class RedisCountdownStore: CountdownPersistence {
     public let url: RedisURL
     let clock: ServerClock
     /// Milliseconds a command may take before the server counts as lost.
-    public var timeoutMilliseconds = 500
+    public var timeoutMilliseconds = 2_000
     /// Shorter, for attempts to reconnect from the run loop.
-    public var reconnectTimeoutMilliseconds = 150
+    public var reconnectTimeoutMilliseconds = 300
     var connection: RedisConnection?
     private(set) var everConnected = false
     private var scriptSHA: String?

@@ -85,7 +85,7 @@ extension StoreFaults {
             Thread.sleep(forTimeInterval: 3)
             let during = try LiveSharingTests.contextSwitches(a.pid) - before
             server.signal(SIGCONT)
-            #expect(during <= 12, "\(during) wake-ups in 3 s with the server stopped (ticks every 1 s)")
+            #expect(during <= 12, "\(during) wake-ups in 3 s with the server stopped (ticks every 1 s): \(a.stderr)")
             #expect(a.texts.filter { $0.hasPrefix("tick") }.count >= 4, "ticks went on: \(a.texts)")
             var count = a.lines.count
             let appended = try Live.command(["append", "x", "30"] + store)
