@@ -47,8 +47,6 @@ struct WatchCommand: ParsableCommand {
                 FileHandle.standardOutput.write(Data((line + "\n").utf8))
             })
         }
-        let watcher = StoreWatcher(store: store, only: ids.isEmpty ? nil : Set(ids), scheduler: scheduler, view: controller)
-        scheduler.delegate = watcher
         defer { session?.end() }
         loop.isDone = { controller.isClosed }
         loop.afterPass = { controller.render() }
@@ -74,6 +72,9 @@ struct WatchCommand: ParsableCommand {
                 }
             }
         }
+        // After onOpen is set: the first element opens the view and starts the keys.
+        let watcher = StoreWatcher(store: store, only: ids.isEmpty ? nil : Set(ids), scheduler: scheduler, view: controller)
+        scheduler.delegate = watcher
         let feed: CountdownChangeFeed
         do {
             feed = try store.changeFeed()

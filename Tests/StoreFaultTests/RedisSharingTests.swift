@@ -31,6 +31,23 @@ extension StoreFaults {
             #expect(try LiveProcess.run(["pause", "r1"] + store).status == 7)
         }
 
+        @Test("watch follows a Redis store: other machines' changes show at once")
+        func watchFollowsRedis() throws {
+            #expect(try LiveProcess.run(store + [Scratch.script(#"countdown.start{ id = "w", seconds = 50, persist = true }; os.exit(0)"#)]).status == 0)
+            let watch = try LiveProcess(["watch", "w", "gone"] + store)
+            defer { watch.signal(SIGKILL) }
+            #expect(watch.waitForLine { $0.hasPrefix("w: running  00:00:4") } != nil, "\(watch.texts) \(watch.stderr)")
+            #expect(watch.waitForLine { $0 == "gone: not stored" } != nil, "\(watch.texts)")
+            let count = watch.lines.count
+            let appended = try Live.command(["append", "w", "100"] + store)
+            let line = try #require(Live.next(watch, after: count) { $0.hasPrefix("w: running  00:02:") }, "\(watch.texts)")
+            #expect(line.at.timeIntervalSince(appended.ended) < 0.1)
+            #expect(try Live.command(["pause", "w"] + store).status == 0)
+            #expect(Live.next(watch, after: count) { $0.hasPrefix("w: paused  00:02:") } != nil, "\(watch.texts)")
+            watch.signal(SIGTERM)
+            #expect(watch.wait() == 143)
+        }
+
         @Test("Redis unreachable: commands exit 6; a run goes on in memory and exits 6; rediss:// is refused as bad usage")
         func unreachable() throws {
             let url = "redis://127.0.0.1:\(try RedisServer.freePort())"
