@@ -72,9 +72,11 @@ public final class RedisChangeFeed: CountdownChangeFeed {
     }
 
     private func lost() {
+        let wasSubscribed = subscriber != nil
         subscriber?.close()
         subscriber = nil
         if backoff == 0 { scheduleRetry() }
+        if wasSubscribed { store.markLost("lost the connection to \(store.url)") }
     }
 
     private func retry() -> Bool {

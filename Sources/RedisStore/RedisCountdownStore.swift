@@ -55,6 +55,16 @@ public final class RedisCountdownStore: CountdownPersistence {
     public init(url: RedisURL, clock: TimeSource = BootClock()) {
         self.url = url
         self.clock = ServerClock(local: clock)
+        // hiredis writes to its sockets with write(): a server that went away must
+        // be an error to handle (EPIPE), not a signal that ends the process.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// The server went away (the subscriber connection saw it): the command
+    /// connection is dead too, so go offline now rather than on the next write.
+    func markLost(_ reason: String) {
+        guard connection != nil else { return }
+        wentOffline(RedisError(connectionLost: true, message: reason))
     }
 
     /// True while changes wait for the server.
