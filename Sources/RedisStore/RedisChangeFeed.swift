@@ -9,7 +9,7 @@ import CountdownCore
 /// Each change script publishes the id it changed.
 ///
 /// When the server is lost (either connection fails), a one-shot timer retries
-/// with backoff (0.1 s doubling to 5 s: no busy loop, no wake-up storm). On
+/// with backoff (0.1 s doubling to 2 s: no busy loop, no wake-up storm). On
 /// reconnection the store sends the changes queued meanwhile, and the feed
 /// reports `.unknown` so holders re-read everything: changes published while
 /// nobody listened are not lost.
@@ -19,7 +19,7 @@ public final class RedisChangeFeed: CountdownChangeFeed {
     private let timerFD: Int32
     private var backoff: Int = 0
     static let firstBackoff = 100
-    static let longestBackoff = 5_000
+    static let longestBackoff = 2_000
 
     public init(store: RedisCountdownStore) {
         self.store = store

@@ -24,7 +24,7 @@ public final class RedisCountdownStore: CountdownPersistence {
     public let url: RedisURL
     let clock: ServerClock
     /// Milliseconds a command may take before the server counts as lost.
-    public var timeoutMilliseconds = 2_000
+    public var timeoutMilliseconds = 1_000
     /// Shorter, for attempts to reconnect from the run loop.
     public var reconnectTimeoutMilliseconds = 300
     var connection: RedisConnection?
