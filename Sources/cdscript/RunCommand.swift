@@ -55,6 +55,9 @@ struct RunCommand: ParsableCommand {
         host.persistence = shared?.persistence ?? InMemoryCountdownStore()
         // Redis keeps instants on its server's clock, for many machines: no boot id.
         host.bootID = shared is RedisSharedStore ? nil : BootID.current()
+        // Instants from Redis pass through a measured clock offset: a re-measurement
+        // (a few ms on a busy network) is not a change made elsewhere.
+        if shared is RedisSharedStore { host.externalChangeTolerance = 20_000_000 }
         let loop: MainLoop
         do {
             loop = try MainLoop(scheduler: scheduler)
