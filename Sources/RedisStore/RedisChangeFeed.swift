@@ -42,7 +42,9 @@ public final class RedisChangeFeed: CountdownChangeFeed {
         if read(timerFD, &expirations, 8) == 8 {
             if retry() { changes = .unknown }
         }
-        guard let subscriber else { return changes }
+        // Read only what is there: a blocking read on a quiet subscriber would wait
+        // for its timeout and take the silence for a lost server.
+        guard let subscriber, Self.isReadable(subscriber.fd) else { return changes }
         do {
             var ids: Set<String> = []
             for reply in try subscriber.pendingReplies() {
@@ -55,6 +57,11 @@ public final class RedisChangeFeed: CountdownChangeFeed {
             lost()
         }
         return changes
+    }
+
+    static func isReadable(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) > 0
     }
 
     /// Opens the subscriber connection; false when the server cannot be reached.
