@@ -131,6 +131,44 @@ extension StoreFaults {
             #expect(a.texts.filter { $0.hasPrefix("done") } == ["done cancelled"])
         }
 
+        @Test("a run that changes its countdown while the server is stopped keeps the change, sends it when the server is back, then follows changes again")
+        func offlineChangeSentOnReconnect() throws {
+            let a = try LiveProcess(store + [Scratch.script("""
+                local x = countdown.start{ id = "x", seconds = 30, persist = true,
+                  on_tick = function(t) print(("tick %.3f"):format(t.remaining)) end,
+                  on_done = function(t, why) print("done " .. why) end }
+                local appended = false
+                countdown.start{ seconds = 60, every = 0.5, on_tick = function(t)
+                  if not appended and t.elapsed >= 1 then appended = true; x:append(1); print("self-append") end
+                end }
+                """)])
+            defer { a.signal(SIGKILL) }
+            #expect(a.waitForLine { $0.hasPrefix("tick") } != nil, "\(a.stderr)")
+            server.signal(SIGSTOP)
+            #expect(a.waitForLine(timeout: 5) { $0 == "self-append" } != nil, "\(a.texts)")
+            Thread.sleep(forTimeInterval: 2)
+            server.signal(SIGCONT)
+            // The queued append reaches the server with the next reconnection attempt (at most 2 s of backoff).
+            let deadline = Date().addingTimeInterval(6)
+            var total = 0.0
+            while Date() < deadline {
+                let listed = try LiveProcess.run(["list", "--json"] + store).lines.joined()
+                total = Double(listed.split(separator: "\"total\" : ").last?.prefix { $0.isNumber || $0 == "." } ?? "") ?? 0
+                if total == 31 { break }
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            #expect(total == 31, "the change made while the server was stopped is stored once")
+            Thread.sleep(forTimeInterval: 0.3)
+            let count = a.lines.count
+            let appended = try Live.command(["append", "x", "10"] + store)
+            #expect(appended.status == 0)
+            let tick = try #require(Live.next(a, after: count) { (SharingScripts.remaining($0) ?? 0) > 35 }, "\(a.texts) \(a.stderr)")
+            #expect(tick.at.timeIntervalSince(appended.ended) < 0.1, "followed again \(tick.at.timeIntervalSince(appended.ended)) s after the command")
+            a.signal(SIGTERM)
+            #expect(a.wait() == 143)
+            #expect(a.stderr.contains("is back; 1 change made meanwhile applied"), "\(a.stderr)")
+        }
+
         @Test("a process whose wall clock is 7 s off (faketime) shows the same remaining time, on the ticks' real instants")
         func wallClockSevenSecondsOff() throws {
             let script = Scratch.script("""
