@@ -52,12 +52,14 @@ let package = Package(
         .target(name: "CLinux"),
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),
         // Adapter: countdowns kept across processes in SQLite (GRDB); only the executable and tests import it.
-        .target(name: "CountdownStore", dependencies: ["CountdownCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "CountdownStore", dependencies: ["CountdownCore", "CLinux", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Adapter: countdowns shared across machines in Redis (hiredis), with a change feed.
+        .target(name: "RedisStore", dependencies: ["CountdownCore", "CHiredis", "CLinux"]),
         .target(name: "ScriptTesting", dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost", "TerminalView"]),
         .executableTarget(
             name: "cdscript",
             dependencies: [
-                "CountdownCore", "LuaHost", "EventLoop", "CountdownStore", "ScriptTesting", "TerminalView",
+                "CountdownCore", "LuaHost", "EventLoop", "CountdownStore", "RedisStore", "ScriptTesting", "TerminalView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Built-in Lua scripts (`cdscript timer`, `cdscript new`), compiled into the binary.
@@ -80,6 +82,8 @@ let package = Package(
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
         .testTarget(name: "CountdownStoreTests", dependencies: ["CountdownStore", "CountdownCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The Redis store against a real redis-server each suite starts on loopback and stops.
+        .testTarget(name: "RedisStoreTests", dependencies: ["RedisStore", "CountdownCore"]),
         // Runs the real binary against real stores: kill -9, SIGSTOP, clock jumps, bad files.
         .testTarget(name: "StoreFaultTests", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(

@@ -229,6 +229,34 @@ public final class Scheduler {
         inImmediateTick = false
     }
 
+    /// Puts a countdown onto a state decided elsewhere (another process changed its
+    /// stored copy): `remaining` left of a length of `total`, paused or running.
+    /// A tick fires at once with the new remaining time, as after a start; a
+    /// running countdown with nothing left ends, finished. Returns false when the
+    /// countdown has already ended.
+    @discardableResult
+    public func adopt(_ key: CountdownKey, remaining: Nanoseconds, total: Nanoseconds, paused: Bool) -> Bool {
+        guard let slot = liveSlot(key) else { return false }
+        let now = self.now
+        records[slot].total = total
+        if paused {
+            records[slot].pausedRemaining = max(0, remaining)
+            records[slot].state = .paused
+            records[slot].epoch &+= 1
+        } else {
+            records[slot].state = .running
+            records[slot].deadline = now + remaining
+            records[slot].wallDeadline = records[slot].deadline + currentWallOffset
+            if remaining <= 0 {
+                end(key, reason: .finished, at: now)
+                return true
+            }
+            reschedule(slot, now: now)
+        }
+        dispatch(Tick(key: key, instant: now, remaining: max(0, remaining), total: total, missed: 0), to: delegate)
+        return true
+    }
+
     /// Ends a countdown with `.cancelled` (its done hook runs) or `.stopped` (none runs).
     /// Returns false when it had already ended.
     @discardableResult
@@ -291,6 +319,10 @@ public final class Scheduler {
 
     /// The active countdown started under `id`.
     public func key(forID id: String) -> CountdownKey? { ids[id] }
+
+    /// The ids the scheduler knows: those of active countdowns that were given one
+    /// through `CountdownSpec.id` (the host gives only persistent countdowns' ids).
+    public var knownIDs: Dictionary<String, CountdownKey>.Keys { ids.keys }
 
     /// Active countdowns in start order.
     public var activeKeys: [CountdownKey] {

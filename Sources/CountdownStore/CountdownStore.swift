@@ -48,14 +48,14 @@ public final class CountdownStore: CountdownPersistence {
 
     public func load(id: String) throws -> StoredCountdown? {
         try checkID(id)
-        return try access { db in
+        return try access(readOnly: true) { db in
             try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id])
                 .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
         }
     }
 
     public func list() throws -> [StoredCountdown] {
-        try access { db in
+        try access(readOnly: true) { db in
             try Row.fetchAll(db, sql: "SELECT * FROM countdown ORDER BY id")
                 .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
         }
@@ -237,15 +237,41 @@ public final class CountdownStore: CountdownPersistence {
 
     // MARK: Access
 
-    private func access<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+    /// Runs `body` in one transaction. `readOnly`: a deferred read, which in WAL
+    /// mode never waits for a writer (a process following changes reads while
+    /// others write).
+    private func access<T>(readOnly: Bool = false, _ body: (Database) throws -> T) throws(StoreError) -> T {
         let queue = try open()
         do {
-            return try queue.write { db in try body(db) }
+            if readOnly { return try queue.read { db in try body(db) } }
+            var wrote = false
+            let result = try queue.write { db in
+                let before = db.totalChangesCount
+                let result = try body(db)
+                wrote = db.totalChangesCount != before
+                return result
+            }
+            if wrote { signalChange() }
+            return result
         } catch let error as StoreError {
             throw error
         } catch {
             throw classify(error)
         }
+    }
+
+    /// The file other processes' `SQLiteChangeWatcher`s are woken by.
+    public static let changeSignalName = StateDirectory.fileName + "-changed"
+
+    /// Tells watchers that a commit is visible now: one byte written over itself
+    /// in `state.sqlite-changed` (an inotify event). The WAL write that precedes a
+    /// commit wakes them too, but possibly before the commit can be read.
+    private func signalChange() {
+        let fd = Glibc.open(directory + "/" + Self.changeSignalName, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return }
+        var byte: UInt8 = 0x2A
+        _ = pwrite(fd, &byte, 1, 0)
+        close(fd)
     }
 
     private func classify(_ error: any Error) -> StoreError {

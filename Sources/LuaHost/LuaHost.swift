@@ -28,6 +28,10 @@ public final class LuaHost {
     public internal(set) var storeErrorCount = 0
     var lastStoreError: String?
     var reportedStoreErrors: Set<String> = []
+    /// How far a stored countdown may differ from this process's copy and still be
+    /// taken as the same (StoreFollowing.swift): clocks read a moment apart, or a
+    /// Redis server clock's offset measured again, are not a change.
+    public var externalChangeTolerance: Nanoseconds = 2_000_000
 
     /// What the host keeps per scheduler slot.
     struct SlotHooks {

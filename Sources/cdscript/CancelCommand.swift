@@ -5,7 +5,7 @@ import CountdownStore
 struct CancelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cancel",
-        abstract: "Remove a stored countdown (a process running it goes on until it ends)."
+        abstract: "Cancel a stored countdown: it is removed, and every process running it ends it (on_done with \"cancelled\")."
     )
 
     @OptionGroup var storeOptions: StoreOptions
@@ -14,15 +14,15 @@ struct CancelCommand: ParsableCommand {
     var id: String
 
     func run() throws {
-        let store = storeOptions.makeStore()
+        let store = try storeOptions.openShared()
         let removed: Bool
         do {
-            removed = store.fileExists ? try store.delete(id: id) : false
+            removed = store.exists ? try store.persistence.delete(id: id) : false
         } catch {
             throw failOnStore(error)
         }
         guard removed else {
-            printError("cdscript: no stored countdown has the id '\(VisibleText.escaped(id))' (in \(store.path))")
+            printError("cdscript: no stored countdown has the id '\(VisibleText.escaped(id))' (in \(store.location))")
             throw ExitCode(ExitStatus.unknownCountdown.rawValue)
         }
         print("cancelled \(VisibleText.escaped(id))")

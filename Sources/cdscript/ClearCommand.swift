@@ -11,11 +11,11 @@ struct ClearCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
-        let store = storeOptions.makeStore()
+        let store = try storeOptions.openShared()
         var removed: [String] = []
-        if store.fileExists {
+        if store.exists {
             do {
-                removed = try store.removeFinished(at: storeNow())
+                removed = try store.removeFinished(at: try store.now())
             } catch {
                 throw failOnStore(error)
             }

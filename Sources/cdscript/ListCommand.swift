@@ -16,20 +16,19 @@ struct ListCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let store = storeOptions.makeStore()
+        let store = try storeOptions.openShared()
         var countdowns: [StoredCountdown] = []
-        if store.fileExists {
-            do {
-                countdowns = try store.list()
-            } catch {
-                throw failOnStore(error)
-            }
+        let now: StoreInstant
+        do {
+            if store.exists { countdowns = try store.persistence.list() }
+            now = try store.now()
+        } catch {
+            throw failOnStore(error)
         }
-        let now = storeNow()
         if json {
             print(CountdownListing.json(countdowns, at: now))
         } else if countdowns.isEmpty {
-            print("no stored countdowns in \(store.path)")
+            print("no stored countdowns in \(store.location)")
         } else {
             print(CountdownListing.table(countdowns, at: now), terminator: "")
         }

@@ -57,8 +57,21 @@ struct RunCommand: ParsableCommand {
         host.pluginPath = hardening.pluginDirectories
         // Fast-forwarded time is not real time: a --speed run keeps its persistent
         // countdowns in memory, so a demo never leaves scaled deadlines in the store.
-        host.persistence = speed == nil ? storeOptions.makeStore() : InMemoryCountdownStore()
-        host.bootID = BootID.current()
+        let shared: SharedStore?
+        var storeUnusable = false
+        do {
+            shared = speed == nil ? try storeOptions.openShared() : nil
+        } catch {
+            printError("cdscript: \(error); persistent countdowns run on without the store")
+            shared = nil
+            storeUnusable = true
+        }
+        host.persistence = shared?.persistence ?? InMemoryCountdownStore()
+        // Redis keeps instants on its server's clock, for many machines: no boot id.
+        host.bootID = shared is RedisSharedStore ? nil : BootID.current()
+        // Instants from Redis pass through a measured clock offset: a re-measurement
+        // (a few ms on a busy network) is not a change made elsewhere.
+        if shared is RedisSharedStore { host.externalChangeTolerance = 20_000_000 }
         // Signals interrupt running Lua code, and whatever path ends the process
         // gives the terminal back first (see docs/hardening.md, "Guarantees").
         MainLoop.setSignalActions(interrupt: LuaHost.interruptFromSignal, restore: TerminalSession.restoreFromSignal)
@@ -71,6 +84,15 @@ struct RunCommand: ParsableCommand {
         }
         if let scaled = clock as? ScaledClock {
             loop.realInstant = { scaled.baseInstant($0) }
+        }
+        // Changes other processes make to the countdowns this run holds arrive
+        // through the store's feed, in the loop's one poll (StoreFollowing.swift).
+        if let shared {
+            do {
+                loop.follow(try shared.changeFeed()) { [unowned host] changes in host.applyStoreChanges(changes) }
+            } catch {
+                printError("cdscript: \(error); changes made elsewhere reach this run only when it reads the store")
+            }
         }
         let view = ViewRuntime(plain: plain, noColor: noColor, host: host, loop: loop)
         defer {
@@ -102,11 +124,15 @@ struct RunCommand: ParsableCommand {
         let outcome = loop.run()
         Self.closeState(of: host)
         view.finish()
+        if let redis = shared as? RedisSharedStore, redis.store.pendingCount > 0, !redis.store.reconnect() {
+            printError("cdscript: \(redis.store.pendingCount) change(s) could not reach \(redis.location) before the run ended; they are lost")
+            storeUnusable = true
+        }
         if case .signal(let signal) = outcome { try Self.exit(afterSignal: signal) }
         if host.hookErrorCount > 0 {
             throw ExitCode(ExitStatus.hookError.rawValue)
         }
-        if host.storeErrorCount > 0 {
+        if host.storeErrorCount > 0 || storeUnusable {
             throw ExitCode(ExitStatus.storeError.rawValue)
         }
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CountdownCore
 import CountdownStore
 import Foundation
+import RedisStore
 
 /// `--state-dir`, shared by run, list, cancel and clear.
 struct StoreOptions: ParsableArguments {
@@ -10,9 +11,29 @@ struct StoreOptions: ParsableArguments {
         valueName: "DIR"))
     var stateDir: String?
 
+    @Option(name: .customLong("store"), help: ArgumentHelp(
+        "Keep persistent countdowns in Redis, shared across machines: redis://[:PASSWORD@]HOST[:PORT][/DB] (default: $CDSCRIPT_STORE, else the SQLite store of --state-dir). rediss:// is not supported.",
+        valueName: "URL"))
+    var store: String?
+
     /// The store; nothing is opened or created until it is used.
     func makeStore() -> CountdownStore {
         CountdownStore(directory: StateDirectory.resolve(option: stateDir))
+    }
+
+    /// The store chosen by `--store` / `CDSCRIPT_STORE`, else the SQLite one.
+    func openShared() throws -> SharedStore {
+        let environment = ProcessInfo.processInfo.environment["CDSCRIPT_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+        // --state-dir given explicitly wins over the environment's Redis URL.
+        guard let text = store ?? (stateDir == nil ? environment : nil) else {
+            return SQLiteSharedStore(makeStore())
+        }
+        do {
+            return RedisSharedStore(RedisCountdownStore(url: try RedisURL(text)))
+        } catch {
+            printError("cdscript: --store: \(error)")
+            throw ExitCode(ExitStatus.usage.rawValue)
+        }
     }
 }
 

@@ -24,9 +24,10 @@ final class LiveProcess: @unchecked Sendable {
     private var errData = Data()
     private let readers = DispatchGroup()
 
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
+    /// `launcher`: a command that runs the binary (`["/usr/bin/faketime", "-f", "+7s"]`), if any.
+    init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws {
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? Self.binary)
+        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [Self.binary] + arguments
         process.currentDirectoryURL = Self.packageRoot
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "CDSCRIPT_STATE_DIR")

@@ -4,6 +4,7 @@
  * and the process's signal handling (signals.c). */
 #include <sys/timerfd.h>
 #include <sys/signalfd.h>
+#include <sys/inotify.h>
 #include <signal.h>
 #include <stdint.h>
 

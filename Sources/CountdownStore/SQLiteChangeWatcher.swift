@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import CountdownCore
+import GRDB
+
+/// Learns of changes other processes commit to an SQLite countdown store without
+/// polling: inotify reports writes to the store's directory (the database, its
+/// `-wal`, and the creation of either), then `PRAGMA data_version` on the store's
+/// own connection says whether another connection committed. This process's own
+/// commits leave `data_version` as it was, so they are never reported.
+///
+/// A commit writes the WAL (an inotify event) before it is synced and published
+/// in the shared-memory index (a memory write, no event); a reader woken by the
+/// write may look too early. So cdscript's own writers also write one byte to
+/// `state.sqlite-changed` once a commit is visible (`CountdownStore`), and for
+/// other writers (an older cdscript, the sqlite3 shell) each burst of events is
+/// confirmed by re-checks on a one-shot timer, 5 ms to 0.6 s later. The timer is
+/// armed only by a change: an idle store costs no wake-up at all.
+///
+/// When the store's directory does not exist yet, the nearest existing ancestor is
+/// watched for its creation.
+public final class SQLiteChangeWatcher: CountdownChangeFeed {
+    public let store: CountdownStore
+    private let inotifyFD: Int32
+    private let recheckFD: Int32
+    private var watch: Int32 = -1
+    private var watchingStoreDirectory = false
+    private var lastVersion: Int?
+    private var pendingRechecks = 0
+    private var knewFile = false
+    /// Re-checks after a burst of events, in nanoseconds after it.
+    static let recheckDelays: [Int] = [5_000_000, 20_000_000, 60_000_000, 150_000_000, 400_000_000]
+
+    /// Watches `store`, which should be the very store this process writes through
+    /// (its connection's own commits are then not reported).
+    public init(store: CountdownStore) throws(StoreError) {
+        self.store = store
+        inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        recheckFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        guard inotifyFD >= 0, recheckFD >= 0 else {
+            let reason = String(cString: strerror(errno))
+            if inotifyFD >= 0 { close(inotifyFD) }
+            if recheckFD >= 0 { close(recheckFD) }
+            throw StoreError(.unavailable, path: store.path, reason: "cannot watch it for changes: \(reason)")
+        }
+        rewatch()
+        knewFile = store.fileExists
+        if knewFile { lastVersion = currentVersion() }
+    }
+
+    deinit {
+        close(inotifyFD)
+        close(recheckFD)
+    }
+
+    public var descriptors: [Int32] { [inotifyFD, recheckFD] }
+
+    public func drain() -> CountdownChanges {
+        var relevant = false
+        var signalled = false
+        var directoryAppeared = false
+        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
+            while true {
+                let n = read(inotifyFD, buffer.baseAddress, buffer.count)
+                guard n > 0 else { break }
+                var offset = 0
+                while offset + MemoryLayout<inotify_event>.size <= n {
+                    let event = (buffer.baseAddress! + offset).assumingMemoryBound(to: inotify_event.self)
+                    let nameLength = Int(event.pointee.len)
+                    let name = nameLength > 0
+                        ? String(cString: (buffer.baseAddress! + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self))
+                        : ""
+                    if watchingStoreDirectory {
+                        if name == CountdownStore.changeSignalName {
+                            signalled = true
+                        } else if name.hasPrefix(StateDirectory.fileName) {
+                            relevant = true
+                        }
+                    } else {
+                        directoryAppeared = true
+                    }
+                    if event.pointee.mask & UInt32(IN_IGNORED) != 0 { directoryAppeared = true }
+                    offset += MemoryLayout<inotify_event>.size + nameLength
+                }
+            }
+        }
+        var expirations: UInt64 = 0
+        let timerFired = read(recheckFD, &expirations, 8) == 8
+        if directoryAppeared {
+            rewatch()
+            relevant = true
+        }
+        if signalled {
+            // A cdscript writer says its commit is visible: no re-check needed.
+            pendingRechecks = 0
+            disarmRecheck()
+        } else if relevant {
+            pendingRechecks = Self.recheckDelays.count
+            armRecheck()
+        } else if timerFired, pendingRechecks > 0 {
+            pendingRechecks -= 1
+            if pendingRechecks > 0 { armRecheck() }
+        }
+        guard relevant || signalled || timerFired else { return .none }
+        return check()
+    }
+
+    /// Reads `data_version`; a new value (or a store that just appeared) is a change.
+    private func check() -> CountdownChanges {
+        guard store.fileExists else {
+            knewFile = false
+            return .none
+        }
+        let version = currentVersion()
+        defer { lastVersion = version }
+        if !knewFile {
+            knewFile = true
+            return .unknown
+        }
+        return version != lastVersion || version == nil ? .unknown : .none
+    }
+
+    private func currentVersion() -> Int? {
+        guard let queue = try? store.open() else { return nil }
+        return try? queue.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+    }
+
+    private func disarmRecheck() {
+        var spec = itimerspec()
+        timerfd_settime(recheckFD, 0, &spec, nil)
+    }
+
+    private func armRecheck() {
+        let index = Self.recheckDelays.count - pendingRechecks
+        let delay = Self.recheckDelays[max(0, min(index, Self.recheckDelays.count - 1))]
+        var spec = itimerspec()
+        spec.it_value = timespec(tv_sec: 0, tv_nsec: delay)
+        timerfd_settime(recheckFD, 0, &spec, nil)
+    }
+
+    /// Watches the store's directory, or while it does not exist, its nearest
+    /// existing ancestor for the creation of the next component.
+    private func rewatch() {
+        if watch >= 0 { inotify_rm_watch(inotifyFD, watch) }
+        let storeMask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE)
+        watch = inotify_add_watch(inotifyFD, store.directory, storeMask)
+        if watch >= 0 {
+            watchingStoreDirectory = true
+            return
+        }
+        watchingStoreDirectory = false
+        var path = store.directory.hasPrefix("/") ? store.directory : "./" + store.directory
+        while watch < 0, path != "/", !path.isEmpty {
+            path = Self.parent(of: path)
+            watch = inotify_add_watch(inotifyFD, path, UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF))
+        }
+    }
+
+    static func parent(of path: String) -> String {
+        var trimmed = path
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+}

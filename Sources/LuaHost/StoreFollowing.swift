@@ -1,0 +1,63 @@
+import CountdownCore
+
+/// Follows changes that other processes made to the stored countdowns this
+/// process runs (`cdscript append/pause/resume/cancel`, another script's calls,
+/// another machine through Redis).
+///
+/// A change feed says which ids may have changed; each one held here is read back
+/// from the store and compared with the local countdown. Only a difference is
+/// applied, through the scheduler's own operations, so a process's own changes
+/// (already applied locally and to the store) are never applied twice, and
+/// changes from several places add up as they did in the store.
+extension LuaHost {
+    /// Applies what changed in the store to the countdowns this process holds:
+    /// `on_tick` fires at once with the new remaining time after an append, pause
+    /// or resume made elsewhere; a countdown removed from the store (cancelled
+    /// elsewhere) ends with `on_done(t, "cancelled")`; one finished elsewhere ends
+    /// here, finished, once.
+    public func applyStoreChanges(_ changes: CountdownChanges) {
+        // The scheduler knows the ids of persistent countdowns only (CountdownLibrary).
+        guard changes != .none, let store = persistence else { return }
+        let held: [String]
+        switch changes {
+        case .none: return
+        case .ids(let ids): held = ids.filter { scheduler.key(forID: $0) != nil }.sorted()
+        case .unknown: held = scheduler.knownIDs.sorted()
+        }
+        for id in held {
+            // An earlier change's hooks may have ended or replaced it.
+            guard let key = scheduler.key(forID: id) else { continue }
+            let record: StoredCountdown?
+            do {
+                record = try store.load(id: id)
+            } catch {
+                reportStoreError("\(error)")
+                return
+            }
+            follow(key, record, now: storeNow())
+        }
+    }
+
+    /// Brings one local countdown to its stored record.
+    private func follow(_ key: CountdownKey, _ record: StoredCountdown?, now: StoreInstant) {
+        guard let record else {
+            scheduler.cancel(key)
+            return
+        }
+        guard let localState = scheduler.state(key), let localRemaining = scheduler.remaining(key),
+              let localTotal = scheduler.total(key) else { return }
+        let tolerance = externalChangeTolerance
+        switch record.state {
+        case .finished:
+            scheduler.cancel(key, reason: .finished)
+        case .paused:
+            let left = record.pausedRemaining ?? 0
+            if localState == .paused, abs(left - localRemaining) <= tolerance, abs(record.total - localTotal) <= tolerance { return }
+            scheduler.adopt(key, remaining: left, total: record.total, paused: true)
+        case .running:
+            let left = record.timeLeft(at: now)
+            if localState == .running, abs(max(0, left) - localRemaining) <= tolerance, abs(record.total - localTotal) <= tolerance { return }
+            scheduler.adopt(key, remaining: left, total: record.total, paused: false)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import CountdownCore
+
+/// Changes to a Redis store as they happen: a second connection subscribed to
+/// the store's channel, whose descriptor the run loop polls with everything else.
+/// Each change script publishes the id it changed.
+///
+/// When the server is lost (either connection fails), a one-shot timer retries
+/// with backoff (0.1 s doubling to 2 s: no busy loop, no wake-up storm). On
+/// reconnection the store sends the changes queued meanwhile, and the feed
+/// reports `.unknown` so holders re-read everything: changes published while
+/// nobody listened are not lost.
+public final class RedisChangeFeed: CountdownChangeFeed {
+    public let store: RedisCountdownStore
+    private var subscriber: RedisConnection?
+    private let timerFD: Int32
+    private var backoff: Int = 0
+    static let firstBackoff = 100
+    static let longestBackoff = 2_000
+
+    public init(store: RedisCountdownStore) {
+        self.store = store
+        timerFD = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        store.onLost = { [unowned self] in self.lost() }
+        if !subscribe() { scheduleRetry() }
+    }
+
+    deinit {
+        if timerFD >= 0 { close(timerFD) }
+    }
+
+    public var descriptors: [Int32] {
+        [subscriber?.fd, timerFD].compactMap { $0 }.filter { $0 >= 0 }
+    }
+
+    public func drain() -> CountdownChanges {
+        var changes = CountdownChanges.none
+        var expirations: UInt64 = 0
+        if read(timerFD, &expirations, 8) == 8 {
+            if retry() { changes = .unknown }
+        }
+        // Read only what is there: a blocking read on a quiet subscriber would wait
+        // for its timeout and take the silence for a lost server.
+        guard let subscriber, Self.isReadable(subscriber.fd) else { return changes }
+        do {
+            var ids: Set<String> = []
+            for reply in try subscriber.pendingReplies() {
+                if case .array(let parts) = reply, parts.count == 3, parts[0].string == "message", let id = parts[2].string {
+                    ids.insert(id)
+                }
+            }
+            if !ids.isEmpty { changes = changes.merged(with: .ids(ids)) }
+        } catch {
+            lost()
+        }
+        return changes
+    }
+
+    static func isReadable(_ fd: Int32) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, 0) > 0
+    }
+
+    /// Opens the subscriber connection; false when the server cannot be reached.
+    @discardableResult
+    private func subscribe() -> Bool {
+        do {
+            let connection = try RedisConnection(store.url, timeoutMilliseconds: subscriber == nil && backoff == 0 ? store.timeoutMilliseconds : store.reconnectTimeoutMilliseconds)
+            let reply = try connection.command(["SUBSCRIBE", store.channel])
+            guard case .array = reply else { return false }
+            subscriber = connection
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    private func lost() {
+        let wasSubscribed = subscriber != nil
+        subscriber?.close()
+        subscriber = nil
+        if backoff == 0 { scheduleRetry() }
+        if wasSubscribed { store.markLost("lost the connection to \(store.url)") }
+    }
+
+    private func retry() -> Bool {
+        let storeBack = store.reconnect()
+        if storeBack, subscriber != nil || subscribe() {
+            backoff = 0
+            return true
+        }
+        scheduleRetry()
+        return false
+    }
+
+    private func scheduleRetry() {
+        backoff = backoff == 0 ? Self.firstBackoff : min(backoff * 2, Self.longestBackoff)
+        var spec = itimerspec()
+        spec.it_value = timespec(tv_sec: backoff / 1000, tv_nsec: (backoff % 1000) * 1_000_000)
+        timerfd_settime(timerFD, 0, &spec, nil)
+    }
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import CountdownCore
+import CountdownStore
+
+/// `cdscript append ID SECONDS`: moves a stored countdown's end later, in one
+/// transaction on the stored record, as `h:append` does; every process running it
+/// follows at once.
+struct AppendCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "append",
+        abstract: "Add SECONDS to a stored countdown; every process running it follows at once."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The id of the stored countdown.")
+    var id: String
+
+    @Argument(help: "Seconds to add (> 0).")
+    var seconds: Double
+
+    func validate() throws {
+        guard seconds.isFinite, seconds > 0, let ns = Time.nanoseconds(fromSeconds: seconds), ns > 0,
+              ns <= Time.maximumDuration else {
+            throw ValidationError("SECONDS must be a number of seconds greater than 0, got \(seconds)")
+        }
+    }
+
+    func run() throws {
+        let amount = Time.nanoseconds(fromSeconds: seconds)!
+        try StoredChange.apply(id: id, options: storeOptions, verb: "append to") { record, now in
+            record.append(amount, at: now) ? .changed : .ended
+        }
+    }
+}
+
+/// `cdscript pause ID`.
+struct PauseCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pause",
+        abstract: "Pause a stored countdown; every process running it follows at once."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The id of the stored countdown.")
+    var id: String
+
+    func run() throws {
+        try StoredChange.apply(id: id, options: storeOptions, verb: "pause") { record, now in
+            switch record.effectiveState(at: now) {
+            case .finished: return .ended
+            case .paused: return .unchanged("already paused")
+            case .running: return record.pause(at: now) ? .changed : .ended
+            }
+        }
+    }
+}
+
+/// `cdscript resume ID`.
+struct ResumeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resume",
+        abstract: "Resume a paused stored countdown; every process running it follows at once."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "The id of the stored countdown.")
+    var id: String
+
+    func run() throws {
+        try StoredChange.apply(id: id, options: storeOptions, verb: "resume") { record, now in
+            switch record.effectiveState(at: now) {
+            case .finished: return .ended
+            case .running: return .unchanged("already running")
+            case .paused: return record.resume(at: now) ? .changed : .ended
+            }
+        }
+    }
+}
+
+/// One change to one stored countdown, made the way the commands share: one
+/// transaction, exit 7 for an unknown (or ended) id, 6 for an unusable store.
+enum StoredChange {
+    enum Outcome {
+        case changed
+        case unchanged(String)
+        case ended
+    }
+
+    static func apply(id: String, options: StoreOptions, verb: String,
+                      _ change: @escaping (inout StoredCountdown, StoreInstant) -> Outcome) throws {
+        let store = try options.openShared()
+        var outcome: Outcome?
+        var after: StoredCountdown?
+        let now: StoreInstant
+        do {
+            now = try store.now()
+            try store.modify(id: id) { record in
+                guard var r = record else { return }
+                outcome = change(&r, now)
+                if case .changed = outcome { record = r }
+                after = record
+            }
+        } catch {
+            throw failOnStore(error)
+        }
+        let shown = VisibleText.escaped(id)
+        switch outcome {
+        case nil:
+            printError("cdscript: no stored countdown has the id '\(shown)' (in \(store.location))")
+            throw ExitCode(ExitStatus.unknownCountdown.rawValue)
+        case .ended?:
+            printError("cdscript: the stored countdown '\(shown)' has finished: nothing to \(verb) (in \(store.location))")
+            throw ExitCode(ExitStatus.unknownCountdown.rawValue)
+        case .unchanged(let why)?:
+            print("\(shown): \(why), \(describe(after, at: now))")
+        case .changed?:
+            print("\(shown): \(describe(after, at: now))")
+        }
+    }
+
+    static func describe(_ record: StoredCountdown?, at now: StoreInstant) -> String {
+        guard let record else { return "gone" }
+        return "\(record.effectiveState(at: now).rawValue), \(CountdownListing.clock(record.remaining(at: now))) left"
+    }
+}

@@ -1,0 +1,193 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import CountdownCore
+import CountdownStore
+import EventLoop
+import Foundation
+import TerminalView
+
+/// `cdscript watch [ID...]`: a live view of stored countdowns, following changes
+/// made by any process (or machine, with Redis) as they are committed.
+struct WatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Show stored countdowns live (all, or the ids given), following changes made anywhere. q or Ctrl-C ends it."
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Flag(help: "One line per change instead of the full-screen view (the default when stdout is not a terminal).")
+    var plain = false
+
+    @Flag(name: .customLong("no-color"), help: "Draw the view without colours (also when NO_COLOR is set).")
+    var noColor = false
+
+    @Argument(help: "Ids to show (default: every stored countdown).")
+    var ids: [String] = []
+
+    func run() throws {
+        let store = try storeOptions.openShared()
+        let scheduler = Scheduler(clock: BootClock())
+        let loop: MainLoop
+        do {
+            loop = try MainLoop(scheduler: scheduler)
+        } catch {
+            printError("cdscript: \(error)")
+            throw ExitCode(ExitStatus.systemError.rawValue)
+        }
+        let session: TerminalSession? = !plain && TerminalSession.isTerminal(STDOUT_FILENO) ? TerminalSession() : nil
+        let controller: ViewController
+        if let session {
+            let noColorVariable = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+            controller = ViewController(output: .screen(session, colours: !noColor && !noColorVariable))
+        } else {
+            controller = ViewController(output: .plain { line in
+                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+            })
+        }
+        defer { session?.end() }
+        loop.isDone = { controller.isClosed }
+        loop.afterPass = { controller.render() }
+        loop.onSignal = { signal in
+            if signal == SIGWINCH { controller.redrawAll() }
+            if signal == SIGTSTP {
+                session?.suspend()
+                raise(SIGSTOP)
+            }
+            if signal == SIGCONT, let session, session.isActive {
+                session.resume()
+                controller.redrawAll()
+            }
+        }
+        if let session, session.inputFD >= 0 {
+            controller.onOpen = {
+                loop.watch(session.inputFD) {
+                    guard let keys = session.readKeys() else {
+                        loop.unwatch(session.inputFD)
+                        return
+                    }
+                    for key in keys where controller.press(key) == .quit { loop.stop() }
+                }
+            }
+        }
+        // After onOpen is set: the first element opens the view and starts the keys.
+        let watcher = StoreWatcher(store: store, only: ids.isEmpty ? nil : Set(ids), scheduler: scheduler, view: controller)
+        scheduler.delegate = watcher
+        let feed: CountdownChangeFeed
+        do {
+            feed = try store.changeFeed()
+            try watcher.refresh(.unknown)
+        } catch {
+            session?.end()
+            throw failOnStore(error)
+        }
+        loop.follow(feed) { changes in
+            do {
+                try watcher.refresh(changes)
+            } catch {
+                watcher.showError("\(error)")
+            }
+        }
+        let outcome = loop.run()
+        session?.end()
+        if case .signal(SIGTERM) = outcome { throw ExitCode(ExitStatus.terminated.rawValue) }
+        if case .signal(SIGHUP) = outcome { throw ExitCode(ExitStatus.hangup.rawValue) }
+    }
+}
+
+/// Keeps one label per stored countdown, ticking on this process's scheduler
+/// aligned to the stored deadline, and re-reads the store when it changes.
+final class StoreWatcher: SchedulerDelegate {
+    let store: SharedStore
+    let only: Set<String>?
+    let scheduler: Scheduler
+    let view: ViewController
+    private var shown: [String: StoredCountdown] = [:]
+    private var keys: [String: CountdownKey] = [:]
+    private var idsByKey: [CountdownKey: String] = [:]
+    private var reportedError: String?
+
+    init(store: SharedStore, only: Set<String>?, scheduler: Scheduler, view: ViewController) {
+        self.store = store
+        self.only = only
+        self.scheduler = scheduler
+        self.view = view
+        if !view.isPlain {
+            _ = try? view.add(.label, id: " header", fields: [("text", .string("cdscript watch: \(store.location)")), ("style", .string("bold"))])
+        }
+    }
+
+    /// Reads the countdowns that may have changed and shows what differs.
+    func refresh(_ changes: CountdownChanges) throws {
+        guard changes != .none else { return }
+        let records = store.exists ? try store.persistence.list() : []
+        reportedError = nil
+        let now = try store.now()
+        var seen: Set<String> = []
+        for record in records where only?.contains(record.id) ?? true {
+            seen.insert(record.id)
+            guard changes.contains(record.id), shown[record.id] != record else { continue }
+            shown[record.id] = record
+            restart(record, now: now)
+        }
+        for id in (only ?? Set(shown.keys)).sorted() where !seen.contains(id) {
+            if let key = keys.removeValue(forKey: id) {
+                idsByKey[key] = nil
+                scheduler.cancel(key, reason: .stopped)
+            }
+            if shown.removeValue(forKey: id) != nil || only != nil {
+                show(id, only != nil && view.element(elementID(id)) == nil ? "not stored" : "removed", nil)
+            }
+        }
+    }
+
+    func showError(_ message: String) {
+        guard reportedError != message else { return }
+        reportedError = message
+        printError("cdscript: \(message)")
+    }
+
+    private func restart(_ record: StoredCountdown, now: StoreInstant) {
+        if let key = keys.removeValue(forKey: record.id) {
+            idsByKey[key] = nil
+            scheduler.cancel(key, reason: .stopped)
+        }
+        switch record.resumption(at: now) {
+        case .finished:
+            show(record.id, "finished", 0)
+        case .paused(let remaining):
+            show(record.id, "paused", remaining)
+        case .running(let deadline, remaining: _):
+            let key = scheduler.start(CountdownSpec(id: record.id, deadline: deadline, every: record.every, length: record.total))
+            keys[record.id] = key
+            idsByKey[key] = record.id
+            scheduler.announce(key)
+        }
+    }
+
+    func countdownDidTick(_ tick: Tick) {
+        guard let id = idsByKey[tick.key] else { return }
+        show(id, "running", tick.remaining)
+    }
+
+    func countdownDidEnd(_ tick: Tick, reason: EndReason) {
+        guard reason == .finished, let id = idsByKey.removeValue(forKey: tick.key) else { return }
+        keys[id] = nil
+        show(id, "finished", 0)
+    }
+
+    private func elementID(_ id: String) -> String { VisibleText.escaped(id) }
+
+    private func show(_ id: String, _ state: String, _ remaining: Nanoseconds?) {
+        let time = remaining.map { "  " + CountdownListing.clock($0) } ?? ""
+        let text = view.isPlain ? "\(state)\(time)" : "\(VisibleText.escaped(id))  \(state)\(time)"
+        let element = elementID(id)
+        if view.element(element) == nil {
+            _ = try? view.add(.label, id: element, fields: [("text", .string(text))])
+        } else {
+            try? view.set(element, fields: [("text", .string(text))])
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import CountdownCore
+import CountdownStore
+import Foundation
+import Testing
+
+/// Waits on the watcher's descriptors (as the run loop does) for up to `timeout`
+/// seconds and returns everything it reported.
+private func changes(_ watcher: SQLiteChangeWatcher, within timeout: Double = 1) -> CountdownChanges {
+    var seen = CountdownChanges.none
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        var fds = watcher.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let ready = poll(&fds, nfds_t(fds.count), Int32(max(1, deadline.timeIntervalSinceNow * 1000)))
+        if ready > 0 { seen = seen.merged(with: watcher.drain()) }
+    }
+    return seen
+}
+
+@Suite("The SQLite change watcher: inotify and data_version, no polling")
+struct SQLiteChangeWatcherTests {
+    @Test("another connection's commit is reported; this store's own commits are not")
+    func othersNotOwn() throws {
+        let dir = temporaryDirectory()
+        let mine = CountdownStore(directory: dir)
+        try mine.save(record("a"))
+        let watcher = try SQLiteChangeWatcher(store: mine)
+        try mine.save(record("b"))
+        #expect(changes(watcher, within: 0.8) == .none, "its own write")
+        let other = CountdownStore(directory: dir)
+        try other.modify(id: "a") { $0?.total += 1 }
+        #expect(changes(watcher) == .unknown)
+        #expect(changes(watcher, within: 0.8) == .none, "nothing more after the change was seen")
+    }
+
+    @Test("a store whose directory does not exist yet is reported when another process creates it")
+    func directoryCreatedLater() throws {
+        let root = temporaryDirectory()
+        let mine = CountdownStore(directory: root + "/x/y")
+        let watcher = try SQLiteChangeWatcher(store: mine)
+        #expect(!FileManager.default.fileExists(atPath: root))
+        let other = CountdownStore(directory: root + "/x/y")
+        try other.save(record("late"))
+        #expect(changes(watcher, within: 1.5) == .unknown)
+        #expect(try mine.load(id: "late") != nil)
+    }
+
+    @Test("a commit made by another tool (no signal file) is still seen, through the re-checks")
+    func foreignWriter() throws {
+        let dir = temporaryDirectory()
+        let mine = CountdownStore(directory: dir)
+        try mine.save(record("a"))
+        let watcher = try SQLiteChangeWatcher(store: mine)
+        try FileManager.default.removeItem(atPath: dir + "/" + CountdownStore.changeSignalName)
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [dir + "/state.sqlite", "UPDATE countdown SET total = total + 1 WHERE id = 'a'"]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/" + CountdownStore.changeSignalName))
+        #expect(changes(watcher) == .unknown)
+    }
+}

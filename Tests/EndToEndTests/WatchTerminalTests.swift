@@ -1,0 +1,25 @@
+import Foundation
+import Testing
+
+/// `cdscript watch` in a real terminal (tmux): the live view of stored countdowns.
+@Suite("cdscript watch in a terminal", .enabled(if: Tmux.isAvailable, "needs tmux (scripts/setup installs it)"))
+struct WatchTerminalTests {
+    @Test("draws every stored countdown with its state, follows a change made by another command, escapes control characters in ids, and q quits")
+    func liveView() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-watch-\(UUID().uuidString)").path
+        let seed = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-watch-\(UUID().uuidString).lua")
+        try #"countdown.start{ id = "w", seconds = 50, persist = true }; countdown.start{ id = "p\27[31m", seconds = 70, persist = true }:pause(); os.exit(0)"#
+            .write(to: seed, atomically: true, encoding: .utf8)
+        #expect(try BinaryRunner.run(["--state-dir", dir, seed.path]).status == 0)
+        let tmux = try Tmux(["watch", "--state-dir", dir], columns: 120, rows: 10)
+        defer { tmux.stop() }
+        try tmux.waitForText("cdscript watch: \(dir)/state.sqlite")
+        try tmux.waitForText("w  running  00:00:4")
+        try tmux.waitForText(#"p\u{1b}[31m  paused  00:01:"#)
+        #expect(try BinaryRunner.run(["append", "w", "60", "--state-dir", dir]).status == 0)
+        try tmux.waitForText("w  running  00:01:4", timeout: 2)
+        try tmux.send("q")
+        try tmux.waitUntil("the end of the run") { tmux.hasEnded }
+        #expect(tmux.exitStatus == 0)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// A real redis-server of the test's own, on a free loopback port with a scratch
+/// directory, stopped when the value goes (also when a test fails): no test
+/// depends on a server left running. Persistence: append-only file, fsync always,
+/// so a restart loses nothing.
+final class RedisServer: @unchecked Sendable {
+    let port: Int
+    let directory: String
+    private var process: Process?
+
+    init() throws {
+        port = try Self.freePort()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-redis-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try start()
+    }
+
+    deinit {
+        if let process, process.isRunning {
+            kill(process.processIdentifier, SIGCONT)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    var url: String { "redis://127.0.0.1:\(port)" }
+    var pid: Int32 { process?.processIdentifier ?? -1 }
+
+    /// Starts the server (again) and waits until it answers.
+    func start() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+        p.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--dir", directory, "--save", "",
+                       "--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no", "--logfile", directory + "/log"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        process = p
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if (try? cli("PING")) == "PONG" { return }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw Failure(message: "redis-server on port \(port) did not answer")
+    }
+
+    /// Stops it cleanly (`SHUTDOWN`: it writes what it has) and waits. Not SIGTERM:
+    /// a child of the test runner may inherit a signal mask that blocks it.
+    func stop() {
+        guard let process, process.isRunning else { return }
+        _ = try? cli("SHUTDOWN")
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    func signal(_ signal: Int32) { kill(pid, signal) }
+
+    /// Runs redis-cli against it; returns its output without the last newline.
+    @discardableResult
+    func cli(_ arguments: String...) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
+        p.arguments = ["-p", String(port), "--raw"] + arguments
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+    }
+
+    struct Failure: Error { let message: String }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw Failure(message: "no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
