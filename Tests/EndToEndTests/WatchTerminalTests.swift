@@ -15,7 +15,7 @@ struct WatchTerminalTests {
         defer { tmux.stop() }
         try tmux.waitForText("cdscript watch: \(dir)/state.sqlite")
         try tmux.waitForText("w  running  00:00:4")
-        try tmux.waitForText(#"p\u{1b}[31m  paused  00:01:"#)
+        try tmux.waitForText(#"p\e[31m  paused  00:01:"#)
         #expect(try BinaryRunner.run(["append", "w", "60", "--state-dir", dir]).status == 0)
         try tmux.waitForText("w  running  00:01:4", timeout: 2)
         try tmux.send("q")
