@@ -495,7 +495,10 @@ static cd_handle *bind_id(lua_State *L, cd_hook_caller *caller, int id_index, in
 
 cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_ns, int *flags, cd_handle **replaced) {
     int base = lua_gettop(L) - 3;                      /* id on_tick on_done */
-    cd_handle *h = (cd_handle *)lua_newuserdatauv(L, sizeof(cd_handle), 4);
+    /* Three user values, not four: the quick path never has an on_error (user value
+     * 4), and lua_getiuservalue of a missing one pushes nil, which ErrorPolicy reads
+     * as the default. 16 bytes less per countdown, and less for the collector. */
+    cd_handle *h = (cd_handle *)lua_newuserdatauv(L, sizeof(cd_handle), 3);
     int handle = base + 4;
     h->slot = -1;
     h->generation = 0;
