@@ -376,6 +376,32 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
     return status;
 }
 
+int cd_ref_handle(lua_State *L, cd_hook_caller *caller) {
+    if (caller->released_handle_refs > 0) {
+        /* Keys freed by ended countdowns come first: the registry does not grow. */
+        caller->released_handle_refs--;
+        return luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    int ref = caller->next_handle_ref;
+    /* A nil key is nobody's: luaL_ref only hands out keys on its free list (which
+     * hold the list's links) and the one past a border (the registry's length),
+     * and after this store that border lies further on. */
+    if (ref > 0 && lua_rawgeti(L, LUA_REGISTRYINDEX, ref) == LUA_TNIL) {
+        lua_settop(L, -2);
+        lua_rawseti(L, LUA_REGISTRYINDEX, ref);
+    } else {
+        if (ref > 0) lua_settop(L, -2);
+        ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
+    caller->next_handle_ref = ref + 1;
+    return ref;
+}
+
+void cd_unref_handle(lua_State *L, cd_hook_caller *caller, int ref) {
+    luaL_unref(L, LUA_REGISTRYINDEX, ref);
+    if (ref >= 0) caller->released_handle_refs++;
+}
+
 void cd_push_ref(lua_State *L, int ref) { lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
 int cd_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
 void cd_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }
