@@ -466,8 +466,11 @@ int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_opti
      * the check for unknown keys costs nothing more. */
     lua_pushnil(L);
     while (lua_next(L, index) != 0) {                  /* ... key value */
-        if (lua_type(L, -2) != LUA_TSTRING) goto long_way;
+        /* One call for the key's type and text: a number key is converted in place,
+         * harmless, since it matches no name and the loop ends here (its next
+         * lua_next would have needed the key as it was). */
         const char *key = lua_tolstring(L, -2, NULL);
+        if (key == NULL) goto long_way;
         int option = 0;
         while (option < 8 && caller->option_names[option] != key) option++;
         int type = lua_type(L, -1);
