@@ -113,7 +113,7 @@ extension LuaHost {
         // Global tick hooks see the ticks of countdowns started after they were added.
         let hasTick = flags & Int32(CD_HOOK_HAS_TICK) != 0 || tickHookCount != 0
         lua_pushvalue(L, handleIndex)
-        let ref = cd_ref(L)
+        let ref = cd_ref_handle(L, vm.hookCaller)
 
         let spec = CountdownSpec(id: storedID, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick, length: resuming?.length)
         let key = scheduler.start(spec)

@@ -17,7 +17,7 @@ extension LuaHost: SchedulerDelegate {
             if handleHookError(handleRef: ref, id: failure.id, hook: "on_tick", message: failure.message) {
                 scheduler.cancel(tick.key, reason: .stopped)
             }
-            if failure.ended { cd_unref(current, ref) }
+            if failure.ended { cd_unref_handle(current, vm.hookCaller, ref) }
         }
     }
 
@@ -27,7 +27,7 @@ extension LuaHost: SchedulerDelegate {
         let ((), ended) = inFlight(ref) {
             callGlobalHooks(.tick, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
         }
-        if ended { cd_unref(current, ref) }
+        if ended { cd_unref_handle(current, vm.hookCaller, ref) }
         return !ended
     }
 
@@ -49,7 +49,7 @@ extension LuaHost: SchedulerDelegate {
         if reason == .finished || reason == .cancelled {
             if let failure = callHook(ref: ref, hook: 3, flags: hooks.flags, tick, reason: reason == .finished ? "finished" : "cancelled") {
                 _ = handleHookError(handleRef: ref, id: failure.id, hook: "on_done", message: failure.message)
-                if failure.ended { cd_unref(L, ref) }
+                if failure.ended { cd_unref_handle(L, vm.hookCaller, ref) }
             }
             if reason == .finished ? doneHookCount != 0 : cancelHookCount != 0 {
                 callGlobalHooks(reason == .finished ? .done : .cancel, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
@@ -61,7 +61,7 @@ extension LuaHost: SchedulerDelegate {
         if inFlightRef == ref {
             inFlightEnded = true
         } else {
-            cd_unref(L, ref)
+            cd_unref_handle(L, vm.hookCaller, ref)
         }
     }
 
@@ -95,7 +95,7 @@ extension LuaHost: SchedulerDelegate {
             L.pop()
             return HookFailure(message: message, id: handleID(ref: ref), ended: ended)
         }
-        if ended { cd_unref(L, ref) }
+        if ended { cd_unref_handle(L, vm.hookCaller, ref) }
         return nil
     }
 

@@ -1,3 +1,5 @@
+import CLua
+import CLuaShim
 import Testing
 
 /// Each countdown holds registry references to its handle, hooks and id while it
@@ -39,6 +41,32 @@ struct RegistryReferenceTests {
         let second = bed.registryCensus()
         #expect(second.entries <= first.entries + 2, "\(first) -> \(second)")
         #expect(second.live <= first.live + 2, "\(first) -> \(second)")
+    }
+
+    /// Handle references skip luaL_ref while countdowns are being started (they take
+    /// the key after the last one given when it is free): keys luaL_ref gave others
+    /// in between must stay theirs, and every handle its own.
+    @Test("handle references taken between other registry references leave both intact")
+    func handleRefsBesideOthers() throws {
+        let bed = LuaTestbed()
+        var others: [(ref: Int32, text: String)] = []
+        bed.mustRun("hs = {}")
+        for round in 1...50 {
+            bed.mustRun("for i = 1, 20 do hs[#hs + 1] = countdown.start{seconds = 9, on_tick = function() end} end")
+            lua_pushstring(bed.L, "other \(round)")
+            others.append((cd_ref(bed.L), "other \(round)"))
+        }
+        for (ref, text) in others {
+            cd_push_ref(bed.L, ref)
+            #expect(String(cString: lua_tolstring(bed.L, -1, nil)) == text)
+            lua_settop(bed.L, -2)
+        }
+        #expect(bed.eval("#countdown.list()") == "1000")
+        #expect(bed.eval("(function() local seen, n = {}, 0 for _, h in ipairs(countdown.list()) do if not seen[h] then seen[h] = true n = n + 1 end end for _, h in ipairs(hs) do if not seen[h] then return 'missing' end end return n end)()") == "1000")
+        bed.mustRun("countdown.cancel_all()")
+        let afterCancel = bed.registryCensus()
+        bed.mustRun("for i = 1, 1000 do countdown.start{seconds = 9, on_tick = function() end} end")
+        #expect(bed.registryCensus().entries <= afterCancel.entries + 2, "released handle keys are taken again")
     }
 
     @Test("1000 countdowns one after another (each started by the last one's on_done) keep the registry small")

@@ -96,6 +96,11 @@ typedef struct cd_hook_caller {
     int last_hook_ref;
     /* The handle metatable, reached without a lookup by name. */
     int handle_metatable_ref;
+    /* The registry key cd_ref_handle tries first: one past the last it gave. */
+    int next_handle_ref;
+    /* Handle references released (cd_unref_handle) and not yet taken again: while
+     * there are some, cd_ref_handle reuses luaL_ref's free list. */
+    int released_handle_refs;
 } cd_hook_caller;
 
 /* Makes the caller for a state (in a protected call); NULL when that failed. */
@@ -173,6 +178,15 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
  * tick_escape.c). 0 for C functions and anything unsure. The verdict is kept per
  * function. Safe to call from Swift: the work runs in a protected call. */
 int cd_tick_stays_local(lua_State *L, int index);
+
+/* cd_ref for a countdown's handle (popped from the top). While released handle
+ * references wait on luaL_ref's free list, it is luaL_ref, which takes them
+ * first. Otherwise (countdowns being started, none ended) the key after the last
+ * one given is usually still free (nil), and taking it costs one lookup, where
+ * luaL_ref reads its free list and then the registry's length. */
+int cd_ref_handle(lua_State *L, cd_hook_caller *caller);
+/* cd_unref for a reference cd_ref_handle gave. */
+void cd_unref_handle(lua_State *L, cd_hook_caller *caller, int ref);
 
 /* Pushes registry[ref]. */
 void cd_push_ref(lua_State *L, int ref);
