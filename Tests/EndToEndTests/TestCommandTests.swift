@@ -152,7 +152,8 @@ struct TestCommandTests {
             """
         let reference = Process()
         reference.executableURL = URL(fileURLWithPath: "/usr/bin/faketime")
-        reference.arguments = ["@1798761690", "/usr/bin/lua5.4", "-e", probe]
+        // A frozen instant (no "@"): a loaded machine starting lua5.4 late must not move it.
+        reference.arguments = ["-f", "2027-01-01 00:01:30", "/usr/bin/lua5.4", "-e", probe]
         reference.environment = ["TZ": "UTC", "PATH": "/usr/bin:/bin"]
         let pipe = Pipe()
         reference.standardOutput = pipe
