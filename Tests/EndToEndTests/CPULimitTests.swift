@@ -30,8 +30,14 @@ struct CPULimitTests {
         #expect(result.stderr.contains("more than 1 s of CPU time"), "\(result.stderr)")
     }
 
-    @Test("a busy Lua loop (pcall cannot hold it) fails its callback; another countdown goes on; exit 1")
-    func busyLoopFailsItsCallback() throws {
+    static let spins = [
+        "while true do pcall(function() while true do end end) end",
+        "coroutine.wrap(function() while true do pcall(function() while true do end end) end end)()",
+        "local co = coroutine.create(function() while true do end end) local ok, e = coroutine.resume(co) error(e, 0)",
+    ]
+
+    @Test("a busy Lua loop (pcall cannot hold it, in a coroutine too) fails its callback; another countdown goes on; exit 1", arguments: spins)
+    func busyLoopFailsItsCallback(spin: String) throws {
         let script = try BinaryRunner.script(#"""
             -- The first tick runs inside countdown.start, in the main chunk's callback:
             -- spin in a later one, a callback of its own.
@@ -39,7 +45,7 @@ struct CPULimitTests {
             countdown.start{ id = "busy", seconds = 30, every = 0.1, on_tick = function()
                 ticks = ticks + 1
                 if ticks ~= 3 then return end
-                while true do pcall(function() while true do end end) end
+                \#(spin)
             end }
             countdown.start{ id = "other", seconds = 4, every = 0.5, on_done = function() print("other done") end }
             """#)
