@@ -59,6 +59,28 @@ struct CPULimitTests {
         #expect(!result.stderr.contains("could not be stopped"), "\(result.stderr)")
     }
 
+    @Test("a looping finalizer in on_press with the view open: the run ends, the terminal restored")
+    func viewRestored() throws {
+        guard Tmux.isAvailable else { return }
+        let path = try BinaryRunner.script("""
+            view.label{ id = "status", text = "press x" }
+            view.button{ id = "spin", label = "Spin", key = "x", on_press = function()
+                setmetatable({}, { __gc = function() while true do end end }) collectgarbage()
+            end }
+            countdown.start{ seconds = 60 }
+            """)
+        let tmux = try Tmux(["run", "--cpu-limit", "1", path], columns: 40, rows: 8)
+        defer { tmux.stop() }
+        try tmux.waitForText("press x")
+        try tmux.waitUntil("alternate screen") { try tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" }
+        try tmux.send("x")
+        try tmux.waitUntil("the end of the run", timeout: 10) { tmux.hasEnded }
+        #expect(tmux.exitStatus == 1)
+        #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
+        let screen = try tmux.screen().replacingOccurrences(of: "\n", with: "")  // rows wrap at 40 columns
+        #expect(screen.contains("more than 1 s of CPU time"), "\(screen)")
+    }
+
     @Test("an idle run is unaffected, even with a short limit")
     func idleRun() throws {
         let script = try BinaryRunner.script(#"countdown.start{ seconds = 1, on_done = function() print("done") end }"#)
