@@ -185,7 +185,7 @@ extension LuaHost {
     /// period of the CPU-time timer that must call `cpuLimitCheck` from its signal
     /// handler: every second of CPU, or every `seconds` when that is shorter. A
     /// callback is stopped at the first fire that finds it running for `seconds`
-    /// or more (so after between `seconds` and `seconds` + one period of CPU).
+    /// or more (whole periods, rounded up), so after at most one period more of CPU.
     public static func configureCPULimit(seconds: Double) -> Int64 {
         let period = min(seconds, 1)
         let periods = Int32(min((seconds / period).rounded(.up), Double(Int32.max)))
