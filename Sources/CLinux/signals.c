@@ -201,3 +201,40 @@ void cdl_watchdog_disarm(void) {
     if (atomic_load(&terminating) != 0) return;
     atomic_store(&watchdog_deadline, 0);
 }
+
+/* ---- the CPU-time limit (see CLinux.h) ---- */
+
+static _Atomic(cdl_cpu_check_fn) cpu_check = NULL;
+static _Atomic int cpu_code = 1;
+static _Atomic(const char *) cpu_message = NULL;
+
+static void on_cpu_timer(int signal) {
+    (void)signal;
+    int saved = errno;
+    cdl_cpu_check_fn check = atomic_load(&cpu_check);
+    if (check && check()) force_exit(atomic_load(&cpu_code), atomic_load(&cpu_message));
+    errno = saved;
+}
+
+int cdl_cpu_timer_start(int64_t period_ns, cdl_cpu_check_fn check, int code, const char *message) {
+    static int started = 0;
+    if (started) return 0;
+    atomic_store(&cpu_code, code);
+    atomic_store(&cpu_message, message);
+    atomic_store(&cpu_check, check);
+    handle(SIGRTMIN + 4, on_cpu_timer, 0);
+    struct sigevent event;
+    memset(&event, 0, sizeof event);
+    event.sigev_notify = SIGEV_THREAD_ID; /* this thread, the one that runs Lua */
+    event.sigev_signo = SIGRTMIN + 4;
+    event._sigev_un._tid = gettid();
+    timer_t timer;
+    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &timer) != 0) return -1;
+    struct itimerspec spec;
+    spec.it_value.tv_sec = (time_t)(period_ns / 1000000000);
+    spec.it_value.tv_nsec = (long)(period_ns % 1000000000);
+    spec.it_interval = spec.it_value;
+    if (timer_settime(timer, 0, &spec, NULL) != 0) return -1;
+    started = 1;
+    return 0;
+}

@@ -70,6 +70,8 @@ int cdt_restore_now(void) {
             write_all(targets[i], buffer, (size_t)n);
             offset += n;
         }
+        /* What is written after (the watchdog's message) goes where it should. */
+        dup2(targets[i], i + 1);
     }
     errno = saved;
     return 1;

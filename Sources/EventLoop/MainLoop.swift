@@ -80,6 +80,19 @@ public final class MainLoop {
 
     public static func disarmWatchdog() { cdl_watchdog_disarm() }
 
+    /// Starts a timer on the calling thread's CPU-time clock that calls `check`
+    /// from a signal handler every `periodNanoseconds` of that thread's CPU time
+    /// (none while it sleeps); when `check` returns nonzero, the process ends as
+    /// the watchdog ends it (terminal restored, `message` on stderr, exit `code`).
+    /// Call it from the thread that runs Lua, once. Throws when the system refuses.
+    public static func startCPUTimer(periodNanoseconds: Int64, check: @convention(c) () -> Int32, code: Int32, message: String) throws(LoopError) {
+        // The handler may read it at any time until the process ends: never freed.
+        let text = strdup(message)
+        if cdl_cpu_timer_start(periodNanoseconds, check, code, text) != 0 {
+            throw LoopError(message: "cannot create the CPU-time timer: \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// Wake-ups of the loop so far (benchmarks read it).
     public private(set) var wakeups = 0
 

@@ -181,6 +181,23 @@ extension LuaHost {
     /// The terminating signal that interrupted Lua code, or 0.
     public static var interruptingSignal: Int32 { cd_interrupt_signal() }
 
+    /// Sets the CPU-time limit per callback to `seconds` (> 0) and returns the
+    /// period of the CPU-time timer that must call `cpuLimitCheck` from its signal
+    /// handler: every second of CPU, or every `seconds` when that is shorter. A
+    /// callback is stopped at the first fire that finds it running for `seconds`
+    /// or more (whole periods, rounded up), so after at most one period more of CPU.
+    public static func configureCPULimit(seconds: Double) -> Int64 {
+        let period = min(seconds, 1)
+        let periods = Int32(min((seconds / period).rounded(.up), Double(Int32.max)))
+        cd_cpu_limit_configure(periods, seconds)
+        return Int64(period * 1e9)
+    }
+
+    /// For the CPU-time timer's signal handler (async-signal-safe): stops the
+    /// callback that ran past the limit; nonzero when it could not be stopped at
+    /// the last fire and the process must end.
+    public static let cpuLimitCheck: @convention(c) () -> Int32 = cd_cpu_limit_check
+
     /// Ends the run's Lua side: closes the state, which runs the script's
     /// finalizers (under the memory cap; a cdscript function called from one
     /// raises "the run is over", so a persistent countdown cannot be started

@@ -11,6 +11,12 @@ struct HardeningOptions: ParsableArguments {
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory the script's Lua state and the text its view holds may take: bytes, or with K, M or G (512M); 0 for no limit.", valueName: "SIZE"))
     var memoryLimit: String = "512M"
 
+    @Option(name: .customLong("cpu-limit"), parsing: .unconditional, help: ArgumentHelp("CPU seconds one callback, with all it causes (finalizers and loops in C included), may run before it fails; when even that cannot stop it, the run ends (exit 1). 0 for no limit.", valueName: "SECONDS"))
+    var cpuLimit: Double = Self.defaultCPULimit
+
+    /// The CPU-time limit per callback by default, in seconds.
+    static let defaultCPULimit: Double = 10
+
     @Flag(help: "Remove io, os.execute, os.exit, os.remove, os.rename, package.loadlib, C modules and debug; refuse bytecode; read files only in the script's folder and the plugin folders; os.getenv only for locale, time zone and terminal variables.")
     var sandbox = false
 
@@ -20,6 +26,9 @@ struct HardeningOptions: ParsableArguments {
     func validate() throws {
         guard budget >= 0 else { throw ValidationError("--budget must be 0 (no limit) or a positive number of instructions, got \(budget)") }
         _ = try Self.bytes(memoryLimit)
+        guard cpuLimit.isFinite, cpuLimit == 0 || (cpuLimit >= 0.1 && cpuLimit <= 86400) else {
+            throw ValidationError("--cpu-limit must be 0 (no limit) or a number of seconds from 0.1 to 86400, got \(cpuLimit)")
+        }
     }
 
     var limits: ScriptLimits {

@@ -82,6 +82,18 @@ struct RunCommand: ParsableCommand {
             printError("cdscript: \(error)")
             throw ExitCode(ExitStatus.systemError.rawValue)
         }
+        // The CPU-time limit per callback reaches what no hook does (finalizers,
+        // loops in C): a timer on this thread's CPU clock, silent while it sleeps.
+        if hardening.cpuLimit > 0 {
+            let period = LuaHost.configureCPULimit(seconds: hardening.cpuLimit)
+            let message = "cdscript: a callback ran for more than \(Self.seconds(hardening.cpuLimit)) s of CPU time (--cpu-limit) and could not be stopped (a finalizer or a loop in C); the run was ended\n"
+            do {
+                try MainLoop.startCPUTimer(periodNanoseconds: period, check: LuaHost.cpuLimitCheck,
+                                           code: ExitStatus.hookError.rawValue, message: message)
+            } catch {
+                printError("cdscript: \(error); callbacks run without a CPU-time limit")
+            }
+        }
         if let scaled = clock as? ScaledClock {
             loop.realInstant = { scaled.baseInstant($0) }
         }
@@ -163,6 +175,11 @@ extension RunCommand {
         case SIGHUP: throw ExitCode(ExitStatus.hangup.rawValue)
         default: break
         }
+    }
+
+    /// 10 -> "10", 0.5 -> "0.5".
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int64(value)) : String(value)
     }
 
     /// The real clock, or one running `speed` times faster on top of it.

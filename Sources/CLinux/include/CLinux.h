@@ -55,4 +55,14 @@ void cdl_watchdog_arm(int milliseconds, int code, const char *message);
 void cdl_watchdog_disarm(void);
 /* Restores the terminal now (the restorer, if any); nonzero when it did. */
 int cdl_restore_terminal(void);
+
+/* ---- the CPU-time limit (signals.c) ----------------------------------------
+ * A timer on the calling thread's CPU-time clock (CLOCK_THREAD_CPUTIME_ID), firing
+ * SIGRTMIN+4 at that thread every `period_ns` of its CPU time. A CPU-time clock
+ * stands still while the thread sleeps: an idle run gets no signal and no wake-up.
+ * The handler calls `check` (async-signal-safe); when it returns nonzero, the
+ * process ends as the watchdog ends it: terminal restored, `message` (a string
+ * that must outlive the process) on stderr, exit `code`. Returns 0, or -1 (errno). */
+typedef int (*cdl_cpu_check_fn)(void);
+int cdl_cpu_timer_start(int64_t period_ns, cdl_cpu_check_fn check, int code, const char *message);
 #endif

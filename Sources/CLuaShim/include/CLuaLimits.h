@@ -30,6 +30,25 @@ void cd_stop_hook(lua_State *L, lua_Debug *ar);
  * running thread and keep the budget across coroutines; returns a Lua status. */
 int cd_install_tracked_coroutines(lua_State *L);
 
+/* ---- the CPU-time limit per callback (interrupt.c) ----
+ * A per-thread CPU-time timer (set up by the run, see CLinux's cdl_cpu_timer_start)
+ * calls cd_cpu_limit_check from its signal handler every period of the thread's
+ * CPU time. Each outermost callback bumps cd_callback_sequence (one increment);
+ * when the check sees the same callback still running after the limit, it sets a
+ * hook that makes its Lua code raise "CPU time limit exceeded" (the callback's
+ * error: the run goes on); when that callback is still running at the next fire
+ * (a finalizer or a loop in C, which no hook reaches), it returns 1 and the
+ * caller ends the process. */
+extern volatile uint32_t cd_callback_sequence;
+/* Fires of the timer a callback may span before it is stopped (0: no limit), and
+ * the limit in seconds, for the message. */
+void cd_cpu_limit_configure(int periods, double seconds);
+/* For the timer's signal handler (async-signal-safe): 1 when the run must end now. */
+int cd_cpu_limit_check(void);
+/* The hook cd_cpu_limit_check sets: raises the CPU-time error in the callback it
+ * was set for, and puts the usual hook back in any later one. */
+void cd_cpu_hook(lua_State *L, lua_Debug *ar);
+
 typedef struct cd_limits {
     /* Bytes the state holds now, and the cap (0: none). */
     size_t used;
@@ -110,7 +129,10 @@ static inline cd_limits_saved cd_limits_begin(lua_State *L, cd_limits *limits) {
     saved.spent = limits->spent;
     /* A nested callback (a hook fired from inside a host function) shares the
      * budget of the callback that caused it: one budget for all it causes. */
-    if (limits->depth++ == 0) limits->spent = 0;
+    if (limits->depth++ == 0) {
+        limits->spent = 0;
+        cd_callback_sequence++; /* what the CPU-time limit tells callbacks apart by */
+    }
     limits->capped = 1;
     return saved;
 }
