@@ -83,9 +83,11 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: []),
         .testTarget(name: "CountdownStoreTests", dependencies: ["CountdownStore", "CountdownCore", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Redis store against a real redis-server each suite starts on loopback and stops.
-        .testTarget(name: "RedisStoreTests", dependencies: ["RedisStore", "CountdownCore"]),
+        // A real redis-server of a test's own, for the Redis tests of both suites below.
+        .target(name: "RedisTestServer", path: "Tests/Support/RedisTestServer"),
+        .testTarget(name: "RedisStoreTests", dependencies: ["RedisStore", "CountdownCore", "RedisTestServer"]),
         // Runs the real binary against real stores: kill -9, SIGSTOP, clock jumps, bad files.
-        .testTarget(name: "StoreFaultTests", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "StoreFaultTests", dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "RedisTestServer"]),
         .testTarget(
             name: "ScriptTestingTests",
             dependencies: ["ScriptTesting", "LuaHost", "CountdownCore", "CLua"],

@@ -1,5 +1,6 @@
 import CountdownCore
 import Foundation
+import RedisTestServer
 @testable import RedisStore
 import Testing
 

@@ -4,12 +4,12 @@ import Foundation
 /// directory, stopped when the value goes (also when a test fails): no test
 /// depends on a server left running. Persistence: append-only file, fsync always,
 /// so a restart loses nothing.
-final class RedisServer: @unchecked Sendable {
-    let port: Int
-    let directory: String
+public final class RedisServer: @unchecked Sendable {
+    public let port: Int
+    public let directory: String
     private var process: Process?
 
-    init() throws {
+    public init() throws {
         port = try Self.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-redis-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -25,11 +25,11 @@ final class RedisServer: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    var url: String { "redis://127.0.0.1:\(port)" }
-    var pid: Int32 { process?.processIdentifier ?? -1 }
+    public var url: String { "redis://127.0.0.1:\(port)" }
+    public var pid: Int32 { process?.processIdentifier ?? -1 }
 
     /// Starts the server (again) and waits until it answers.
-    func start() throws {
+    public func start() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
         p.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--dir", directory, "--save", "",
@@ -48,7 +48,7 @@ final class RedisServer: @unchecked Sendable {
 
     /// Stops it cleanly (`SHUTDOWN`: it writes what it has) and waits. Not SIGTERM:
     /// a child of the test runner may inherit a signal mask that blocks it.
-    func stop() {
+    public func stop() {
         guard let process, process.isRunning else { return }
         _ = try? cli("SHUTDOWN")
         let deadline = Date().addingTimeInterval(10)
@@ -57,11 +57,11 @@ final class RedisServer: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    func signal(_ signal: Int32) { kill(pid, signal) }
+    public func signal(_ signal: Int32) { kill(pid, signal) }
 
     /// Runs redis-cli against it; returns its output without the last newline.
     @discardableResult
-    func cli(_ arguments: String...) throws -> String {
+    public func cli(_ arguments: String...) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
         p.arguments = ["-p", String(port), "--raw"] + arguments
@@ -76,7 +76,7 @@ final class RedisServer: @unchecked Sendable {
 
     struct Failure: Error { let message: String }
 
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
