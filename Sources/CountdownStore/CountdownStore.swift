@@ -123,12 +123,28 @@ public final class CountdownStore: CountdownPersistence {
         if let opened { return try opened.get() }
         let result: Result<DatabaseQueue, StoreError>
         do {
-            result = .success(try openNow())
+            result = .success(try openRetryingContention())
         } catch {
             result = .failure(error)
         }
         opened = result
         return try result.get()
+    }
+
+    /// Processes that open the same new store at once can meet in SQLite's deadlock
+    /// avoidance (each holds a read lock and wants the write lock that switching
+    /// the file to WAL needs): one is answered SQLITE_BUSY at once, without the busy
+    /// timeout. Opening changes nothing until it succeeds, so it is tried again,
+    /// after a short random pause, for as long as the busy timeout allows.
+    private func openRetryingContention() throws(StoreError) -> DatabaseQueue {
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        while true {
+            do {
+                return try openNow()
+            } catch where error.isContention && Date() < deadline {
+                usleep(useconds_t.random(in: 5_000...30_000))
+            }
+        }
     }
 
     private func openNow() throws(StoreError) -> DatabaseQueue {
@@ -285,6 +301,10 @@ public final class CountdownStore: CountdownPersistence {
             return StoreError(.corrupt, path: path, reason: reason)
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
             return StoreError(.unavailable, path: path, reason: "\(reason); it was left as it is")
+        case .SQLITE_BUSY:
+            var busy = StoreError(.failed, path: path, reason: reason)
+            busy.isContention = true
+            return busy
         default:
             return StoreError(.failed, path: path, reason: reason)
         }

@@ -15,6 +15,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
     public let kind: Kind
     public let path: String
     public let reason: String
+    /// SQLite answered SQLITE_BUSY: another process held the lock past the busy
+    /// timeout, or SQLite refused to wait because waiting could deadlock.
+    var isContention = false
 
     public init(_ kind: Kind, path: String, reason: String) {
         self.kind = kind
