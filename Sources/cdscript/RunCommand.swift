@@ -75,13 +75,7 @@ struct RunCommand: ParsableCommand {
         // Signals interrupt running Lua code, and whatever path ends the process
         // gives the terminal back first (see docs/hardening.md, "Guarantees").
         MainLoop.setSignalActions(interrupt: LuaHost.interruptFromSignal, restore: TerminalSession.restoreFromSignal)
-        let loop: MainLoop
-        do {
-            loop = try MainLoop(scheduler: scheduler)
-        } catch {
-            printError("cdscript: \(error)")
-            throw ExitCode(ExitStatus.systemError.rawValue)
-        }
+        let loop = try MainLoop.forCommand(scheduler: scheduler)
         // The CPU-time limit per callback reaches what no hook does (finalizers,
         // loops in C): a timer on this thread's CPU clock, silent while it sleeps.
         if hardening.cpuLimit > 0 {

@@ -30,13 +30,7 @@ struct WatchCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.openShared()
         let scheduler = Scheduler(clock: BootClock())
-        let loop: MainLoop
-        do {
-            loop = try MainLoop(scheduler: scheduler)
-        } catch {
-            printError("cdscript: \(error)")
-            throw ExitCode(ExitStatus.systemError.rawValue)
-        }
+        let loop = try MainLoop.forCommand(scheduler: scheduler)
         let session: TerminalSession? = !plain && TerminalSession.isTerminal(STDOUT_FILENO) ? TerminalSession() : nil
         let controller: ViewController
         if let session {

@@ -113,20 +113,9 @@ final class Tmux {
         var cArgs = argv.map { strdup($0) } + [nil]
         var cEnv = environment.map { strdup($0) } + [nil]
         defer { (cArgs + cEnv).forEach { free($0) } }
-        // Test threads (dispatch workers) block signals, and a spawned process
-        // inherits that mask: start tmux, and so the program under test, with
-        // no signal blocked and default dispositions.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        // tmux, and so the program under test, starts with no signal blocked.
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, &cArgs, &cEnv)
+        let spawned = withCleanSignalAttributes { posix_spawnp(&pid, "tmux", &actions, &$0, &cArgs, &cEnv) }
         guard spawned == 0 else { throw TmuxFailed(arguments: arguments, status: spawned) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
