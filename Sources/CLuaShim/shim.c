@@ -291,7 +291,11 @@ cd_hook_caller *cd_hook_caller_new(lua_State *L) {
     return caller;
 }
 
-void cd_hook_caller_free(cd_hook_caller *caller) { free(caller); }
+void cd_hook_caller_free(cd_hook_caller *caller) {
+    if (caller == NULL) return;
+    free(caller->free_handle_refs);
+    free(caller);
+}
 
 /* cd_tick_stays_local with the last verdict at hand. */
 static int hook_is_local(lua_State *L, cd_hook_caller *caller, int index) {
@@ -321,7 +325,7 @@ int cd_hook_flags(lua_State *L, cd_hook_caller *caller, int index) {
     lua_pop(L, 1);
     for (int hook = 2; hook <= 3; hook++) {
         int type = lua_getiuservalue(L, index, hook);
-        if (type != LUA_TNIL && hook == 2) flags |= CD_HOOK_HAS_TICK;
+        if (type != LUA_TNIL) flags |= hook == 2 ? CD_HOOK_HAS_TICK : CD_HOOK_HAS_DONE;
         if (type == LUA_TFUNCTION && hook_is_local(L, caller, lua_gettop(L))) flags |= CD_HOOK_LOCAL << hook;
         lua_pop(L, 1);
     }
@@ -379,10 +383,10 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
 }
 
 int cd_ref_handle(lua_State *L, cd_hook_caller *caller) {
-    if (caller->released_handle_refs > 0) {
-        /* Keys freed by ended countdowns come first: the registry does not grow. */
-        caller->released_handle_refs--;
-        return luaL_ref(L, LUA_REGISTRYINDEX);
+    if (caller->free_handle_count > 0) {
+        int ref = caller->free_handle_refs[--caller->free_handle_count];
+        lua_rawseti(L, LUA_REGISTRYINDEX, ref);
+        return ref;
     }
     int ref = caller->next_handle_ref;
     /* A nil key is nobody's: luaL_ref only hands out keys on its free list (which
@@ -400,8 +404,21 @@ int cd_ref_handle(lua_State *L, cd_hook_caller *caller) {
 }
 
 void cd_unref_handle(lua_State *L, cd_hook_caller *caller, int ref) {
-    luaL_unref(L, LUA_REGISTRYINDEX, ref);
-    if (ref >= 0) caller->released_handle_refs++;
+    if (ref <= 0) return;
+    if (caller->free_handle_count == caller->free_handle_capacity) {
+        int capacity = caller->free_handle_capacity ? caller->free_handle_capacity * 2 : 64;
+        int *refs = (int *)realloc(caller->free_handle_refs, sizeof(int) * (size_t)capacity);
+        if (refs == NULL) {
+            /* Out of memory here: luaL_ref's own free list takes the key instead. */
+            luaL_unref(L, LUA_REGISTRYINDEX, ref);
+            return;
+        }
+        caller->free_handle_refs = refs;
+        caller->free_handle_capacity = capacity;
+    }
+    lua_pushinteger(L, 0);
+    lua_rawseti(L, LUA_REGISTRYINDEX, ref);
+    caller->free_handle_refs[caller->free_handle_count++] = ref;
 }
 
 void cd_push_ref(lua_State *L, int ref) { lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
@@ -413,6 +430,9 @@ void cd_push_handle_metatable(lua_State *L) {
         lua_pushstring(L, "countdown handle");
         lua_setfield(L, -2, "__name");
     }
+    /* The registry keeps it for the state's life: its address stays valid. */
+    cd_limits *limits = cd_get_limits(L);
+    if (limits) limits->handle_metatable = lua_topointer(L, -1);
 }
 
 /* The handle metatable's __index: `h.id` reads user value 1, anything else is
@@ -452,7 +472,15 @@ cd_handle *cd_new_handle(lua_State *L) {
 }
 
 cd_handle *cd_to_handle(lua_State *L, int index) {
-    return (cd_handle *)luaL_testudata(L, index, HANDLE_METATABLE);
+    cd_limits *limits = cd_get_limits(L);
+    if (limits == NULL || limits->handle_metatable == NULL)
+        return (cd_handle *)luaL_testudata(L, index, HANDLE_METATABLE);
+    /* luaL_testudata's test without its lookup of the metatable by name (a string
+     * key in the registry): the same answer at a third of the cost. */
+    if (lua_type(L, index) != LUA_TUSERDATA || !lua_getmetatable(L, index)) return NULL;
+    const void *metatable = lua_topointer(L, -1);
+    lua_settop(L, -2);
+    return metatable == limits->handle_metatable ? (cd_handle *)lua_touserdata(L, index) : NULL;
 }
 
 /* ---- starting countdowns ------------------------------------------------ */
@@ -547,7 +575,7 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_n
     }
     for (int hook = 2; hook <= 3; hook++) {
         if (lua_type(L, base + hook) == LUA_TNIL) continue;
-        if (hook == 2) f |= CD_HOOK_HAS_TICK;
+        f |= hook == 2 ? CD_HOOK_HAS_TICK : CD_HOOK_HAS_DONE;
         if (hook_is_local(L, caller, base + hook)) f |= CD_HOOK_LOCAL << hook;
         lua_pushvalue(L, base + hook);
         lua_setiuservalue(L, handle, hook);

@@ -487,7 +487,8 @@ public final class Scheduler {
         records[slot].state = reason == .finished ? .finished : .cancelled
         records[slot].epoch &+= 1
         if r.isWall { wallCountdowns -= 1 }
-        if let id = idBySlot.removeValue(forKey: Int32(slot)), ids[id] == key { ids[id] = nil }
+        // Only stored countdowns have ids here; an empty table needs no hashing.
+        if !idBySlot.isEmpty, let id = idBySlot.removeValue(forKey: Int32(slot)), ids[id] == key { ids[id] = nil }
         activeCount -= 1
         freeSlots.append(Int32(slot))
         if activeCount == 0 { queue.removeAll() }

@@ -47,7 +47,8 @@ extension LuaHost: SchedulerDelegate {
         L.pop()
         storeEnded(tick, reason: reason, handleRef: ref, flags: hooks.flags)
         if reason == .finished || reason == .cancelled {
-            if let failure = callHook(ref: ref, hook: 3, flags: hooks.flags, tick, reason: reason == .finished ? "finished" : "cancelled") {
+            if hooks.flags & UInt8(CD_HOOK_HAS_DONE) != 0,
+               let failure = callHook(ref: ref, hook: 3, flags: hooks.flags, tick, reason: reason == .finished ? "finished" : "cancelled") {
                 _ = handleHookError(handleRef: ref, id: failure.id, hook: "on_done", message: failure.message)
                 if failure.ended { cd_unref_handle(L, vm.hookCaller, ref) }
             }

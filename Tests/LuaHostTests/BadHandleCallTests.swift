@@ -41,6 +41,22 @@ struct BadHandleCallTests {
         #expect(bed.global("err")?.contains("expected a countdown handle as self") == true)
     }
 
+    /// Handles are told apart by their metatable's address (no lookup by name):
+    /// every other kind of value, userdata with a metatable of its own included, is refused.
+    @Test("a method called on a value that is not a handle is refused", arguments: [
+        "t", "{}", "coroutine.create(print)", "io.stdout", "42", "'h'",
+    ])
+    func notAHandle(_ value: String) {
+        let bed = LuaTestbed()
+        bed.mustRun("""
+            h = countdown.start{seconds = 10, on_tick = function(tick) t = tick end}
+            ok, err = pcall(h.cancel, \(value))
+            """)
+        #expect(bed.global("ok") == "false", "\(value)")
+        #expect(bed.global("err")?.contains("cancel: ") == true, "\(bed.global("err") ?? "")")
+        #expect(bed.eval("h:state()") == "running")
+    }
+
     @Test("h:append needs a positive number of seconds", arguments: [
         ("h:append(-1)", "'seconds' must be a number of seconds > 0, got -1"),
         ("h:append(0)", "'seconds' must be a number of seconds > 0, got 0"),

@@ -79,6 +79,9 @@ typedef struct cd_limits {
      * budget: a count of 1), so that the outermost callback's end puts the usual
      * one back without asking Lua on every callback. */
     int hook_dirty;
+    /* The countdown handle metatable (see cd_push_handle_metatable), so that
+     * cd_to_handle compares addresses instead of looking the name up. */
+    const void *handle_metatable;
 } cd_limits;
 
 /* A new state whose allocator and count hook enforce the given limits (0: none).

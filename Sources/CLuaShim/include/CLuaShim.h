@@ -98,9 +98,13 @@ typedef struct cd_hook_caller {
     int handle_metatable_ref;
     /* The registry key cd_ref_handle tries first: one past the last it gave. */
     int next_handle_ref;
-    /* Handle references released (cd_unref_handle) and not yet taken again: while
-     * there are some, cd_ref_handle reuses luaL_ref's free list. */
-    int released_handle_refs;
+    /* Handle references released (cd_unref_handle) and not yet taken again, taken
+     * first by cd_ref_handle. Their registry entries hold 0 meanwhile: not nil, so
+     * luaL_ref (which hands out the key past the registry's border) never gives
+     * them to anyone else, and not on luaL_ref's free list either. */
+    int *free_handle_refs;
+    int free_handle_count;
+    int free_handle_capacity;
 } cd_hook_caller;
 
 /* Makes the caller for a state (in a protected call); NULL when that failed. */
@@ -116,7 +120,9 @@ enum {
     /* The countdown has an on_tick hook. */
     CD_HOOK_HAS_TICK = 16,
     /* The countdown is kept in the store (its handle's `persistent`). */
-    CD_HOOK_PERSISTENT = 32
+    CD_HOOK_PERSISTENT = 32,
+    /* The countdown has an on_done hook: without one, its end calls nothing. */
+    CD_HOOK_HAS_DONE = 64
 };
 
 /* The flags of the handle at `index`, from its id and hooks (every flag but
@@ -179,13 +185,14 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
  * function. Safe to call from Swift: the work runs in a protected call. */
 int cd_tick_stays_local(lua_State *L, int index);
 
-/* cd_ref for a countdown's handle (popped from the top). While released handle
- * references wait on luaL_ref's free list, it is luaL_ref, which takes them
- * first. Otherwise (countdowns being started, none ended) the key after the last
- * one given is usually still free (nil), and taking it costs one lookup, where
- * luaL_ref reads its free list and then the registry's length. */
+/* cd_ref for a countdown's handle (popped from the top). Keys released by
+ * cd_unref_handle come first (one store). Otherwise (countdowns being started,
+ * none ended) the key after the last one given is usually still free (nil), and
+ * taking it costs one lookup, where luaL_ref reads its free list and then the
+ * registry's length. */
 int cd_ref_handle(lua_State *L, cd_hook_caller *caller);
-/* cd_unref for a reference cd_ref_handle gave. */
+/* Releases a reference cd_ref_handle gave (two stores, where luaL_unref reads
+ * and writes its free list in the registry). */
 void cd_unref_handle(lua_State *L, cd_hook_caller *caller, int ref);
 
 /* Pushes registry[ref]. */
