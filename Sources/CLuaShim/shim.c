@@ -274,6 +274,10 @@ static int make_hook_caller(lua_State *L) {
     lua_setmetatable(L, -2);
     caller->last_hook_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     caller->last_hook = NULL;
+    if (caller->limits && caller->limits->hook_pin_ref <= 0) {
+        lua_pushboolean(L, 0);
+        caller->limits->hook_pin_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     return 0;
 }
 
@@ -297,16 +301,32 @@ void cd_hook_caller_free(cd_hook_caller *caller) {
     free(caller);
 }
 
-/* cd_tick_stays_local with the last verdict at hand. */
+/* Holds the hook at `index` until the end of the outermost callback (see
+ * cd_limits.hook_pin_ref), so that its address identifies it meanwhile. */
+static void pin_hook(lua_State *L, cd_hook_caller *caller, int index) {
+    cd_limits *limits = caller->limits;
+    if (limits == NULL || limits->hook_pin_ref <= 0) return;
+    lua_pushvalue(L, index);
+    lua_rawseti(L, LUA_REGISTRYINDEX, limits->hook_pin_ref);
+    limits->hook_pinned = 1;
+}
+
+/* cd_tick_stays_local with the last verdict at hand: countdowns started in a loop
+ * share their hook. */
 static int hook_is_local(lua_State *L, cd_hook_caller *caller, int index) {
     const void *fn = lua_topointer(L, index);
     if (fn == caller->last_hook) {
-        /* The same address: the same function only if the weak anchor still holds it. */
+        /* Pinned since it was judged in this callback: nothing else can be at its address. */
+        if (caller->limits && caller->limits->hook_pinned) return caller->last_hook_local;
+        /* Otherwise the same address is the same function only if the weak anchor still holds it. */
         lua_rawgeti(L, LUA_REGISTRYINDEX, caller->last_hook_ref);
         lua_rawgeti(L, -1, 1);
         int same = lua_rawequal(L, -1, index);
         lua_settop(L, -3);
-        if (same) return caller->last_hook_local;
+        if (same) {
+            pin_hook(L, caller, index);
+            return caller->last_hook_local;
+        }
     }
     int local = cd_tick_stays_local(L, index);
     lua_rawgeti(L, LUA_REGISTRYINDEX, caller->last_hook_ref);
@@ -315,6 +335,7 @@ static int hook_is_local(lua_State *L, cd_hook_caller *caller, int index) {
     lua_settop(L, -2);
     caller->last_hook = fn;
     caller->last_hook_local = local;
+    pin_hook(L, caller, index);
     return local;
 }
 

@@ -107,8 +107,16 @@ public final class LuaHost {
     /// The C trampoline raises it after this Swift frame has returned.
     @inline(__always)
     static func hostCall(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ body: (LuaHost, OpaquePointer) throws(APIError) -> Int32) -> Int32 {
-        let host = Unmanaged<LuaHost>.fromOpaque(context!).takeUnretainedValue()
-        let L = L!
+        // The context is the host itself, alive whenever its functions can run (once
+        // it goes, the trampoline refuses them: `run_over`), so a guaranteed
+        // reference serves: no retain and release per call.
+        Unmanaged<LuaHost>.fromOpaque(context!)._withUnsafeGuaranteedRef { host in
+            hostCall(host, L!, body)
+        }
+    }
+
+    @inline(__always)
+    private static func hostCall(_ host: LuaHost, _ L: OpaquePointer, _ body: (LuaHost, OpaquePointer) throws(APIError) -> Int32) -> Int32 {
         let outer = host.current
         host.current = L
         host.hostCallDepth += 1

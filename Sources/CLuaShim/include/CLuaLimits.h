@@ -82,6 +82,12 @@ typedef struct cd_limits {
     /* The countdown handle metatable (see cd_push_handle_metatable), so that
      * cd_to_handle compares addresses instead of looking the name up. */
     const void *handle_metatable;
+    /* The last hook judged for countdown.start (see hook_is_local in shim.c) is
+     * held at registry[hook_pin_ref] while `hook_pinned`, from its judgement to
+     * the end of the outermost callback: within a callback its address alone then
+     * identifies it. */
+    int hook_pin_ref;
+    int hook_pinned;
 } cd_limits;
 
 /* A new state whose allocator and count hook enforce the given limits (0: none).
@@ -145,6 +151,12 @@ static inline void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_save
     limits->capped = saved.capped;
     if (--limits->depth > 0) return; /* the enclosing callback goes on counting */
     limits->spent = 0;
+    if (limits->hook_pinned) {
+        /* Let the last hook go: a store over an existing key, which cannot fail. */
+        limits->hook_pinned = 0;
+        lua_pushboolean(L, 0);
+        lua_rawseti(L, LUA_REGISTRYINDEX, limits->hook_pin_ref);
+    }
     /* Back to the usual count after a budget ran out (the hook then counts every
      * instruction) or after an interruption. Every outermost callback ends here,
      * so the next one starts with the usual count. */
