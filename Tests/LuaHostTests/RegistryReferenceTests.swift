@@ -116,6 +116,26 @@ struct RegistryReferenceTests {
         #expect(bed.scheduler.activeCount == 0)
     }
 
+    /// References are reused (released keys first): whatever finds a countdown's
+    /// hooks by its reference must not bring an ended one's on_tick back.
+    @Test("a countdown without on_tick that gets an ended one's reference never calls that on_tick")
+    func reusedReferenceForgetsOnTick() throws {
+        let bed = LuaTestbed()
+        bed.mustRun("""
+            old_ticks, seen = 0, 0
+            for i = 1, 20 do countdown.start{seconds = 0.5, every = 0.1, on_tick = function() old_ticks = old_ticks + 1 end} end
+            """)
+        try bed.runAll()
+        bed.mustRun("""
+            before = old_ticks
+            countdown.on("tick", function() seen = seen + 1 end)
+            for i = 1, 20 do countdown.start{seconds = 0.5, every = 0.1} end
+            """)
+        try bed.runAll()
+        bed.mustRun("print(old_ticks - before, seen)")
+        #expect(bed.lines.last == "0 100")
+    }
+
     @Test("ended countdowns' handles and hooks can be collected")
     func endedAreCollectable() throws {
         let bed = LuaTestbed()
