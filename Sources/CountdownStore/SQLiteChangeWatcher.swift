@@ -45,9 +45,17 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
             if recheckFD >= 0 { close(recheckFD) }
             throw StoreError(.unavailable, path: store.path, reason: "cannot watch it for changes: \(reason)")
         }
-        rewatch()
+        // The first read opens the store, which creates its `-wal` and `-shm`: done
+        // before the watch exists, so this process's own start wakes nobody (an
+        // event would arm 0.6 s of re-checks).
         knewFile = store.fileExists
         if knewFile { lastVersion = currentVersion() }
+        rewatch()
+        // A commit from elsewhere between that read and the watch: looked at at once.
+        if knewFile, currentVersion() != lastVersion {
+            pendingRechecks = 1
+            armRecheck()
+        }
     }
 
     deinit {

@@ -32,6 +32,32 @@ struct SQLiteChangeWatcherTests {
         #expect(changes(watcher, within: 0.8) == .none, "nothing more after the change was seen")
     }
 
+    /// Opening the store creates its `-wal` and `-shm`: before, that woke the new
+    /// watcher and armed 0.6 s of re-checks, one of them a wake-up of an idle run.
+    @Test("a watcher on an existing store, in a process that only opens it, never wakes")
+    func quietStart() throws {
+        let dir = temporaryDirectory()
+        do {
+            // Written and closed by an earlier run: its last connection removed the `-wal`.
+            let earlier = CountdownStore(directory: dir)
+            try earlier.save(record("a"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/state.sqlite-wal"))
+        let mine = CountdownStore(directory: dir)
+        let watcher = try SQLiteChangeWatcher(store: mine)
+        var wakes = 0
+        let deadline = Date().addingTimeInterval(1)
+        while Date() < deadline {
+            var fds = watcher.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            if poll(&fds, nfds_t(fds.count), Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 {
+                wakes += 1
+                _ = watcher.drain()
+            }
+        }
+        #expect(wakes == 0)
+        #expect(try mine.load(id: "a") != nil)
+    }
+
     @Test("a store whose directory does not exist yet is reported when another process creates it")
     func directoryCreatedLater() throws {
         let root = temporaryDirectory()
