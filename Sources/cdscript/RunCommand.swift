@@ -18,11 +18,7 @@ struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Let time flow N times faster (a demo of a 60 s countdown in 1 s: --speed 60).", valueName: "N"))
     var speed: Double?
 
-    @Flag(help: "Print one line per change of the view instead of drawing it (the default when stdout is not a terminal).")
-    var plain = false
-
-    @Flag(name: .customLong("no-color"), help: "Draw the view without colours (also when NO_COLOR is set).")
-    var noColor = false
+    @OptionGroup var viewOptions: ViewOptions
 
     @Argument(help: "The Lua script to run.")
     var script: String
@@ -31,6 +27,11 @@ struct RunCommand: ParsableCommand {
     var scriptArguments: [String] = []
 
     func validate() throws {
+        try Self.validate(speed: speed)
+    }
+
+    /// `--speed`, as `run` and `timer` take it.
+    static func validate(speed: Double?) throws {
         if let speed, !(speed.isFinite && speed > 0) {
             throw ValidationError("--speed must be a finite number greater than 0, got \(speed)")
         }
@@ -41,14 +42,14 @@ struct RunCommand: ParsableCommand {
             printError(hint)
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        try Self.run(storeOptions: storeOptions, hardening: hardening, speed: speed, plain: plain, noColor: noColor) { host in
+        try Self.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions) { host in
             host.runScript(atPath: script, arguments: scriptArguments)
         }
     }
 
     /// Runs what `load` loads into the host (the script file, or a built-in
     /// script such as `timer`) until the run ends.
-    static func run(storeOptions: StoreOptions, hardening: HardeningOptions, speed: Double?, plain: Bool, noColor: Bool,
+    static func run(storeOptions: StoreOptions, hardening: HardeningOptions, speed: Double?, view viewOptions: ViewOptions,
                     load: (LuaHost) -> ScriptFailure?) throws {
         LuaHost.lineBufferStandardOutput()
         let clock = try Self.clock(speed: speed)
@@ -100,7 +101,7 @@ struct RunCommand: ParsableCommand {
                 printError("cdscript: \(error); changes made elsewhere reach this run only when it reads the store")
             }
         }
-        let view = ViewRuntime(plain: plain, noColor: noColor, host: host, loop: loop)
+        let view = ViewRuntime(options: viewOptions, host: host, loop: loop)
         defer {
             Self.closeState(of: host)
             view.finish()

@@ -22,11 +22,7 @@ struct TimerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Let time flow N times faster.", valueName: "N"))
     var speed: Double?
 
-    @Flag(help: "Print one line per change instead of drawing (the default when stdout is not a terminal).")
-    var plain = false
-
-    @Flag(name: .customLong("no-color"), help: "Draw without colours (also when NO_COLOR is set).")
-    var noColor = false
+    @OptionGroup var viewOptions: ViewOptions
 
     @Flag(help: "Print the timer's Lua script, commented, and exit.")
     var eject = false
@@ -71,9 +67,7 @@ struct TimerCommand: ParsableCommand {
         if let every, !(every.isFinite && every >= 0.1) {
             throw ValidationError("--every must be a number of seconds, at least 0.1, got \(every)")
         }
-        if let speed, !(speed.isFinite && speed > 0) {
-            throw ValidationError("--speed must be a finite number greater than 0, got \(speed)")
-        }
+        try RunCommand.validate(speed: speed)
         if let id, id.isEmpty { throw ValidationError("--id must not be empty") }
     }
 
@@ -83,12 +77,11 @@ struct TimerCommand: ParsableCommand {
             return
         }
         // Tenths move ten lines a second; plain lines get one a second unless asked.
-        let plainLines = plain || isatty(STDOUT_FILENO) == 0
-        var arguments = [spec ?? "", "--every", Self.format(every ?? (plainLines ? 1 : 0.1))]
+        var arguments = [spec ?? "", "--every", Self.format(every ?? (viewOptions.printsLines ? 1 : 0.1))]
         if let title { arguments += ["--title", title] }
         if let id { arguments += ["--id", id] }
         if !exec.isEmpty { arguments += ["--exec"] + exec }
-        try RunCommand.run(storeOptions: storeOptions, hardening: hardening, speed: speed, plain: plain, noColor: noColor) { host in
+        try RunCommand.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions) { host in
             host.runScript(source: Data(PackageResources.timer_lua), chunkName: "=[cdscript timer]", arguments: ["timer"] + arguments)
         }
     }

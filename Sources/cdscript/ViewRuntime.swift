@@ -27,20 +27,10 @@ final class ViewRuntime {
     private var stdinOpen = true
     private var lines = LineSplitter()
 
-    init(plain: Bool, noColor: Bool, host: LuaHost, loop: MainLoop) {
+    init(options: ViewOptions, host: LuaHost, loop: MainLoop) {
         self.host = host
         self.loop = loop
-        if !plain && TerminalSession.isTerminal(STDOUT_FILENO) {
-            let session = TerminalSession()
-            let noColorVariable = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-            controller = ViewController(output: .screen(session, colours: !noColor && !noColorVariable))
-            self.session = session
-        } else {
-            controller = ViewController(output: .plain { line in
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
-            })
-            session = nil
-        }
+        (controller, session) = options.makeView()
         host.installView(controller)
         controller.onOpen = { [unowned self] in self.startReadingKeys() }
         let scheduler = loop.scheduler
@@ -50,32 +40,13 @@ final class ViewRuntime {
             return controller.isPlain && !self.stdinOpen && scheduler.activeCount == 0
         }
         loop.afterPass = { [unowned self] in self.controller.render() }
-        loop.onSignal = { [unowned self] signal in self.handle(signal) }
+        loop.onSignal = { [unowned self] signal in ViewOptions.follow(signal, session: self.session, controller: self.controller) }
     }
 
     /// Gives the terminal back (and writes out what the script printed meanwhile).
     /// Safe on every path, more than once.
     func finish() {
         session?.end()
-    }
-
-    private func handle(_ signal: Int32) {
-        switch signal {
-        case SIGWINCH:
-            controller.redrawAll()
-        case SIGTSTP:
-            session?.suspend()
-            raise(SIGSTOP)
-        case SIGCONT:
-            // Back from a stop: take the terminal again and redraw all of it; the
-            // scheduler's catch-up pass has put the true remaining time in place.
-            if let session, session.isActive {
-                session.resume()
-                controller.redrawAll()
-            }
-        default:
-            break
-        }
     }
 
     private func startReadingKeys() {

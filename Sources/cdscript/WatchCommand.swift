@@ -18,11 +18,7 @@ struct WatchCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Flag(help: "One line per change instead of the full-screen view (the default when stdout is not a terminal).")
-    var plain = false
-
-    @Flag(name: .customLong("no-color"), help: "Draw the view without colours (also when NO_COLOR is set).")
-    var noColor = false
+    @OptionGroup var viewOptions: ViewOptions
 
     @Argument(help: "Ids to show (default: every stored countdown).")
     var ids: [String] = []
@@ -31,30 +27,11 @@ struct WatchCommand: ParsableCommand {
         let store = try storeOptions.openShared()
         let scheduler = Scheduler(clock: BootClock())
         let loop = try MainLoop.forCommand(scheduler: scheduler)
-        let session: TerminalSession? = !plain && TerminalSession.isTerminal(STDOUT_FILENO) ? TerminalSession() : nil
-        let controller: ViewController
-        if let session {
-            let noColorVariable = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-            controller = ViewController(output: .screen(session, colours: !noColor && !noColorVariable))
-        } else {
-            controller = ViewController(output: .plain { line in
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
-            })
-        }
+        let (controller, session) = viewOptions.makeView()
         defer { session?.end() }
         loop.isDone = { controller.isClosed }
         loop.afterPass = { controller.render() }
-        loop.onSignal = { signal in
-            if signal == SIGWINCH { controller.redrawAll() }
-            if signal == SIGTSTP {
-                session?.suspend()
-                raise(SIGSTOP)
-            }
-            if signal == SIGCONT, let session, session.isActive {
-                session.resume()
-                controller.redrawAll()
-            }
-        }
+        loop.onSignal = { signal in ViewOptions.follow(signal, session: session, controller: controller) }
         if let session, session.inputFD >= 0 {
             controller.onOpen = {
                 loop.watch(session.inputFD) {
