@@ -14,17 +14,7 @@
 int cd_script_hook_count = 0;
 static const char SCRIPT_HOOKS = 0;
 
-static void push_hooks_table(lua_State *L) {
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &SCRIPT_HOOKS) == LUA_TTABLE) return;
-    lua_pop(L, 1);
-    lua_createtable(L, 0, 2);
-    lua_createtable(L, 0, 1);
-    lua_pushliteral(L, "k");
-    lua_setfield(L, -2, "__mode");
-    lua_setmetatable(L, -2);
-    lua_pushvalue(L, -1);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &SCRIPT_HOOKS);
-}
+static void push_hooks_table(lua_State *L) { cd_push_weak_keyed_table(L, &SCRIPT_HOOKS); }
 
 /* Pushes the script's hook entry of thread `co` (a table) or nil; returns its type. */
 static int push_entry(lua_State *L, lua_State *co) {

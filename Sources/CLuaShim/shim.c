@@ -442,6 +442,18 @@ void cd_unref_handle(lua_State *L, cd_hook_caller *caller, int ref) {
     caller->free_handle_refs[caller->free_handle_count++] = ref;
 }
 
+void cd_push_weak_keyed_table(lua_State *L, const void *key) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) return;
+    lua_pop(L, 1);
+    lua_createtable(L, 0, 4);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, key);
+}
+
 void cd_push_ref(lua_State *L, int ref) { lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
 int cd_ref(lua_State *L) { return luaL_ref(L, LUA_REGISTRYINDEX); }
 void cd_unref(lua_State *L, int ref) { luaL_unref(L, LUA_REGISTRYINDEX, ref); }

@@ -276,16 +276,7 @@ static const char VERDICTS_KEY = 0;
 static int verdict(lua_State *L) {
     /* One verdict per function, in a table with weak keys: a million countdowns
      * sharing one hook analyse it once. */
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &VERDICTS_KEY) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_createtable(L, 0, 4);
-        lua_createtable(L, 0, 1);
-        lua_pushliteral(L, "k");
-        lua_setfield(L, -2, "__mode");
-        lua_setmetatable(L, -2);
-        lua_pushvalue(L, -1);
-        lua_rawsetp(L, LUA_REGISTRYINDEX, &VERDICTS_KEY);
-    }
+    cd_push_weak_keyed_table(L, &VERDICTS_KEY);
     lua_pushvalue(L, 1);
     if (lua_rawget(L, -2) == LUA_TBOOLEAN) return 1;
     lua_pop(L, 1);

@@ -195,6 +195,10 @@ int cd_ref_handle(lua_State *L, cd_hook_caller *caller);
  * and writes its free list in the registry). */
 void cd_unref_handle(lua_State *L, cd_hook_caller *caller, int ref);
 
+/* Pushes the table at registry[key] (a light userdata key), made on first use
+ * with weak keys: what the host keeps per Lua value, never keeping it alive. */
+void cd_push_weak_keyed_table(lua_State *L, const void *key);
+
 /* Pushes registry[ref]. */
 void cd_push_ref(lua_State *L, int ref);
 /* Pops the top value into the registry and returns its reference. */
