@@ -26,12 +26,18 @@ public struct ScriptLimits: Sendable, Equatable {
 
     /// No cap, no budget, no sandbox: what tests and benchmarks get unless they ask.
     public static let none = ScriptLimits()
-    /// What `cdscript run` uses unless told otherwise.
-    public static let runDefaults = ScriptLimits(memoryLimit: defaultMemoryLimit, instructionBudget: defaultInstructionBudget)
+    /// What `cdscript run` and `timer` use unless told otherwise: the memory cap and
+    /// no instruction count. Their CPU-time limit per callback (set up by the command,
+    /// not here) bounds runaway code instead, without tracing every instruction.
+    public static let runDefaults = ScriptLimits(memoryLimit: defaultMemoryLimit)
+    /// What a host without a CPU-time limit uses for code it did not write (`cdscript
+    /// test`, listing plugins): the memory cap and the deterministic instruction budget.
+    public static let countedDefaults = ScriptLimits(memoryLimit: defaultMemoryLimit, instructionBudget: defaultInstructionBudget)
 
     /// 512 MB.
     public static let defaultMemoryLimit = 512 * 1024 * 1024
     /// About a second or two of pure Lua on a current machine: generous for a hook.
+    /// The default of `cdscript test`; `run` and `timer` count only when asked (`--budget`).
     public static let defaultInstructionBudget: Int64 = 200_000_000
     /// 64 MB.
     public static let defaultStringRepLimit = 64 * 1024 * 1024

@@ -12,14 +12,18 @@ struct Dispatch: ParsableCommand {
     @Option(help: "Countdowns.") var count = 100_000
     @Option(help: "Seconds of (virtual or real) time to measure.") var seconds = 2.0
     @Flag(help: "Run in real time on the boot clock instead of the virtual clock.") var real = false
-    @Flag(help: "With the limits `cdscript run` sets by default (instruction budget, memory cap); none otherwise.")
+    @Flag(help: "With the limits `cdscript run` sets by default (a memory cap, no instruction count); none otherwise.")
     var runLimits = false
+    @Option(help: "An instruction budget per callback, as `cdscript run --budget N` counts it (0: none).")
+    var budget: Int64 = 0
 
     func run() throws {
         let virtual = VirtualClock()
         let clock: TimeSource = real ? BootClock() : virtual
         let scheduler = Scheduler(clock: clock)
-        let host = LuaHost(scheduler: scheduler, limits: runLimits ? .runDefaults : .none)
+        var limits: ScriptLimits = runLimits ? .runDefaults : .none
+        limits.instructionBudget = budget
+        let host = LuaHost(scheduler: scheduler, limits: limits)
         // The countdowns start from one hook (a helper's first tick), where the
         // clock reads that tick's instant: they share one phase, as luv's timers
         // started in one loop iteration share its cached time (scripts/luv/dispatch.lua).

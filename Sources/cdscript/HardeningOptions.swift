@@ -5,8 +5,10 @@ import LuaHost
 /// `run`'s options for scripts from elsewhere: limits, the sandbox, the plugin path.
 struct HardeningOptions: ParsableArguments {
     // .unconditional: `--budget -5` reaches validate() and its message, not "Missing value".
-    @Option(parsing: .unconditional, help: ArgumentHelp("Lua instructions one callback (the main chunk, a hook, a formatter), with the callbacks and coroutines it causes, may run; 0 for no limit.", valueName: "N"))
-    var budget: Int64 = ScriptLimits.defaultInstructionBudget
+    // Off by default: --cpu-limit bounds every callback without tracing each instruction,
+    // which halves the speed of Lua code (docs/hardening.md, "Which limit is which").
+    @Option(parsing: .unconditional, help: ArgumentHelp("Lua instructions one callback (the main chunk, a hook, a formatter), with the callbacks and coroutines it causes, may run: a deterministic limit, at about half the speed for Lua code. 0 (the default): no count; --cpu-limit bounds each callback.", valueName: "N"))
+    var budget: Int64 = 0
 
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory the script's Lua state and the text its view holds may take: bytes, or with K, M or G (512M); 0 for no limit.", valueName: "SIZE"))
     var memoryLimit: String = "512M"

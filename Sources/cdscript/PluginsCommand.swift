@@ -40,8 +40,8 @@ struct PluginsCommand: ParsableCommand {
             }
             // A fresh host per plugin: loading one cannot affect the next. Sandboxed:
             // listing must not hand a plugin's top-level code io, os.execute or the
-            // environment.
-            var limits = ScriptLimits.runDefaults
+            // environment. Counted: no CPU-time limit runs here to stop a plugin that loops.
+            var limits = ScriptLimits.countedDefaults
             limits.sandbox = true
             let host = LuaHost(scheduler: Scheduler(clock: VirtualClock()), limits: limits)
             host.pluginPath = dirs
