@@ -50,7 +50,10 @@ public final class MainLoop {
     private let wallWatchFD: Int32
     /// The read end of the signal handlers' self-pipe.
     private let signalFD: Int32
+    /// What the timer is set to: nil when disarmed, `expired` when it fired and
+    /// is still readable (so `arm` must set it again even to disarm it).
     private var armedAt: Nanoseconds?
+    private static let expired = Nanoseconds.min
     private var stopRequested = false
 
     /// How long the run may take to end after SIGINT, SIGTERM or SIGHUP before
@@ -173,9 +176,9 @@ public final class MainLoop {
                 return .signal(signal)
             }
             if fds[1].revents != 0 {
-                var expirations: UInt64 = 0
-                _ = read(timerFD, &expirations, 8)
-                armedAt = nil
+                // No read: the next arm() sets the timer again (or disarms it), and
+                // timerfd_settime clears the expiration that made it readable.
+                armedAt = Self.expired
             }
             if wallWatchFD >= 0, fds[2].revents != 0 {
                 // The wall clock was set: re-arm the watch; runDue re-bases `at` countdowns.
@@ -201,7 +204,8 @@ public final class MainLoop {
         return nil
     }
 
-    /// Re-arms the tick timer only when the earliest tick changed.
+    /// Re-arms the tick timer only when the earliest tick changed, and always after
+    /// it fired.
     private func arm(_ due: Nanoseconds?, slack: Nanoseconds) {
         let target = due.map { realInstant($0) + slack }
         guard target != armedAt else { return }
