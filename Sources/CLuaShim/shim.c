@@ -278,6 +278,12 @@ static int make_hook_caller(lua_State *L) {
         lua_pushboolean(L, 0);
         caller->limits->hook_pin_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     }
+    /* Keys taken now, in this protected call: storing a function under one later
+     * never allocates, so never raises. */
+    for (int i = 0; i < CD_SHARED_TICK_HOOKS; i++) {
+        lua_pushboolean(L, 0);
+        caller->shared_tick_hooks[i].ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     return 0;
 }
 
@@ -353,7 +359,46 @@ int cd_hook_flags(lua_State *L, cd_hook_caller *caller, int index) {
     return flags;
 }
 
-int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, int hook, int flags,
+/* cd_share_tick_hook for the on_tick function at `index`. */
+static int share_tick_hook_at(lua_State *L, cd_hook_caller *caller, int index) {
+    /* Live entries hold their function: its address names it and no other. */
+    const void *fn = lua_topointer(L, index);
+    int free_entry = -1;
+    for (int i = 0; i < CD_SHARED_TICK_HOOKS; i++) {
+        cd_shared_tick_hook *e = &caller->shared_tick_hooks[i];
+        if (e->fn == fn) {
+            e->uses++;
+            return i + 1;
+        }
+        if (e->uses == 0 && free_entry < 0) free_entry = i;
+    }
+    if (free_entry < 0) return 0;
+    cd_shared_tick_hook *e = &caller->shared_tick_hooks[free_entry];
+    lua_pushvalue(L, index);
+    lua_rawseti(L, LUA_REGISTRYINDEX, e->ref);
+    e->fn = fn;
+    e->uses = 1;
+    return free_entry + 1;
+}
+
+int cd_share_tick_hook(lua_State *L, cd_hook_caller *caller, int index, int flags) {
+    if (!(flags & (CD_HOOK_LOCAL << 2))) return 0;
+    int shared = 0;
+    if (lua_getiuservalue(L, index, 2) == LUA_TFUNCTION) shared = share_tick_hook_at(L, caller, lua_gettop(L));
+    lua_settop(L, -2);
+    return shared;
+}
+
+void cd_release_tick_hook(lua_State *L, cd_hook_caller *caller, int shared_hook) {
+    if (shared_hook <= 0 || shared_hook > CD_SHARED_TICK_HOOKS) return;
+    cd_shared_tick_hook *e = &caller->shared_tick_hooks[shared_hook - 1];
+    if (e->uses <= 0 || --e->uses > 0) return;
+    e->fn = NULL;
+    lua_pushboolean(L, 0);
+    lua_rawseti(L, LUA_REGISTRYINDEX, e->ref);
+}
+
+int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, int hook, int flags, int shared_hook,
                  int64_t remaining_ns, int64_t total_ns, int64_t missed, const char *reason) {
     const cd_tick tick = {remaining_ns, total_ns, missed};
     /* Every API call here runs for every tick: no rotations (lua_rotate,
@@ -363,6 +408,28 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
     if (!from_loop) {
         lua_pushcfunction(L, traceback_handler);
         msgh = base + 1;
+    }
+    /* A shared on_tick with the shared tick free: neither the handle nor its
+     * registry entry is read (the tick names the countdown by reference). */
+    if (hook == 2 && shared_hook > 0 && !caller->shared_tick_busy) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_hooks[shared_hook - 1].ref);  /* fn */
+        lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_ref);                         /* fn t */
+        tick_box *t = (tick_box *)caller->shared_tick;
+        t->tick = tick;
+        t->handle_ref = handle_ref;
+        caller->shared_tick_busy = 1;
+        cd_limits_saved saved = cd_limits_begin(L, caller->limits);
+        int status = lua_pcall(L, 1, 0, msgh);        /* [err] */
+        cd_limits_end(L, caller->limits, saved);
+        caller->shared_tick_busy = 0;
+        if (status == LUA_OK) {
+            lua_settop(L, base);
+        } else if (!from_loop) {
+            /* Keep only the error message, where the handler was. */
+            lua_copy(L, -1, base + 1);
+            lua_settop(L, base + 1);
+        }
+        return status;
     }
     int handle_index = from_loop ? base + 1 : base + 2;
     lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref);     /* h */
@@ -585,7 +652,8 @@ static cd_handle *bind_id(lua_State *L, cd_hook_caller *caller, int id_index, in
     return old == lua_touserdata(L, handle_index) ? NULL : old;
 }
 
-cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_ns, int *flags, cd_handle **replaced) {
+cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_ns, int *flags, int *shared_hook,
+                           cd_handle **replaced) {
     int base = lua_gettop(L) - 3;                      /* id on_tick on_done */
     /* Three user values, not four: the quick path never has an on_error (user value
      * 4), and lua_getiuservalue of a missing one pushes nil, which ErrorPolicy reads
@@ -614,6 +682,7 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_n
         lua_setiuservalue(L, handle, hook);
     }
     *replaced = (f & CD_HOOK_HAS_ID) ? bind_id(L, caller, base + 1, handle) : NULL;
+    *shared_hook = (f & (CD_HOOK_LOCAL << 2)) ? share_tick_hook_at(L, caller, base + 2) : 0;
     lua_copy(L, handle, base + 1);
     lua_settop(L, base + 1);                           /* h */
     *flags = f;

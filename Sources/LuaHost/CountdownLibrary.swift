@@ -63,9 +63,11 @@ extension LuaHost {
                 if let seconds = Time.nanoseconds(fromSeconds: quick.seconds), seconds > 0,
                    let every, every >= StartOptions.minimumEvery {
                     var flags: Int32 = 0
+                    var sharedTickHook: Int32 = 0
                     var replaced: UnsafeMutablePointer<cd_handle>?
-                    let handle = cd_start_handle(L, caller, every, &flags, &replaced)!
-                    host.launch(L, handle: handle, handleIndex: lua_gettop(L), deadline: .after(seconds), flags: flags, replaced: replaced)
+                    let handle = cd_start_handle(L, caller, every, &flags, &sharedTickHook, &replaced)!
+                    host.launch(L, handle: handle, handleIndex: lua_gettop(L), deadline: .after(seconds), flags: flags,
+                                sharedTickHook: sharedTickHook, replaced: replaced)
                     return 1
                 }
                 lua_settop(L, lua_gettop(L) - 3)
@@ -91,14 +93,18 @@ extension LuaHost {
                 handle: UnsafeMutablePointer<cd_handle>? = nil) {
         let handle = handle ?? cd_to_handle(L, handleIndex)!
         let flags = cd_hook_flags(L, vm.hookCaller, handleIndex)
+        let sharedTickHook = cd_share_tick_hook(L, vm.hookCaller, handleIndex, flags)
         let replaced = cd_bind_id(L, vm.hookCaller, handleIndex)
-        launch(L, handle: handle, handleIndex: handleIndex, deadline: deadline, resuming: resuming, flags: flags, replaced: replaced)
+        launch(L, handle: handle, handleIndex: handleIndex, deadline: deadline, resuming: resuming, flags: flags,
+               sharedTickHook: sharedTickHook, replaced: replaced)
     }
 
-    /// `launch` with the handle's `cd_hook_flags` known and its id already bound;
-    /// `replaced` is the countdown that held the id until now, ended here as replaced.
+    /// `launch` with the handle's `cd_hook_flags` and `cd_share_tick_hook` number
+    /// known and its id already bound; `replaced` is the countdown that held the id
+    /// until now, ended here as replaced.
     func launch(_ L: OpaquePointer, handle: UnsafeMutablePointer<cd_handle>, handleIndex: Int32, deadline: Deadline,
-                resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, replaced: UnsafeMutablePointer<cd_handle>?) {
+                resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, sharedTickHook: Int32,
+                replaced: UnsafeMutablePointer<cd_handle>?) {
         var flags = flags
         // Ids live in the host's id table (bytes, as Lua has them); the scheduler
         // gets only a persistent countdown's id, which is text (see StartOptions).
@@ -121,7 +127,7 @@ extension LuaHost {
         handle.pointee.generation = key.generation
         handle.pointee.final_state = CountdownState.running.rawValue
         let slot = Int(key.slot)
-        let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags))
+        let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags), sharedTickHook: UInt8(truncatingIfNeeded: sharedTickHook))
         if slot < slots.count {
             slots[slot] = hooks
         } else {

@@ -13,7 +13,7 @@ extension LuaHost: SchedulerDelegate {
         let ref = hooks.handleRef
         // Global tick hooks (countdown.on) first; one branch when there are none.
         if tickHookCount != 0, !callGlobalTickHooks(ref: ref, tick) { return }
-        if let failure = callHook(ref: ref, hook: 2, flags: hooks.flags, tick, reason: nil) {
+        if let failure = callHook(ref: ref, hook: 2, flags: hooks.flags, sharedHook: hooks.sharedTickHook, tick, reason: nil) {
             if handleHookError(handleRef: ref, id: failure.id, hook: "on_tick", message: failure.message) {
                 scheduler.cancel(tick.key, reason: .stopped)
             }
@@ -37,6 +37,7 @@ extension LuaHost: SchedulerDelegate {
         let ref = hooks.handleRef
         slots[slot] = SlotHooks()
         let L = current
+        cd_release_tick_hook(L, vm.hookCaller, Int32(hooks.sharedTickHook))
         cd_push_ref(L, ref)
         // Its id is free from now on (countdown.get no longer finds it).
         if hooks.flags & UInt8(CD_HOOK_HAS_ID) != 0 { cd_unbind_id(L, vm.hookCaller, -1) }
@@ -48,7 +49,7 @@ extension LuaHost: SchedulerDelegate {
         storeEnded(tick, reason: reason, handleRef: ref, flags: hooks.flags)
         if reason == .finished || reason == .cancelled {
             if hooks.flags & UInt8(CD_HOOK_HAS_DONE) != 0,
-               let failure = callHook(ref: ref, hook: 3, flags: hooks.flags, tick, reason: reason == .finished ? "finished" : "cancelled") {
+               let failure = callHook(ref: ref, hook: 3, flags: hooks.flags, sharedHook: 0, tick, reason: reason == .finished ? "finished" : "cancelled") {
                 _ = handleHookError(handleRef: ref, id: failure.id, hook: "on_done", message: failure.message)
                 if failure.ended { cd_unref_handle(L, vm.hookCaller, ref) }
             }
@@ -78,16 +79,16 @@ extension LuaHost: SchedulerDelegate {
     /// Calls hook `hook` (2 on_tick, 3 on_done) of the countdown whose handle is
     /// registry[ref]; nil when it returned normally.
     @inline(__always)
-    private func callHook(ref: Int32, hook: Int32, flags: UInt8, _ tick: Tick, reason: String?) -> HookFailure? {
+    private func callHook(ref: Int32, hook: Int32, flags: UInt8, sharedHook: UInt8, _ tick: Tick, reason: String?) -> HookFailure? {
         let L = current
         // From the run loop the main stack holds only the permanent handler.
         let msgh = hostCallDepth == 0 ? LuaVM.tracebackHandlerIndex : 0
         let (status, ended) = inFlight(ref) {
             guard let reason else {
-                return cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), tick.remaining, tick.total, tick.missed, nil)
+                return cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), Int32(sharedHook), tick.remaining, tick.total, tick.missed, nil)
             }
             return reason.withCString {
-                cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), tick.remaining, tick.total, tick.missed, $0)
+                cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), Int32(sharedHook), tick.remaining, tick.total, tick.missed, $0)
             }
         }
         if status != LUA_OK {

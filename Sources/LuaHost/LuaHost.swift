@@ -40,6 +40,8 @@ public final class LuaHost {
         var handleRef: Int32 = LUA_NOREF
         /// Its `cd_hook_flags`.
         var flags: UInt8 = 0
+        /// Its on_tick's `cd_share_tick_hook` number (0: none), given back at its end.
+        var sharedTickHook: UInt8 = 0
     }
 
     /// Per scheduler slot, in one array: a tick reads one entry.
