@@ -101,11 +101,13 @@ public final class MainLoop {
 
     /// How late a wake-up may come to gather more ticks into one pass, when the
     /// loop is busy (woken again within `busyInterval`). Thousands of countdowns
-    /// started at different moments tick at as many different instants; waking for
-    /// each costs three system calls, so a busy loop lets them gather for a moment.
-    /// A loop that wakes rarely (one countdown, say) never waits: its ticks keep
-    /// the timer's own accuracy.
-    public var coalescingWindow: Nanoseconds = 200_000
+    /// started at different moments tick at as many different instants; each
+    /// wake-up costs two system calls, a context switch and poll's wait-queue
+    /// work, so a busy loop lets them gather: 1 ms is 1% of the shortest interval
+    /// a countdown may tick at (0.1 s), and a tick still reports its own aligned
+    /// instant and remaining time. A loop that wakes rarely (one countdown, say)
+    /// never waits: its ticks keep the timer's own accuracy.
+    public var coalescingWindow: Nanoseconds = 1_000_000
     public var busyInterval: Nanoseconds = 2_000_000
     private var lastWake: Nanoseconds = 0
     /// Real time, for measuring wake-ups even when the scheduler's clock is scaled.
