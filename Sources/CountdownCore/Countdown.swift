@@ -45,13 +45,19 @@ public struct CountdownSpec: Sendable {
     /// The whole length when the countdown began before this start (one picked up
     /// from a store), so `elapsed` and `progress` continue; nil: from now to the deadline.
     public var length: Nanoseconds?
+    /// A value of the starter's, handed back with every tick and the end
+    /// (`Tick.context`), so that the delegate finds what it keeps for the countdown
+    /// in the memory the scheduler reads anyway.
+    public var context: UInt64
 
-    public init(id: String? = nil, deadline: Deadline, every: Nanoseconds = Time.nanosecondsPerSecond, wantsTicks: Bool = true, length: Nanoseconds? = nil) {
+    public init(id: String? = nil, deadline: Deadline, every: Nanoseconds = Time.nanosecondsPerSecond, wantsTicks: Bool = true,
+                length: Nanoseconds? = nil, context: UInt64 = 0) {
         self.id = id
         self.deadline = deadline
         self.every = every
         self.wantsTicks = wantsTicks
         self.length = length
+        self.context = context
     }
 }
 
@@ -77,13 +83,16 @@ public struct Tick: Sendable {
     public let total: Nanoseconds
     /// Ticks skipped because the process or machine stalled.
     public let missed: Int64
+    /// The countdown's `CountdownSpec.context`.
+    public let context: UInt64
 
-    public init(key: CountdownKey, instant: Nanoseconds, remaining: Nanoseconds, total: Nanoseconds, missed: Int64) {
+    public init(key: CountdownKey, instant: Nanoseconds, remaining: Nanoseconds, total: Nanoseconds, missed: Int64, context: UInt64 = 0) {
         self.key = key
         self.instant = instant
         self.remaining = remaining
         self.total = total
         self.missed = missed
+        self.context = context
     }
 
     public var elapsed: Nanoseconds { max(0, total - remaining) }

@@ -121,20 +121,13 @@ extension LuaHost {
         lua_pushvalue(L, handleIndex)
         let ref = cd_ref_handle(L, vm.hookCaller)
 
-        let spec = CountdownSpec(id: storedID, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick, length: resuming?.length)
+        let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags), sharedTickHook: UInt8(truncatingIfNeeded: sharedTickHook))
+        let spec = CountdownSpec(id: storedID, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick,
+                                 length: resuming?.length, context: hooks.context)
         let key = scheduler.start(spec)
         handle.pointee.slot = key.slot
         handle.pointee.generation = key.generation
         handle.pointee.final_state = CountdownState.running.rawValue
-        let slot = Int(key.slot)
-        let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags), sharedTickHook: UInt8(truncatingIfNeeded: sharedTickHook))
-        if slot < slots.count {
-            slots[slot] = hooks
-        } else {
-            // The scheduler hands out new slots one past the last.
-            while slots.count < slot { slots.append(SlotHooks()) }
-            slots.append(hooks)
-        }
         if let resuming {
             if resuming.paused { scheduler.pause(key) }
         } else if let storedID {
@@ -161,7 +154,7 @@ extension LuaHost {
             let keys = host.scheduler.activeKeys
             lua_createtable(L, Int32(keys.count), 0)
             for (i, key) in keys.enumerated() {
-                cd_push_ref(L, host.slots[Int(key.slot)].handleRef)
+                cd_push_ref(L, SlotHooks(context: host.scheduler.context(key) ?? 0).handleRef)
                 lua_rawseti(L, -2, lua_Integer(i + 1))
             }
             return 1

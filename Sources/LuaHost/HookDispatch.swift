@@ -9,7 +9,7 @@ extension LuaHost: SchedulerDelegate {
     public func countdownDidTick(_ tick: Tick) {
         // Interrupted by a signal: the run is ending; no more hooks.
         if cd_interrupt_pending() != 0 { return }
-        let hooks = slots[Int(tick.key.slot)]
+        let hooks = SlotHooks(context: tick.context)
         let ref = hooks.handleRef
         // Global tick hooks (countdown.on) first; one branch when there are none.
         if tickHookCount != 0, !callGlobalTickHooks(ref: ref, tick) { return }
@@ -32,10 +32,8 @@ extension LuaHost: SchedulerDelegate {
     }
 
     public func countdownDidEnd(_ tick: Tick, reason: EndReason) {
-        let slot = Int(tick.key.slot)
-        let hooks = slots[slot]
+        let hooks = SlotHooks(context: tick.context)
         let ref = hooks.handleRef
-        slots[slot] = SlotHooks()
         let L = current
         cd_release_tick_hook(L, vm.hookCaller, Int32(hooks.sharedTickHook))
         cd_push_ref(L, ref)

@@ -33,19 +33,35 @@ public final class LuaHost {
     /// Redis server clock's offset measured again, are not a change.
     public var externalChangeTolerance: Nanoseconds = 2_000_000
 
-    /// What the host keeps per scheduler slot.
+    /// What the host keeps per countdown, packed into the scheduler's context
+    /// (`CountdownSpec.context`): every tick brings it along, from the record the
+    /// scheduler reads anyway.
     struct SlotHooks {
         /// A registry reference to the countdown's handle, whose user values hold its
         /// id and hooks.
-        var handleRef: Int32 = LUA_NOREF
+        var handleRef: Int32
         /// Its `cd_hook_flags`.
-        var flags: UInt8 = 0
+        var flags: UInt8
         /// Its on_tick's `cd_share_tick_hook` number (0: none), given back at its end.
-        var sharedTickHook: UInt8 = 0
-    }
+        var sharedTickHook: UInt8
 
-    /// Per scheduler slot, in one array: a tick reads one entry.
-    var slots: ContiguousArray<SlotHooks> = []
+        init(handleRef: Int32, flags: UInt8, sharedTickHook: UInt8) {
+            self.handleRef = handleRef
+            self.flags = flags
+            self.sharedTickHook = sharedTickHook
+        }
+
+        @inline(__always)
+        init(context: UInt64) {
+            handleRef = Int32(truncatingIfNeeded: context)
+            flags = UInt8(truncatingIfNeeded: context >> 32)
+            sharedTickHook = UInt8(truncatingIfNeeded: context >> 40)
+        }
+
+        var context: UInt64 {
+            UInt64(UInt32(bitPattern: handleRef)) | UInt64(flags) << 32 | UInt64(sharedTickHook) << 40
+        }
+    }
     /// The state of the innermost host call: hooks fired from inside a host
     /// function (a start's first tick, a cancel's on_done) run on the caller's thread.
     var current: OpaquePointer
@@ -97,8 +113,9 @@ public final class LuaHost {
         scheduler.delegate = nil
     }
 
-    /// Bytes the host holds per countdown outside Lua (capacity), for benchmarks.
-    public var storageBytes: Int { slots.capacity * MemoryLayout<SlotHooks>.stride }
+    /// Bytes the host holds per countdown outside Lua (capacity), for benchmarks:
+    /// none since its per-countdown words moved into the scheduler's records.
+    public var storageBytes: Int { 0 }
 
     var context: UnsafeMutableRawPointer {
         Unmanaged.passUnretained(self).toOpaque()
