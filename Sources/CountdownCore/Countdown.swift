@@ -110,3 +110,12 @@ public protocol SchedulerDelegate: AnyObject {
     func countdownDidTick(_ tick: Tick)
     func countdownDidEnd(_ tick: Tick, reason: EndReason)
 }
+
+/// A delegate that takes ticks in a row where it can: the Lua host runs a row of
+/// hooks inside one protected call instead of one each.
+public protocol BatchingSchedulerDelegate: SchedulerDelegate {
+    /// Called by `Scheduler.runDue` when a tick is due: take ticks with
+    /// `Scheduler.takePlainTick()` and deliver each as `countdownDidTick` would.
+    /// What is not taken, `runDue` delivers one by one as usual.
+    func countdownsAreDue(_ scheduler: Scheduler)
+}

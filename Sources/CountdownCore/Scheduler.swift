@@ -38,7 +38,13 @@ public final class Scheduler {
     public let clock: TimeSource
     /// Receives every event. Not retained (the hot path pays no reference counting
     /// for it): the delegate must outlive its use, and clear itself when it goes.
-    public unowned(unsafe) var delegate: SchedulerDelegate?
+    public unowned(unsafe) var delegate: SchedulerDelegate? {
+        didSet { batchingDelegate = delegate as? BatchingSchedulerDelegate }
+    }
+    private unowned(unsafe) var batchingDelegate: BatchingSchedulerDelegate?
+    /// While `countdownsAreDue` runs: the instant of the pass, up to which
+    /// `takePlainTick` hands out ticks; `Nanoseconds.min` otherwise.
+    private var takingUpTo = Nanoseconds.min
 
     var records: ContiguousArray<Record> = []
     private var freeSlots: [Int32] = []
@@ -365,12 +371,51 @@ public final class Scheduler {
         // reference counting, which through the stored reference costs two atomic
         // operations per tick.
         let delegate = self.delegate
+        let batching = batchingDelegate
+        var offer = batching != nil
         while let (source, entry) = queue.earliest(seqOf: { records[Int($0)].seq }), entry.due <= now {
+            if offer, let batching {
+                // The delegate takes what it can; the entry it left, if any, comes next.
+                offer = false
+                let outer = (takingUpTo, dispatchInstant, dispatchSlot)
+                takingUpTo = now
+                batching.countdownsAreDue(self)
+                (takingUpTo, dispatchInstant, dispatchSlot) = outer
+                continue
+            }
+            offer = batching != nil
             queue.remove(from: source)
             let slot = Int(entry.slot)
             guard records[slot].epoch == entry.epoch else { continue }
             fire(slot: slot, due: entry.due, now: now, delegate: delegate)
         }
+    }
+
+    /// Inside `BatchingSchedulerDelegate.countdownsAreDue`: the next due tick of
+    /// the pass if it is a plain one (on time, a whole interval or more before the
+    /// end, nothing carried), queued again as `runDue` would, and from now until
+    /// the next call the tick being delivered (`now` reads its instant). nil,
+    /// leaving the queue as it is, when the next due entry is anything else or
+    /// nothing is due; always nil outside `countdownsAreDue`.
+    public func takePlainTick() -> Tick? {
+        while let (source, entry) = queue.earliest(seqOf: { records[Int($0)].seq }), entry.due <= takingUpTo {
+            let slot = Int(entry.slot)
+            let r = records[slot]
+            guard r.epoch == entry.epoch else {
+                queue.remove(from: source)
+                continue
+            }
+            guard r.carriedMissed == 0, r.deadline &- entry.due >= r.every, takingUpTo &- entry.due < r.every else { return nil }
+            queue.remove(from: source)
+            let s = Int32(truncatingIfNeeded: slot)
+            queue.pushInOrder(TickEntry(due: entry.due &+ r.every, slot: s, epoch: r.epoch), interval: r.every)
+            dispatchCount &+= 1
+            dispatchInstant = entry.due
+            dispatchSlot = s
+            return Tick(key: CountdownKey(slot: s, generation: r.generation), instant: entry.due, remaining: r.deadline &- entry.due,
+                        total: r.total, missed: 0, context: r.context)
+        }
+        return nil
     }
 
     // MARK: Internals

@@ -5,7 +5,7 @@ import CountdownCore
 /// Calls the Lua hooks when the scheduler reports events. Every call is a
 /// protected call with a traceback handler, made from C (`cd_call_hook`); an
 /// error stops only its countdown.
-extension LuaHost: SchedulerDelegate {
+extension LuaHost: BatchingSchedulerDelegate {
     public func countdownDidTick(_ tick: Tick) {
         // Interrupted by a signal: the run is ending; no more hooks.
         if cd_interrupt_pending() != 0 { return }
@@ -14,11 +14,75 @@ extension LuaHost: SchedulerDelegate {
         // Global tick hooks (countdown.on) first; one branch when there are none.
         if tickHookCount != 0, !callGlobalTickHooks(ref: ref, tick) { return }
         if let failure = callHook(ref: ref, hook: 2, flags: hooks.flags, sharedHook: hooks.sharedTickHook, tick, reason: nil) {
-            if handleHookError(handleRef: ref, id: failure.id, hook: "on_tick", message: failure.message) {
-                scheduler.cancel(tick.key, reason: .stopped)
-            }
-            if failure.ended { cd_unref_handle(current, vm.hookCaller, ref) }
+            tickHookFailed(tick, failure)
         }
+    }
+
+    /// Plain ticks of shared on_tick functions run in rows, each row inside one
+    /// protected call (`cd_run_tick_batch`); any other tick goes through
+    /// `countdownDidTick`, in the same order.
+    public func countdownsAreDue(_ scheduler: Scheduler) {
+        // With global tick hooks every tick takes the long way (runDue delivers it).
+        guard tickHookCount == 0 else { return }
+        let caller = vm.hookCaller
+        while let tick = scheduler.takePlainTick() {
+            if cd_interrupt_pending() != 0 { return }
+            let hooks = SlotHooks(context: tick.context)
+            // Not a shared function, or the shared tick is held (this pass runs
+            // inside a hook): this tick alone, as runDue would deliver it.
+            guard hooks.sharedTickHook != 0, caller.pointee.shared_tick_busy == 0 else {
+                countdownDidTick(tick)
+                continue
+            }
+            var batch = cd_tick_batch()
+            batch.take = { context, out in
+                // No reference counting per tick: the scheduler outlives the batch.
+                Unmanaged<Scheduler>.fromOpaque(context!)._withUnsafeGuaranteedRef { scheduler in
+                    guard let tick = scheduler.takePlainTick() else { return 0 }
+                    out!.pointee = LuaHost.batchTick(tick)
+                    return 1
+                }
+            }
+            batch.context = Unmanaged.passUnretained(scheduler).toOpaque()
+            batch.tick = Self.batchTick(tick)
+            let L = current
+            let status = cd_run_tick_batch(L, caller, &batch)
+            let last = Self.tick(batch.tick)
+            if status != LUA_OK {
+                let message = hookFailureMessage(L, status: status)
+                L.pop()
+                let ref = batch.tick.handle_ref
+                tickHookFailed(last, HookFailure(message: message, id: handleID(ref: ref), ended: batch.ended != 0))
+            } else if batch.pending != 0 {
+                countdownDidTick(last)
+            } else {
+                // Nothing more to take, or a signal is pending.
+                return
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func batchTick(_ tick: Tick) -> cd_batch_tick {
+        let hooks = SlotHooks(context: tick.context)
+        return cd_batch_tick(handle_ref: hooks.handleRef, shared_hook: Int32(hooks.sharedTickHook),
+                             remaining_ns: tick.remaining, total_ns: tick.total, slot: tick.key.slot,
+                             generation: tick.key.generation, instant_ns: tick.instant, context: tick.context)
+    }
+
+    /// The tick a `cd_batch_tick` came from (plain: nothing missed).
+    private static func tick(_ t: cd_batch_tick) -> Tick {
+        Tick(key: CountdownKey(slot: t.slot, generation: t.generation), instant: t.instant_ns, remaining: t.remaining_ns,
+             total: t.total_ns, missed: 0, context: t.context)
+    }
+
+    /// An on_tick that raised: reported, and its countdown stopped as its on_error says.
+    private func tickHookFailed(_ tick: Tick, _ failure: HookFailure) {
+        let ref = SlotHooks(context: tick.context).handleRef
+        if handleHookError(handleRef: ref, id: failure.id, hook: "on_tick", message: failure.message) {
+            scheduler.cancel(tick.key, reason: .stopped)
+        }
+        if failure.ended { cd_unref_handle(current, vm.hookCaller, ref) }
     }
 
     /// Calls the global tick hooks; false when the countdown ended meanwhile (its

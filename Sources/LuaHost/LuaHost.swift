@@ -70,9 +70,16 @@ public final class LuaHost {
     var hostCallDepth = 0
     /// The handle reference of the hook call in flight (LUA_NOREF: none), so that a
     /// countdown ending inside its own hook keeps its handle (and id) until the call
-    /// returns; `inFlightEnded` records that it ended.
-    var inFlightRef: Int32 = LUA_NOREF
-    var inFlightEnded = false
+    /// returns; `inFlightEnded` records that it ended. Kept in C, where
+    /// `cd_run_tick_batch` sets them for each hook it runs.
+    var inFlightRef: Int32 {
+        get { vm.hookCaller.pointee.in_flight_ref }
+        set { vm.hookCaller.pointee.in_flight_ref = newValue }
+    }
+    var inFlightEnded: Bool {
+        get { vm.hookCaller.pointee.in_flight_ended != 0 }
+        set { vm.hookCaller.pointee.in_flight_ended = newValue ? 1 : 0 }
+    }
     var methodsRef: Int32 = LUA_NOREF
     var countdownTableRef: Int32 = LUA_NOREF
     var patterns: [String: FormatPattern] = [:]

@@ -51,10 +51,10 @@ final class LuaTestbed {
     let host: LuaHost
     private let sink = ErrorSink()
 
-    init(timeZone: TimeZone = fixedZone(hours: 0)) {
+    init(timeZone: TimeZone = fixedZone(hours: 0), limits: ScriptLimits = .none) {
         clock = VirtualClock(boot: 0, wall: Self.wallStart)
         scheduler = Scheduler(clock: clock)
-        host = LuaHost(scheduler: scheduler)
+        host = LuaHost(scheduler: scheduler, limits: limits)
         host.timeZone = timeZone
         let sink = self.sink
         host.reportError = { sink.messages.append($0) }
