@@ -10,7 +10,7 @@ public struct CountdownKey: Hashable, Sendable {
     }
 }
 
-public enum CountdownState: UInt8, Sendable, CustomStringConvertible {
+public enum CountdownState: UInt8, Sendable, BitwiseCopyable, CustomStringConvertible {
     case running, paused, finished, cancelled
 
     public var description: String {

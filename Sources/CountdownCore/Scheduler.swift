@@ -13,7 +13,7 @@
 ///
 /// Not thread-safe by design: one thread owns the scheduler and the Lua state.
 public final class Scheduler {
-    struct Record {
+    struct Record: BitwiseCopyable {
         // What every tick reads comes first, in 48 bytes: a tick then touches one
         // cache line of its record, or two, not always two (perf put half of
         // runDue's time on these loads when they were spread over 80 bytes).
@@ -46,7 +46,7 @@ public final class Scheduler {
     /// `takePlainTick` hands out ticks; `Nanoseconds.min` otherwise.
     private var takingUpTo = Nanoseconds.min
 
-    var records: ContiguousArray<Record> = []
+    var records = PagedArray(filler: Record())
     private var freeSlots: [Int32] = []
     private var ids: [String: CountdownKey] = [:]
     /// Ids by slot, kept apart so that records stay plain data and anonymous countdowns pay nothing.
@@ -79,7 +79,7 @@ public final class Scheduler {
     /// Bytes the scheduler holds for its countdowns and queues (capacity, not use),
     /// for benchmarks.
     public var storageBytes: Int {
-        records.capacity * MemoryLayout<Record>.stride + freeSlots.capacity * 4 + queue.storageBytes
+        records.capacityBytes + freeSlots.capacity * 4 + queue.storageBytes
     }
 
     /// The current instant: the tick's instant while a hook runs, so that every
@@ -344,8 +344,9 @@ public final class Scheduler {
     public var activeKeys: [CountdownKey] {
         var live: [(UInt64, CountdownKey)] = []
         live.reserveCapacity(activeCount)
-        for (i, r) in records.enumerated() where r.live {
-            live.append((r.seq, CountdownKey(slot: Int32(i), generation: r.generation)))
+        for i in 0..<records.count {
+            let r = records[i]
+            if r.live { live.append((r.seq, CountdownKey(slot: Int32(i), generation: r.generation))) }
         }
         return live.sorted { $0.0 < $1.0 }.map(\.1)
     }
@@ -565,7 +566,7 @@ public final class Scheduler {
         let offset = clock.wallNow() - now
         guard abs(offset - wallReferenceOffset) > wallJumpTolerance else { return }
         wallReferenceOffset = offset
-        for slot in records.indices where records[slot].live && records[slot].isWall && records[slot].state == .running {
+        for slot in 0..<records.count where records[slot].live && records[slot].isWall && records[slot].state == .running {
             let deadline = records[slot].wallDeadline - offset
             guard deadline != records[slot].deadline else { continue }
             records[slot].deadline = deadline
