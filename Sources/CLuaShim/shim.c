@@ -360,6 +360,30 @@ int cd_hook_flags(lua_State *L, cd_hook_caller *caller, int index) {
     return flags;
 }
 
+/* Pushes the on_tick function cd_share_tick_hook numbered `shared_hook` and the
+ * shared tick, filled with `tick` for the countdown whose handle is
+ * registry[handle_ref], and marks the shared tick as held. */
+static void push_shared_tick_call(lua_State *L, cd_hook_caller *caller, int shared_hook, int handle_ref, const cd_tick *tick) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_hooks[shared_hook - 1].ref);  /* fn */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_ref);                         /* fn t */
+    tick_box *box = (tick_box *)caller->shared_tick;
+    box->tick = *tick;
+    box->handle_ref = handle_ref;
+    caller->shared_tick_busy = 1;
+}
+
+/* The stack after a protected hook call begun at `base`: nothing left above it
+ * after success, the error message alone at base + 1 after an error. */
+static int settle(lua_State *L, int base, int status) {
+    if (status == LUA_OK) {
+        lua_settop(L, base);
+    } else {
+        lua_copy(L, -1, base + 1);
+        lua_settop(L, base + 1);
+    }
+    return status;
+}
+
 /* cd_share_tick_hook for the on_tick function at `index`. */
 static int share_tick_hook_at(lua_State *L, cd_hook_caller *caller, int index) {
     /* Live entries hold their function: its address names it and no other. */
@@ -413,24 +437,12 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
     /* A shared on_tick with the shared tick free: neither the handle nor its
      * registry entry is read (the tick names the countdown by reference). */
     if (hook == 2 && shared_hook > 0 && !caller->shared_tick_busy) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_hooks[shared_hook - 1].ref);  /* fn */
-        lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_ref);                         /* fn t */
-        tick_box *t = (tick_box *)caller->shared_tick;
-        t->tick = tick;
-        t->handle_ref = handle_ref;
-        caller->shared_tick_busy = 1;
+        push_shared_tick_call(L, caller, shared_hook, handle_ref, &tick);  /* fn t */
         cd_limits_saved saved = cd_limits_begin(L, caller->limits);
         int status = lua_pcall(L, 1, 0, msgh);        /* [err] */
         cd_limits_end(L, caller->limits, saved);
         caller->shared_tick_busy = 0;
-        if (status == LUA_OK) {
-            lua_settop(L, base);
-        } else if (!from_loop) {
-            /* Keep only the error message, where the handler was. */
-            lua_copy(L, -1, base + 1);
-            lua_settop(L, base + 1);
-        }
-        return status;
+        return settle(L, base, status);
     }
     int handle_index = from_loop ? base + 1 : base + 2;
     lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref);     /* h */
@@ -461,14 +473,7 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
     int status = lua_pcall(L, nargs, 0, msgh);         /* h [err] */
     cd_limits_end(L, caller->limits, saved);
     if (shared) caller->shared_tick_busy = 0;
-    if (status == LUA_OK) {
-        lua_settop(L, base);
-    } else {
-        /* Keep only the error message. */
-        lua_copy(L, -1, base + 1);
-        lua_settop(L, base + 1);
-    }
-    return status;
+    return settle(L, base, status);
 }
 
 /* ---- ticks in a row -------------------------------------------------- */
@@ -529,7 +534,6 @@ static int batch_traceback_handler(lua_State *L) {
 static int run_batch(lua_State *L) {
     cd_hook_caller *caller = (cd_hook_caller *)lua_touserdata(L, 1);
     cd_tick_batch *batch = (cd_tick_batch *)lua_touserdata(L, 2);
-    tick_box *box = (tick_box *)caller->shared_tick;
     /* Level 0 is this function; what lies below stays below while hooks run. */
     lua_Debug ar;
     int levels = 1;
@@ -544,13 +548,8 @@ static int run_batch(lua_State *L) {
         batch->in_tick = 1;
         caller->in_flight_ref = t->handle_ref;
         caller->in_flight_ended = 0;
-        lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_hooks[t->shared_hook - 1].ref);  /* fn */
-        lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_ref);                         /* fn t */
-        box->tick.remaining_ns = t->remaining_ns;
-        box->tick.total_ns = t->total_ns;
-        box->tick.missed = 0;
-        box->handle_ref = t->handle_ref;
-        caller->shared_tick_busy = 1;
+        const cd_tick tick = {t->remaining_ns, t->total_ns, 0};
+        push_shared_tick_call(L, caller, t->shared_hook, t->handle_ref, &tick);  /* fn t */
         batch->saved = cd_limits_begin(L, caller->limits);
         lua_call(L, 1, 0);
         cd_limits_end(L, caller->limits, batch->saved);
@@ -584,13 +583,7 @@ int cd_run_tick_batch(lua_State *L, cd_hook_caller *caller, cd_tick_batch *batch
     }
     caller->in_flight_ref = outer_ref;
     caller->in_flight_ended = outer_ended;
-    if (status == LUA_OK) {
-        lua_settop(L, base);
-    } else {
-        lua_copy(L, -1, base + 1);
-        lua_settop(L, base + 1);
-    }
-    return status;
+    return settle(L, base, status);
 }
 
 int cd_ref_handle(lua_State *L, cd_hook_caller *caller) {
