@@ -43,22 +43,31 @@ private final class Spawned {
         return false
     }
 
-    /// The child's peak resident memory in KB, once `wait` returned.
+    /// The child's peak resident memory in KB, once `wait` returned: the highest
+    /// VmHWM its /proc status showed while it ran. Not rusage's ru_maxrss: a child
+    /// made by posix_spawn (vfork) starts with the peak of the test process that
+    /// spawned it, which many tests running side by side push past any bound.
     private(set) var maxRSSKilobytes = 0
 
     /// Waits for the end: (exit code or nil, signal or nil, seconds waited).
     func wait(timeout: Double = 10) -> (code: Int32?, signal: Int32?, seconds: Double) {
         let start = Date()
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, WNOHANG, &usage) == 0 {
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            maxRSSKilobytes = max(maxRSSKilobytes, Self.peakResidentKilobytes(of: pid))
             if Date().timeIntervalSince(start) > timeout { kill(pid, SIGKILL) }
             usleep(1000)
         }
         let seconds = Date().timeIntervalSince(start)
-        maxRSSKilobytes = usage.ru_maxrss
         if status & 0x7f == 0 { return ((status >> 8) & 0xff, nil, seconds) }
         return (nil, status & 0x7f, seconds)
+    }
+
+    /// VmHWM of a running process, in KB (0 once it has exited).
+    private static func peakResidentKilobytes(of pid: pid_t) -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "") ?? 0
     }
 }
 
