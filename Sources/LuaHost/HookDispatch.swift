@@ -2,9 +2,10 @@ import CLua
 import CLuaShim
 import CountdownCore
 
-/// Calls the Lua hooks when the scheduler reports events. Every call is a
-/// protected call with a traceback handler, made from C (`cd_call_hook`); an
-/// error stops only its countdown.
+/// Calls the Lua hooks when the scheduler reports events. Every hook runs inside
+/// a protected call with a traceback handler, made from C: one per hook
+/// (`cd_call_hook`), or one per row of plain ticks of shared on_tick functions
+/// (`cd_run_tick_batch`). An error stops only its countdown.
 extension LuaHost: BatchingSchedulerDelegate {
     public func countdownDidTick(_ tick: Tick) {
         // Interrupted by a signal: the run is ending; no more hooks.
