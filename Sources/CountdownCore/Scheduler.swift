@@ -406,15 +406,13 @@ public final class Scheduler {
                 queue.remove(from: source)
                 continue
             }
-            guard r.carriedMissed == 0, r.deadline &- entry.due >= r.every, takingUpTo &- entry.due < r.every else { return nil }
+            guard isPlain(r, due: entry.due, now: takingUpTo) else { return nil }
             queue.remove(from: source)
-            let s = Int32(truncatingIfNeeded: slot)
-            queue.pushInOrder(TickEntry(due: entry.due &+ r.every, slot: s, epoch: r.epoch), interval: r.every)
+            let tick = requeuePlain(slot: slot, r, due: entry.due)
             dispatchCount &+= 1
-            dispatchInstant = entry.due
-            dispatchSlot = s
-            return Tick(key: CountdownKey(slot: s, generation: r.generation), instant: entry.due, remaining: r.deadline &- entry.due,
-                        total: r.total, missed: 0, context: r.context)
+            dispatchInstant = tick.instant
+            dispatchSlot = tick.key.slot
+            return tick
         }
         return nil
     }
@@ -471,16 +469,31 @@ public final class Scheduler {
     @inline(__always)
     private func fire(slot: Int, due: Nanoseconds, now: Nanoseconds, delegate: SchedulerDelegate?) {
         let r = records[slot]
-        // The common case, inline in the pass: on time, a whole interval before the
-        // end, nothing carried. It implies the deadline is still ahead of `now`.
-        // (Nanosecond instants stay far from overflow: wrapping arithmetic is exact.)
-        if r.carriedMissed == 0, r.deadline &- due >= r.every, now &- due < r.every {
-            let s = Int32(truncatingIfNeeded: slot)
-            queue.pushInOrder(TickEntry(due: due &+ r.every, slot: s, epoch: r.epoch), interval: r.every)
-            dispatch(Tick(key: CountdownKey(slot: s, generation: r.generation), instant: due, remaining: r.deadline &- due, total: r.total, missed: 0, context: r.context), to: delegate)
+        // The common case, inline in the pass.
+        if isPlain(r, due: due, now: now) {
+            dispatch(requeuePlain(slot: slot, r, due: due), to: delegate)
             return
         }
         fireAnyCase(slot: slot, due: due, now: now, delegate: delegate)
+    }
+
+    /// A plain tick: on time, a whole interval or more before the end, nothing
+    /// carried, which implies the deadline is still ahead of `now`. `runDue`
+    /// delivers it inline and `takePlainTick` hands it out, both by this rule.
+    /// (Nanosecond instants stay far from overflow: wrapping arithmetic is exact.)
+    @inline(__always)
+    private func isPlain(_ r: Record, due: Nanoseconds, now: Nanoseconds) -> Bool {
+        r.carriedMissed == 0 && r.deadline &- due >= r.every && now &- due < r.every
+    }
+
+    /// Queues the tick after a plain one, an interval later at the end of its
+    /// interval's FIFO list, and returns the plain tick.
+    @inline(__always)
+    private func requeuePlain(slot: Int, _ r: Record, due: Nanoseconds) -> Tick {
+        let s = Int32(truncatingIfNeeded: slot)
+        queue.pushInOrder(TickEntry(due: due &+ r.every, slot: s, epoch: r.epoch), interval: r.every)
+        return Tick(key: CountdownKey(slot: s, generation: r.generation), instant: due, remaining: r.deadline &- due,
+                    total: r.total, missed: 0, context: r.context)
     }
 
     private func fireAnyCase(slot: Int, due: Nanoseconds, now: Nanoseconds, delegate: SchedulerDelegate?) {
