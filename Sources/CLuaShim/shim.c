@@ -360,16 +360,21 @@ int cd_hook_flags(lua_State *L, cd_hook_caller *caller, int index) {
     return flags;
 }
 
-/* Pushes the on_tick function cd_share_tick_hook numbered `shared_hook` and the
- * shared tick, filled with `tick` for the countdown whose handle is
- * registry[handle_ref], and marks the shared tick as held. */
-static void push_shared_tick_call(lua_State *L, cd_hook_caller *caller, int shared_hook, int handle_ref, const cd_tick *tick) {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_hooks[shared_hook - 1].ref);  /* fn */
-    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_ref);                         /* fn t */
+/* Fills the shared tick with `tick` for the countdown whose handle is
+ * registry[handle_ref], and marks it as held. */
+static void hold_shared_tick(cd_hook_caller *caller, int handle_ref, const cd_tick *tick) {
     tick_box *box = (tick_box *)caller->shared_tick;
     box->tick = *tick;
     box->handle_ref = handle_ref;
     caller->shared_tick_busy = 1;
+}
+
+/* Pushes the on_tick function cd_share_tick_hook numbered `shared_hook` and the
+ * shared tick, held (hold_shared_tick). */
+static void push_shared_tick_call(lua_State *L, cd_hook_caller *caller, int shared_hook, int handle_ref, const cd_tick *tick) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_hooks[shared_hook - 1].ref);  /* fn */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_ref);                         /* fn t */
+    hold_shared_tick(caller, handle_ref, tick);
 }
 
 /* The stack after a protected hook call begun at `base`: nothing left above it
@@ -539,6 +544,13 @@ static int run_batch(lua_State *L) {
     int levels = 1;
     while (lua_getstack(L, levels, &ar)) levels++;
     batch->levels_below = levels - 1;
+    /* The row's function and the shared tick stay at 3 and 4, pushed from there
+     * for each call: a copy from the stack costs half a registry read. The
+     * function is the entry's as long as the entry names its address (held
+     * here, that address cannot pass to another object). */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_ref);             /* caller batch t */
+    lua_pushnil(L);                                                          /* caller batch t fn */
+    const void *row_fn = NULL;
     for (;;) {
         const cd_batch_tick *t = &batch->tick;
         if (t->shared_hook <= 0 || t->shared_hook > CD_SHARED_TICK_HOOKS || caller->shared_tick_busy) {
@@ -548,8 +560,16 @@ static int run_batch(lua_State *L) {
         batch->in_tick = 1;
         caller->in_flight_ref = t->handle_ref;
         caller->in_flight_ended = 0;
+        const cd_shared_tick_hook *e = &caller->shared_tick_hooks[t->shared_hook - 1];
+        if (e->fn != row_fn) {
+            lua_rawgeti(L, LUA_REGISTRYINDEX, e->ref);
+            lua_replace(L, 4);
+            row_fn = e->fn;
+        }
         const cd_tick tick = {t->remaining_ns, t->total_ns, 0};
-        push_shared_tick_call(L, caller, t->shared_hook, t->handle_ref, &tick);  /* fn t */
+        hold_shared_tick(caller, t->handle_ref, &tick);
+        lua_pushvalue(L, 4);
+        lua_pushvalue(L, 3);                                                 /* ... fn t */
         batch->saved = cd_limits_begin(L, caller->limits);
         lua_call(L, 1, 0);
         cd_limits_end(L, caller->limits, batch->saved);

@@ -45,6 +45,19 @@ struct RingBuffer<Element: BitwiseCopyable>: ~Copyable {
         return element
     }
 
+    /// `removeFirst()` and `append(element)` in one step, for a queue whose head
+    /// goes straight back to its tail: the count stays, so nothing can grow.
+    @inline(__always)
+    mutating func rotate(appending element: Element) {
+        precondition(count > 0)
+        var tail = head &+ count
+        if tail >= capacity { tail &-= capacity }
+        // When full, the tail is the head itself: the element taken out makes the room.
+        storage[tail] = element
+        head &+= 1
+        if head == capacity { head = 0 }
+    }
+
     mutating func removeAll() {
         head = 0
         count = 0

@@ -399,6 +399,22 @@ public final class Scheduler {
     /// leaving the queue as it is, when the next due entry is anything else or
     /// nothing is due; always nil outside `countdownsAreDue`.
     public func takePlainTick() -> Tick? {
+        // Every countdown of one interval, ticking on time: the head of that
+        // interval's list goes straight back to its tail (the path of nearly every tick).
+        if let entry = queue.headWhenOnlyPrimary, entry.due <= takingUpTo {
+            let r = records[Int(entry.slot)]
+            if r.epoch == entry.epoch, r.every == queue.firstInterval, isPlain(r, due: entry.due, now: takingUpTo) {
+                queue.requeuePrimaryHead(nextPlainEntry(slot: entry.slot, r, due: entry.due))
+                return handOut(plainTick(slot: entry.slot, r, due: entry.due))
+            }
+        }
+        return takeAnyPlainTick()
+    }
+
+    /// `takePlainTick` from any list, stale entries skipped. Apart, so that the
+    /// common path above stays a small function.
+    @inline(never)
+    private func takeAnyPlainTick() -> Tick? {
         while let (source, entry) = queue.earliest(seqOf: { records[Int($0)].seq }), entry.due <= takingUpTo {
             let slot = Int(entry.slot)
             let r = records[slot]
@@ -408,13 +424,18 @@ public final class Scheduler {
             }
             guard isPlain(r, due: entry.due, now: takingUpTo) else { return nil }
             queue.remove(from: source)
-            let tick = requeuePlain(slot: slot, r, due: entry.due)
-            dispatchCount &+= 1
-            dispatchInstant = tick.instant
-            dispatchSlot = tick.key.slot
-            return tick
+            return handOut(requeuePlain(slot: slot, r, due: entry.due))
         }
         return nil
+    }
+
+    /// A tick `takePlainTick` hands out, now the one being delivered.
+    @inline(__always)
+    private func handOut(_ tick: Tick) -> Tick {
+        dispatchCount &+= 1
+        dispatchInstant = tick.instant
+        dispatchSlot = tick.key.slot
+        return tick
     }
 
     // MARK: Internals
@@ -491,9 +512,21 @@ public final class Scheduler {
     @inline(__always)
     private func requeuePlain(slot: Int, _ r: Record, due: Nanoseconds) -> Tick {
         let s = Int32(truncatingIfNeeded: slot)
-        queue.pushInOrder(TickEntry(due: due &+ r.every, slot: s, epoch: r.epoch), interval: r.every)
-        return Tick(key: CountdownKey(slot: s, generation: r.generation), instant: due, remaining: r.deadline &- due,
-                    total: r.total, missed: 0, context: r.context)
+        queue.pushInOrder(nextPlainEntry(slot: s, r, due: due), interval: r.every)
+        return plainTick(slot: s, r, due: due)
+    }
+
+    /// The entry of the tick after a plain one: an interval later.
+    @inline(__always)
+    private func nextPlainEntry(slot: Int32, _ r: Record, due: Nanoseconds) -> TickEntry {
+        TickEntry(due: due &+ r.every, slot: slot, epoch: r.epoch)
+    }
+
+    /// The plain tick of the countdown in `slot` due at `due` (see `isPlain`).
+    @inline(__always)
+    private func plainTick(slot: Int32, _ r: Record, due: Nanoseconds) -> Tick {
+        Tick(key: CountdownKey(slot: slot, generation: r.generation), instant: due, remaining: r.deadline &- due,
+             total: r.total, missed: 0, context: r.context)
     }
 
     private func fireAnyCase(slot: Int, due: Nanoseconds, now: Nanoseconds, delegate: SchedulerDelegate?) {

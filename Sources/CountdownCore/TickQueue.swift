@@ -82,6 +82,24 @@ struct TickQueue: ~Copyable {
         }
     }
 
+    /// The first interval's head when every entry is in that list, so that it
+    /// is the earliest of all (see `earliest`); nil otherwise.
+    @inline(__always)
+    var headWhenOnlyPrimary: TickEntry? {
+        elsewhere == 0 ? primary.first : nil
+    }
+
+    /// Takes `headWhenOnlyPrimary` out and queues `next`, a tick of the same
+    /// interval one interval after it, at the end of the list: `remove(from: 0)`
+    /// then `pushInOrder`, in one step.
+    @inline(__always)
+    mutating func requeuePrimaryHead(_ next: TickEntry) {
+        primary.rotate(appending: next)
+    }
+
+    /// The interval of the first list (0 until it is in use).
+    var firstInterval: Nanoseconds { primaryInterval }
+
     private mutating func pushToOther(_ entry: TickEntry, interval: Nanoseconds) {
         if primaryInterval == 0 {
             primaryInterval = interval

@@ -138,4 +138,27 @@ struct TickBatchTests {
         #expect(bed.errors.first?.contains("countdown \"c7\"") == true && bed.errors.first?.contains("instruction budget exceeded") == true,
                 "\(bed.errors)")
     }
+
+    @Test("a shared hook's number given to another function in the middle of a row calls that function from then on")
+    func sharedNumberReusedInRow() throws {
+        let bed = LuaTestbed()
+        bed.mustRun("""
+            seen = {}
+            local g = function(t) seen[#seen + 1] = "g" end
+            local a
+            local f = function(t)
+              seen[#seen + 1] = "f"
+              if t.remaining < 1.2 then
+                -- f's last user ends, so g takes its number; g's second tick is due in this pass.
+                a:cancel()
+                countdown.start{ seconds = 1, every = 0.1, on_tick = g }
+              end
+            end
+            a = countdown.start{ seconds = 1.5, every = 0.5, on_tick = f }
+            """)
+        // One pass at 0.65: f's tick of 0.5, then in its row g's of 0.6.
+        bed.stall(for: 0.65)
+        bed.mustRun("print(table.concat(seen, ' '))")
+        #expect(bed.lines.last == "f f g g")
+    }
 }
