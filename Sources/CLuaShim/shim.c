@@ -849,6 +849,14 @@ void cd_unbind_id(lua_State *L, cd_hook_caller *caller, int index) {
     lua_settop(L, base);
 }
 
+cd_handle *cd_ended_handle(lua_State *L, cd_hook_caller *caller, int ref, int has_id) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);            /* h */
+    if (has_id) cd_unbind_id(L, caller, -1);
+    cd_handle *h = (cd_handle *)lua_touserdata(L, -1);
+    lua_settop(L, -2);
+    return h;
+}
+
 void cd_push_handle_for_id(lua_State *L, cd_hook_caller *caller, int index) {
     if (lua_type(L, index) != LUA_TSTRING) {
         lua_pushnil(L);

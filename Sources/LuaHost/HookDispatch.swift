@@ -101,14 +101,11 @@ extension LuaHost: BatchingSchedulerDelegate {
         let ref = hooks.handleRef
         let L = current
         cd_release_tick_hook(L, vm.hookCaller, Int32(hooks.sharedTickHook))
-        cd_push_ref(L, ref)
         // Its id is free from now on (countdown.get no longer finds it).
-        if hooks.flags & UInt8(CD_HOOK_HAS_ID) != 0 { cd_unbind_id(L, vm.hookCaller, -1) }
-        if let handle = cd_to_handle(L, -1),
+        if let handle = cd_ended_handle(L, vm.hookCaller, ref, Int32(hooks.flags & UInt8(CD_HOOK_HAS_ID))),
            handle.pointee.slot == tick.key.slot, handle.pointee.generation == tick.key.generation {
             handle.pointee.final_state = (reason == .finished ? CountdownState.finished : .cancelled).rawValue
         }
-        L.pop()
         storeEnded(tick, reason: reason, handleRef: ref, flags: hooks.flags)
         if reason == .finished || reason == .cancelled {
             if hooks.flags & UInt8(CD_HOOK_HAS_DONE) != 0,

@@ -196,6 +196,11 @@ void cd_release_tick_hook(lua_State *L, cd_hook_caller *caller, int shared_hook)
 cd_handle *cd_bind_id(lua_State *L, cd_hook_caller *caller, int index);
 /* Forgets the id of the handle at `index`, if that handle still holds it. */
 void cd_unbind_id(lua_State *L, cd_hook_caller *caller, int index);
+/* The handle of a countdown that just ended, registry[ref] (where only
+ * cd_ref_handle puts handles, so it needs no type check), with its id forgotten
+ * first when `has_id` (cd_unbind_id). Nothing stays on the stack; the handle
+ * stays valid while the reference is held. */
+cd_handle *cd_ended_handle(lua_State *L, cd_hook_caller *caller, int ref, int has_id);
 /* Pushes the handle of the running countdown with the id at `index`, or nil. */
 void cd_push_handle_for_id(lua_State *L, cd_hook_caller *caller, int index);
 
