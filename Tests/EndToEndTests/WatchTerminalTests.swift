@@ -8,6 +8,10 @@ struct WatchTerminalTests {
     func liveView() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-watch-\(UUID().uuidString)").path
         let seed = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-watch-\(UUID().uuidString).lua")
+        defer {
+            try? FileManager.default.removeItem(atPath: dir)
+            try? FileManager.default.removeItem(at: seed)
+        }
         try #"countdown.start{ id = "w", seconds = 50, persist = true }; countdown.start{ id = "p\27[31m", seconds = 70, persist = true }:pause(); os.exit(0)"#
             .write(to: seed, atomically: true, encoding: .utf8)
         #expect(try BinaryRunner.run(["--state-dir", dir, seed.path]).status == 0)
