@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "cdbench",
             dependencies: [
-                "CBenchFloor", "CLua", "CLuaShim", "CountdownCore", "LuaHost", "EventLoop",
+                "CBenchFloor", "CLinux", "CLua", "CLuaShim", "CountdownCore", "LuaHost", "EventLoop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

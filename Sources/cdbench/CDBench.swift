@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLinux
 
 /// Benchmarks of cdscript's scheduler and Lua host; `scripts/bench` runs them
 /// beside luv and the machine's floors and writes BENCHMARKS.md.
@@ -9,4 +10,16 @@ struct CDBench: ParsableCommand {
         abstract: "Benchmarks of cdscript (each prints one JSON line).",
         subcommands: [Dispatch.self, PcallFloor.self, Accuracy.self, Churn.self, Memory.self, Operations.self]
     )
+
+    /// ArgumentParser's entry, after the heap policy `cdscript` sets first, so that
+    /// the figures are what a run of cdscript costs.
+    static func main() {
+        _ = cdl_heap_prefer_huge_pages()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

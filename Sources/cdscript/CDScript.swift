@@ -1,4 +1,6 @@
 import ArgumentParser
+import CLinux
+import Foundation
 import LuaHost
 
 @main
@@ -21,4 +23,23 @@ struct CDScript: ParsableCommand {
         subcommands: [RunCommand.self, TestCommand.self, ListCommand.self, CancelCommand.self, ClearCommand.self, PluginsCommand.self, TimerCommand.self, NewCommand.self, AppendCommand.self, PauseCommand.self, ResumeCommand.self, WatchCommand.self, CompleteIDsCommand.self],
         defaultSubcommand: RunCommand.self
     )
+}
+
+extension CDScript {
+    /// ArgumentParser's own entry, with the hints of `CommandHints` first.
+    static func main() {
+        // Before the heap holds much: a run's countdowns then grow it in 2 MiB pages.
+        _ = cdl_heap_prefer_huge_pages()
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let message = CommandHints.preflight(arguments) {
+            printError(message)
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

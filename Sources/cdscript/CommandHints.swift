@@ -55,20 +55,3 @@ enum CommandHints {
         return d[a.count][b.count]
     }
 }
-
-extension CDScript {
-    /// ArgumentParser's own entry, with the hints of `CommandHints` first.
-    static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        if let message = CommandHints.preflight(arguments) {
-            printError(message)
-            Foundation.exit(ExitStatus.usage.rawValue)
-        }
-        do {
-            var command = try parseAsRoot(arguments)
-            try command.run()
-        } catch {
-            exit(withError: error)
-        }
-    }
-}
