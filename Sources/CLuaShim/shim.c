@@ -263,8 +263,6 @@ static int make_hook_caller(lua_State *L) {
         lua_rawseti(L, -2, i + 1);
     }
     caller->option_names_ref = luaL_ref(L, LUA_REGISTRYINDEX);
-    lua_createtable(L, 0, 0);
-    caller->ids_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     cd_push_handle_metatable(L);
     caller->handle_metatable_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_createtable(L, 1, 0);
@@ -305,6 +303,7 @@ cd_hook_caller *cd_hook_caller_new(lua_State *L) {
 void cd_hook_caller_free(cd_hook_caller *caller) {
     if (caller == NULL) return;
     free(caller->free_handle_refs);
+    cd_id_map_free(&caller->ids);
     free(caller);
 }
 
@@ -774,22 +773,8 @@ long_way:
     return 0;
 }
 
-/* Binds the id at `id_index` to the handle at `handle_index`; returns the handle
- * that held it, or NULL. */
-static cd_handle *bind_id(lua_State *L, cd_hook_caller *caller, int id_index, int handle_index) {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->ids_ref);   /* ids */
-    lua_pushvalue(L, id_index);
-    cd_handle *old = lua_rawget(L, -2) == LUA_TUSERDATA ? (cd_handle *)lua_touserdata(L, -1) : NULL;
-    lua_settop(L, -2);
-    lua_pushvalue(L, id_index);
-    lua_pushvalue(L, handle_index);
-    lua_rawset(L, -3);
-    lua_settop(L, -2);
-    return old == lua_touserdata(L, handle_index) ? NULL : old;
-}
-
 cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_ns, int *flags, int *shared_hook,
-                           cd_handle **replaced) {
+                           int *ref, cd_handle **replaced) {
     int base = lua_gettop(L) - 3;                      /* id on_tick on_done */
     /* Three user values, not four: the quick path never has an on_error (user value
      * 4), and lua_getiuservalue of a missing one pushes nil, which ErrorPolicy reads
@@ -817,57 +802,20 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_n
         lua_pushvalue(L, base + hook);
         lua_setiuservalue(L, handle, hook);
     }
-    *replaced = (f & CD_HOOK_HAS_ID) ? bind_id(L, caller, base + 1, handle) : NULL;
+    lua_pushvalue(L, handle);
+    int r = cd_ref_handle(L, caller);
+    *replaced = NULL;
+    if ((f & CD_HOOK_HAS_ID) && !cd_bind_id_at(L, caller, base + 1, h, r, replaced)) {
+        cd_unref_handle(L, caller, r);
+        lua_settop(L, base + 3);
+        return NULL;
+    }
     *shared_hook = (f & (CD_HOOK_LOCAL << 2)) ? share_tick_hook_at(L, caller, base + 2) : 0;
     lua_copy(L, handle, base + 1);
     lua_settop(L, base + 1);                           /* h */
     *flags = f;
+    *ref = r;
     return h;
-}
-
-cd_handle *cd_bind_id(lua_State *L, cd_hook_caller *caller, int index) {
-    index = lua_absindex(L, index);
-    cd_handle *old = NULL;
-    if (lua_getiuservalue(L, index, 1) == LUA_TSTRING) old = bind_id(L, caller, lua_gettop(L), index);
-    lua_settop(L, -2);
-    return old;
-}
-
-void cd_unbind_id(lua_State *L, cd_hook_caller *caller, int index) {
-    index = lua_absindex(L, index);
-    int base = lua_gettop(L);
-    if (lua_getiuservalue(L, index, 1) == LUA_TSTRING) {  /* id */
-        lua_rawgeti(L, LUA_REGISTRYINDEX, caller->ids_ref);   /* id ids */
-        lua_pushvalue(L, base + 1);
-        lua_rawget(L, -2);                                    /* id ids h? */
-        if (lua_rawequal(L, -1, index)) {
-            lua_pushvalue(L, base + 1);
-            lua_pushnil(L);
-            lua_rawset(L, base + 2);
-        }
-    }
-    lua_settop(L, base);
-}
-
-cd_handle *cd_ended_handle(lua_State *L, cd_hook_caller *caller, int ref, int has_id) {
-    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);            /* h */
-    if (has_id) cd_unbind_id(L, caller, -1);
-    cd_handle *h = (cd_handle *)lua_touserdata(L, -1);
-    lua_settop(L, -2);
-    return h;
-}
-
-void cd_push_handle_for_id(lua_State *L, cd_hook_caller *caller, int index) {
-    if (lua_type(L, index) != LUA_TSTRING) {
-        lua_pushnil(L);
-        return;
-    }
-    index = lua_absindex(L, index);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, caller->ids_ref);
-    lua_pushvalue(L, index);
-    lua_rawget(L, -2);
-    lua_copy(L, -1, -2);
-    lua_settop(L, -2);
 }
 
 void cd_line_buffer_stdout(void) {

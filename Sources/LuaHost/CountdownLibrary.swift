@@ -64,10 +64,13 @@ extension LuaHost {
                    let every, every >= StartOptions.minimumEvery {
                     var flags: Int32 = 0
                     var sharedTickHook: Int32 = 0
+                    var ref: Int32 = 0
                     var replaced: UnsafeMutablePointer<cd_handle>?
-                    let handle = cd_start_handle(L, caller, every, &flags, &sharedTickHook, &replaced)!
+                    guard let handle = cd_start_handle(L, caller, every, &flags, &sharedTickHook, &ref, &replaced) else {
+                        throw APIError.noMemoryForID("countdown.start")
+                    }
                     host.launch(L, handle: handle, handleIndex: lua_gettop(L), deadline: .after(seconds), flags: flags,
-                                sharedTickHook: sharedTickHook, replaced: replaced)
+                                sharedTickHook: sharedTickHook, ref: ref, replaced: replaced)
                     return 1
                 }
                 lua_settop(L, lua_gettop(L) - 3)
@@ -81,7 +84,7 @@ extension LuaHost {
             }
             handle.pointee.every_ns = options.every
             handle.pointee.persistent = options.persist ? 1 : 0
-            host.launch(L, handleIndex: handleIndex, deadline: options.deadline, handle: handle)
+            try host.launch(L, handleIndex: handleIndex, deadline: options.deadline, handle: handle)
             return 1
         }
     }
@@ -89,22 +92,30 @@ extension LuaHost {
     /// Starts the countdown described by the handle at `handleIndex` (its user
     /// values hold id and hooks), keeps a reference to it for the run, and fires its first tick.
     /// `resuming` is set for a countdown picked up from the store.
+    /// Throws only when there is no memory to keep the id; `function` names the
+    /// caller in that message.
     func launch(_ L: OpaquePointer, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil,
-                handle: UnsafeMutablePointer<cd_handle>? = nil) {
+                handle: UnsafeMutablePointer<cd_handle>? = nil, function: String = "countdown.start") throws(APIError) {
         let handle = handle ?? cd_to_handle(L, handleIndex)!
         let flags = cd_hook_flags(L, vm.hookCaller, handleIndex)
+        lua_pushvalue(L, handleIndex)
+        let ref = cd_ref_handle(L, vm.hookCaller)
+        var replaced: UnsafeMutablePointer<cd_handle>?
+        guard cd_bind_id(L, vm.hookCaller, handleIndex, ref, &replaced) != 0 else {
+            cd_unref_handle(L, vm.hookCaller, ref)
+            throw APIError.noMemoryForID(function)
+        }
         let sharedTickHook = cd_share_tick_hook(L, vm.hookCaller, handleIndex, flags)
-        let replaced = cd_bind_id(L, vm.hookCaller, handleIndex)
         launch(L, handle: handle, handleIndex: handleIndex, deadline: deadline, resuming: resuming, flags: flags,
-               sharedTickHook: sharedTickHook, replaced: replaced)
+               sharedTickHook: sharedTickHook, ref: ref, replaced: replaced)
     }
 
     /// `launch` with the handle's `cd_hook_flags` and `cd_share_tick_hook` number
-    /// known and its id already bound; `replaced` is the countdown that held the id
-    /// until now, ended here as replaced.
+    /// known, its reference `ref` (cd_ref_handle) taken and its id already bound;
+    /// `replaced` is the countdown that held the id until now, ended here as replaced.
     func launch(_ L: OpaquePointer, handle: UnsafeMutablePointer<cd_handle>, handleIndex: Int32, deadline: Deadline,
                 resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, sharedTickHook: Int32,
-                replaced: UnsafeMutablePointer<cd_handle>?) {
+                ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?) {
         var flags = flags
         // Ids live in the host's id table (bytes, as Lua has them); the scheduler
         // gets only a persistent countdown's id, which is text (see StartOptions).
@@ -118,9 +129,6 @@ extension LuaHost {
         if let replaced { scheduler.cancel(LuaHost.key(replaced), reason: .replaced) }
         // Global tick hooks see the ticks of countdowns started after they were added.
         let hasTick = flags & Int32(CD_HOOK_HAS_TICK) != 0 || tickHookCount != 0
-        lua_pushvalue(L, handleIndex)
-        let ref = cd_ref_handle(L, vm.hookCaller)
-
         let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags), sharedTickHook: UInt8(truncatingIfNeeded: sharedTickHook))
         let spec = CountdownSpec(id: storedID, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick,
                                  length: resuming?.length, context: hooks.context)

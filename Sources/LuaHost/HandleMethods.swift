@@ -53,7 +53,7 @@ extension LuaHost {
                 host.scheduler.tickNow(key)
             } else {
                 // Ended: start again with the same id, hooks and interval.
-                host.launch(L, handleIndex: 1, deadline: .after(amount))
+                try host.launch(L, handleIndex: 1, deadline: .after(amount), function: "append")
             }
             lua_settop(L, 1)
             return 1

@@ -22,3 +22,10 @@ public struct ScriptFailure: Error, CustomStringConvertible {
 
     public var description: String { message }
 }
+
+extension APIError {
+    /// A countdown whose id found no memory in the id table (ids.c).
+    static func noMemoryForID(_ function: String) -> APIError {
+        APIError("\(function): not enough memory to keep the countdown's id")
+    }
+}

@@ -175,7 +175,8 @@ extension LuaHost {
             if let every, every != record.every {
                 host.withStore { store in try store.modify(id: id) { $0?.every = every } }
             }
-            host.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle)
+            try host.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle,
+                            function: "countdown.fetch")
             return 1
         }
     }

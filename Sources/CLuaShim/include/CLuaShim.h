@@ -82,6 +82,23 @@ typedef struct cd_shared_tick_hook {
     int uses;
 } cd_shared_tick_hook;
 
+/* Countdowns by id (ids.c): from an id (a Lua string, so any bytes) to the handle
+ * of the running countdown started under it, and that handle's registry reference.
+ * An open-addressing table, at most half full. `bytes` are those of the handle's
+ * user value 1, which the handle keeps alive while it holds the id. */
+typedef struct cd_id_entry {
+    const char *bytes;
+    size_t length;
+    cd_handle *handle;                                 /* NULL: an empty slot */
+    uint32_t hash;
+    int ref;
+} cd_id_entry;
+typedef struct cd_id_map {
+    cd_id_entry *entries;
+    uint32_t mask;                                     /* capacity - 1 */
+    uint32_t count;
+} cd_id_map;
+
 /* What calling hooks needs, made once per state: the state's limits, the tick
  * metatable and the shared tick, each reached without a lookup by name. */
 typedef struct cd_hook_caller {
@@ -97,9 +114,8 @@ typedef struct cd_hook_caller {
      * a key is recognised by comparing addresses. */
     const char *option_names[8];
     int option_names_ref;
-    /* Countdowns by id: a table from the id (a Lua string, so any bytes) to the
-     * handle of the running countdown started under it. */
-    int ids_ref;
+    /* Countdowns by id (ids.c). */
+    cd_id_map ids;
     /* The last hook judged by cd_tick_stays_local, and its verdict: countdowns
      * started in a loop share their hook. The function itself is held weakly in
      * the table registry[last_hook_ref] (so a collected function is never
@@ -175,10 +191,11 @@ typedef struct cd_start_options {
 int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_options *options);
 
 /* Makes the handle for what cd_start_read pushed (popped; the handle is pushed),
- * with its flags and its cd_share_tick_hook number, and binds its id as
- * cd_bind_id does. */
+ * with its flags, its cd_share_tick_hook number and its registry reference
+ * (cd_ref_handle), and binds its id as cd_bind_id does. NULL when there was no
+ * memory to bind the id (the stack is then as it was after cd_start_read). */
 cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_ns, int *flags, int *shared_hook,
-                           cd_handle **replaced);
+                           int *ref, cd_handle **replaced);
 
 /* For a countdown whose on_tick (user value 2 of the handle at `index`) lets its
  * `t` go (`flags`, its cd_hook_flags, say so): a number from 1 to
@@ -190,10 +207,15 @@ int cd_share_tick_hook(lua_State *L, cd_hook_caller *caller, int index, int flag
  * nothing); the last lets it go. Never raises. */
 void cd_release_tick_hook(lua_State *L, cd_hook_caller *caller, int shared_hook);
 
-/* Makes the handle at `index` the countdown of its id (user value 1), if it has
- * one; returns the handle that held the id until now (to be ended as replaced),
- * or NULL. */
-cd_handle *cd_bind_id(lua_State *L, cd_hook_caller *caller, int index);
+/* Makes the handle at `index`, registry[ref], the countdown of its id (user
+ * value 1), if it has one; `*replaced` is the handle that held the id until now
+ * (to be ended as replaced), or NULL. Returns 0 when there was no memory for the
+ * id (nothing changed), else 1. */
+int cd_bind_id(lua_State *L, cd_hook_caller *caller, int index, int ref, cd_handle **replaced);
+/* cd_bind_id with the id (a string) at `id_index` and the handle by address. */
+int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, cd_handle *handle, int ref, cd_handle **replaced);
+/* Frees the table (when the state closes). */
+void cd_id_map_free(cd_id_map *map);
 /* Forgets the id of the handle at `index`, if that handle still holds it. */
 void cd_unbind_id(lua_State *L, cd_hook_caller *caller, int index);
 /* The handle of a countdown that just ended, registry[ref] (where only

@@ -1,0 +1,125 @@
+/* Countdowns by id: which running countdown holds each id. A C table, not a Lua
+ * one: a start with an id looks up and stores its id in one probe, with no
+ * rehash of a growing Lua table and no API call per step (docs/performance.md). */
+#include "CLuaShim.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* FNV-1a: ids are short, and any bytes. */
+static uint32_t id_hash(const char *bytes, size_t length) {
+    uint32_t hash = 2166136261u;
+    for (size_t i = 0; i < length; i++) hash = (hash ^ (unsigned char)bytes[i]) * 16777619u;
+    return hash;
+}
+
+/* The slot of the id, or of the empty slot where it would go. */
+static uint32_t id_slot(const cd_id_map *map, const char *bytes, size_t length, uint32_t hash) {
+    uint32_t i = hash & map->mask;
+    for (;;) {
+        const cd_id_entry *e = &map->entries[i];
+        if (e->handle == NULL) return i;
+        /* Interned (short) strings are equal when their addresses are. */
+        if (e->hash == hash && e->length == length && (e->bytes == bytes || memcmp(e->bytes, bytes, length) == 0))
+            return i;
+        i = (i + 1) & map->mask;
+    }
+}
+
+/* Room for one more id, keeping the table at most half full; 0 when memory ran out. */
+static int id_reserve(cd_id_map *map) {
+    uint32_t capacity = map->entries ? map->mask + 1 : 0;
+    if ((map->count + 1) * 2 <= capacity) return 1;
+    uint32_t grown = capacity ? capacity * 2 : 64;
+    cd_id_entry *entries = (cd_id_entry *)calloc(grown, sizeof(cd_id_entry));
+    if (entries == NULL) return map->count + 1 < capacity;   /* fuller, but it still works */
+    cd_id_map bigger = {entries, grown - 1, map->count};
+    for (uint32_t i = 0; i < capacity; i++) {
+        const cd_id_entry *e = &map->entries[i];
+        if (e->handle) bigger.entries[id_slot(&bigger, e->bytes, e->length, e->hash)] = *e;
+    }
+    free(map->entries);
+    *map = bigger;
+    return 1;
+}
+
+/* Empties slot i, moving back the entries after it that it kept from their home
+ * slot (linear probing without tombstones). */
+static void id_remove_at(cd_id_map *map, uint32_t i) {
+    uint32_t j = i;
+    for (;;) {
+        j = (j + 1) & map->mask;
+        cd_id_entry *e = &map->entries[j];
+        if (e->handle == NULL) break;
+        uint32_t home = e->hash & map->mask;
+        /* e stays when its home lies cyclically in (i, j]. */
+        int stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (!stays) {
+            map->entries[i] = *e;
+            i = j;
+        }
+    }
+    map->entries[i].handle = NULL;
+    map->count--;
+}
+
+int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, cd_handle *handle, int ref, cd_handle **replaced) {
+    size_t length;
+    const char *bytes = lua_tolstring(L, id_index, &length);
+    cd_id_map *map = &caller->ids;
+    *replaced = NULL;
+    if (!id_reserve(map)) return 0;
+    uint32_t hash = id_hash(bytes, length);
+    cd_id_entry *e = &map->entries[id_slot(map, bytes, length, hash)];
+    if (e->handle == NULL) map->count++;
+    else if (e->handle != handle) *replaced = e->handle;
+    /* The bytes are this handle's id (user value 1), alive as long as it is bound. */
+    *e = (cd_id_entry){bytes, length, handle, hash, ref};
+    return 1;
+}
+
+int cd_bind_id(lua_State *L, cd_hook_caller *caller, int index, int ref, cd_handle **replaced) {
+    index = lua_absindex(L, index);
+    int bound = 1;
+    *replaced = NULL;
+    if (lua_getiuservalue(L, index, 1) == LUA_TSTRING)
+        bound = cd_bind_id_at(L, caller, -1, (cd_handle *)lua_touserdata(L, index), ref, replaced);
+    lua_settop(L, -2);
+    return bound;
+}
+
+static cd_id_entry *find_id(cd_hook_caller *caller, lua_State *L, int index) {
+    cd_id_map *map = &caller->ids;
+    if (map->count == 0) return NULL;
+    size_t length;
+    const char *bytes = lua_tolstring(L, index, &length);
+    cd_id_entry *e = &map->entries[id_slot(map, bytes, length, id_hash(bytes, length))];
+    return e->handle ? e : NULL;
+}
+
+void cd_unbind_id(lua_State *L, cd_hook_caller *caller, int index) {
+    index = lua_absindex(L, index);
+    if (lua_getiuservalue(L, index, 1) == LUA_TSTRING) {
+        cd_id_entry *e = find_id(caller, L, -1);
+        if (e && e->handle == lua_touserdata(L, index)) id_remove_at(&caller->ids, (uint32_t)(e - caller->ids.entries));
+    }
+    lua_settop(L, -2);
+}
+
+cd_handle *cd_ended_handle(lua_State *L, cd_hook_caller *caller, int ref, int has_id) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);            /* h */
+    if (has_id) cd_unbind_id(L, caller, -1);
+    cd_handle *h = (cd_handle *)lua_touserdata(L, -1);
+    lua_settop(L, -2);
+    return h;
+}
+
+void cd_push_handle_for_id(lua_State *L, cd_hook_caller *caller, int index) {
+    cd_id_entry *e = lua_type(L, index) == LUA_TSTRING ? find_id(caller, L, index) : NULL;
+    if (e) lua_rawgeti(L, LUA_REGISTRYINDEX, e->ref);
+    else lua_pushnil(L);
+}
+
+void cd_id_map_free(cd_id_map *map) {
+    free(map->entries);
+    *map = (cd_id_map){NULL, 0, 0};
+}
