@@ -17,7 +17,7 @@ static uint32_t id_slot(const cd_id_map *map, const char *bytes, size_t length, 
     uint32_t i = hash & map->mask;
     for (;;) {
         const cd_id_entry *e = &map->entries[i];
-        if (e->handle == NULL) return i;
+        if (e->ref == 0) return i;
         /* Interned (short) strings are equal when their addresses are. */
         if (e->hash == hash && e->length == length && (e->bytes == bytes || memcmp(e->bytes, bytes, length) == 0))
             return i;
@@ -35,7 +35,7 @@ static int id_reserve(cd_id_map *map) {
     cd_id_map bigger = {entries, grown - 1, map->count};
     for (uint32_t i = 0; i < capacity; i++) {
         const cd_id_entry *e = &map->entries[i];
-        if (e->handle) bigger.entries[id_slot(&bigger, e->bytes, e->length, e->hash)] = *e;
+        if (e->ref) bigger.entries[id_slot(&bigger, e->bytes, e->length, e->hash)] = *e;
     }
     free(map->entries);
     *map = bigger;
@@ -49,7 +49,7 @@ static void id_remove_at(cd_id_map *map, uint32_t i) {
     for (;;) {
         j = (j + 1) & map->mask;
         cd_id_entry *e = &map->entries[j];
-        if (e->handle == NULL) break;
+        if (e->ref == 0) break;
         uint32_t home = e->hash & map->mask;
         /* e stays when its home lies cyclically in (i, j]. */
         int stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
@@ -58,7 +58,7 @@ static void id_remove_at(cd_id_map *map, uint32_t i) {
             i = j;
         }
     }
-    map->entries[i].handle = NULL;
+    map->entries[i].ref = 0;
     map->count--;
 }
 
@@ -70,10 +70,16 @@ int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, cd_handle 
     if (!id_reserve(map)) return 0;
     uint32_t hash = id_hash(bytes, length);
     cd_id_entry *e = &map->entries[id_slot(map, bytes, length, hash)];
-    if (e->handle == NULL) map->count++;
-    else if (e->handle != handle) *replaced = e->handle;
+    if (e->ref == 0) {
+        map->count++;
+    } else if (e->ref != ref) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, e->ref);
+        cd_handle *old = (cd_handle *)lua_touserdata(L, -1);
+        lua_settop(L, -2);
+        if (old != handle) *replaced = old;
+    }
     /* The bytes are this handle's id (user value 1), alive as long as it is bound. */
-    *e = (cd_id_entry){bytes, length, handle, hash, ref};
+    *e = (cd_id_entry){bytes, length, hash, ref};
     return 1;
 }
 
@@ -93,21 +99,17 @@ static cd_id_entry *find_id(cd_hook_caller *caller, lua_State *L, int index) {
     size_t length;
     const char *bytes = lua_tolstring(L, index, &length);
     cd_id_entry *e = &map->entries[id_slot(map, bytes, length, id_hash(bytes, length))];
-    return e->handle ? e : NULL;
-}
-
-void cd_unbind_id(lua_State *L, cd_hook_caller *caller, int index) {
-    index = lua_absindex(L, index);
-    if (lua_getiuservalue(L, index, 1) == LUA_TSTRING) {
-        cd_id_entry *e = find_id(caller, L, -1);
-        if (e && e->handle == lua_touserdata(L, index)) id_remove_at(&caller->ids, (uint32_t)(e - caller->ids.entries));
-    }
-    lua_settop(L, -2);
+    return e->ref ? e : NULL;
 }
 
 cd_handle *cd_ended_handle(lua_State *L, cd_hook_caller *caller, int ref, int has_id) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);            /* h */
-    if (has_id) cd_unbind_id(L, caller, -1);
+    /* Its id is free, unless another countdown holds it by now. */
+    if (has_id && lua_getiuservalue(L, -1, 1) == LUA_TSTRING) {
+        cd_id_entry *e = find_id(caller, L, -1);
+        if (e && e->ref == ref) id_remove_at(&caller->ids, (uint32_t)(e - caller->ids.entries));
+    }
+    if (has_id) lua_settop(L, -2);
     cd_handle *h = (cd_handle *)lua_touserdata(L, -1);
     lua_settop(L, -2);
     return h;

@@ -82,16 +82,15 @@ typedef struct cd_shared_tick_hook {
     int uses;
 } cd_shared_tick_hook;
 
-/* Countdowns by id (ids.c): from an id (a Lua string, so any bytes) to the handle
- * of the running countdown started under it, and that handle's registry reference.
- * An open-addressing table, at most half full. `bytes` are those of the handle's
- * user value 1, which the handle keeps alive while it holds the id. */
+/* Countdowns by id (ids.c): from an id (a Lua string, so any bytes) to the
+ * registry reference of the handle of the running countdown started under it.
+ * An open-addressing table, at most half full, 24 bytes a slot. `bytes` are those
+ * of the handle's user value 1, which the handle keeps alive while it holds the id. */
 typedef struct cd_id_entry {
     const char *bytes;
     size_t length;
-    cd_handle *handle;                                 /* NULL: an empty slot */
     uint32_t hash;
-    int ref;
+    int ref;                                           /* 0: an empty slot */
 } cd_id_entry;
 typedef struct cd_id_map {
     cd_id_entry *entries;
@@ -216,11 +215,9 @@ int cd_bind_id(lua_State *L, cd_hook_caller *caller, int index, int ref, cd_hand
 int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, cd_handle *handle, int ref, cd_handle **replaced);
 /* Frees the table (when the state closes). */
 void cd_id_map_free(cd_id_map *map);
-/* Forgets the id of the handle at `index`, if that handle still holds it. */
-void cd_unbind_id(lua_State *L, cd_hook_caller *caller, int index);
 /* The handle of a countdown that just ended, registry[ref] (where only
  * cd_ref_handle puts handles, so it needs no type check), with its id forgotten
- * first when `has_id` (cd_unbind_id). Nothing stays on the stack; the handle
+ * first when `has_id` and it still holds it. Nothing stays on the stack; the handle
  * stays valid while the reference is held. */
 cd_handle *cd_ended_handle(lua_State *L, cd_hook_caller *caller, int ref, int has_id);
 /* Pushes the handle of the running countdown with the id at `index`, or nil. */
