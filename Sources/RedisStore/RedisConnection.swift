@@ -114,7 +114,7 @@ final class RedisConnection {
     func send(_ arguments: [String]) throws(RedisError) {
         guard let c = context else { throw RedisError(connectionLost: true, message: "\(url): not connected") }
         let buffers = arguments.map { Array($0.utf8) }
-        var lengths = buffers.map { $0.count }
+        let lengths = buffers.map { $0.count }
         let status = Self.withCStrings(buffers) { pointers in
             var argv = pointers
             return argv.withUnsafeMutableBufferPointer { argv in
