@@ -93,7 +93,7 @@ int cd_bind_id(lua_State *L, cd_hook_caller *caller, int index, int ref, cd_hand
     return bound;
 }
 
-static cd_id_entry *find_id(cd_hook_caller *caller, lua_State *L, int index) {
+static cd_id_entry *find_id(lua_State *L, cd_hook_caller *caller, int index) {
     cd_id_map *map = &caller->ids;
     if (map->count == 0) return NULL;
     size_t length;
@@ -106,7 +106,7 @@ cd_handle *cd_ended_handle(lua_State *L, cd_hook_caller *caller, int ref, int ha
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);            /* h */
     /* Its id is free, unless another countdown holds it by now. */
     if (has_id && lua_getiuservalue(L, -1, 1) == LUA_TSTRING) {
-        cd_id_entry *e = find_id(caller, L, -1);
+        cd_id_entry *e = find_id(L, caller, -1);
         if (e && e->ref == ref) id_remove_at(&caller->ids, (uint32_t)(e - caller->ids.entries));
     }
     if (has_id) lua_settop(L, -2);
@@ -116,7 +116,7 @@ cd_handle *cd_ended_handle(lua_State *L, cd_hook_caller *caller, int ref, int ha
 }
 
 void cd_push_handle_for_id(lua_State *L, cd_hook_caller *caller, int index) {
-    cd_id_entry *e = lua_type(L, index) == LUA_TSTRING ? find_id(caller, L, index) : NULL;
+    cd_id_entry *e = lua_type(L, index) == LUA_TSTRING ? find_id(L, caller, index) : NULL;
     if (e) lua_rawgeti(L, LUA_REGISTRYINDEX, e->ref);
     else lua_pushnil(L);
 }

@@ -69,9 +69,10 @@ int cdl_cpu_timer_start(int64_t period_ns, cdl_cpu_check_fn check, int code, con
 /* ---- the heap (heap.c) -------------------------------------------------------
  * Transparent huge pages for the heap the process grows from now on: the heap is
  * grown at once by 64 MiB of address space, advised with MADV_HUGEPAGE, and kept
- * (no trimming below twice that; blocks up to 32 MiB come from it). A run that starts 100,000 countdowns touches about 40 MB of new memory:
- * in 2 MiB pages it takes ~1,600 page faults instead of ~9,000 (docs/performance.md).
- * Where the kernel has transparent huge pages off or "always", nothing changes but
- * the reserve. Call it first thing, before the heap holds much. Returns 0, or -1. */
+ * (no trimming below twice that; blocks up to 32 MiB come from it). A run that
+ * starts 100,000 countdowns then takes ~1,600 page faults instead of ~9,000
+ * (docs/performance.md). Where the kernel has transparent huge pages off or
+ * "always", nothing changes but the reserve. Call it first thing, before the heap
+ * holds much. Returns 0, or -1. */
 int cdl_heap_prefer_huge_pages(void);
 #endif
