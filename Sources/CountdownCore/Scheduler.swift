@@ -403,7 +403,7 @@ public final class Scheduler {
         // interval's list goes straight back to its tail (the path of nearly every tick).
         if let entry = queue.headWhenOnlyPrimary, entry.due <= takingUpTo {
             let r = records[Int(entry.slot)]
-            if r.epoch == entry.epoch, r.every == queue.firstInterval, isPlain(r, due: entry.due, now: takingUpTo) {
+            if r.epoch == entry.epoch, r.every == queue.primaryInterval, isPlain(r, due: entry.due, now: takingUpTo) {
                 queue.requeuePrimaryHead(nextPlainEntry(slot: entry.slot, r, due: entry.due))
                 return handOut(plainTick(slot: entry.slot, r, due: entry.due))
             }

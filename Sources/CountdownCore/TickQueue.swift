@@ -50,7 +50,7 @@ struct TickQueue: ~Copyable {
     /// counting. Source 0 in `earliest`.
     private var primary = RingBuffer<TickEntry>()
     /// 0 until the first list is in use (intervals are positive).
-    private var primaryInterval: Nanoseconds = 0
+    private(set) var primaryInterval: Nanoseconds = 0
     /// Every other interval's list; list i is source i + 1.
     private var others: [IntervalList] = []
     private var listIndex: [Nanoseconds: Int] = [:]
@@ -96,9 +96,6 @@ struct TickQueue: ~Copyable {
     mutating func requeuePrimaryHead(_ next: TickEntry) {
         primary.rotate(appending: next)
     }
-
-    /// The interval of the first list (0 until it is in use).
-    var firstInterval: Nanoseconds { primaryInterval }
 
     private mutating func pushToOther(_ entry: TickEntry, interval: Nanoseconds) {
         if primaryInterval == 0 {
