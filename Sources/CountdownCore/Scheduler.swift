@@ -94,7 +94,7 @@ public final class Scheduler {
     /// Creates a countdown; nothing fires yet. Call `announce(_:)` once the caller
     /// is ready for events (the Lua host registers its hooks in between).
     /// A running countdown with the same id ends with reason `.replaced`.
-    public func start(_ spec: CountdownSpec) -> CountdownKey {
+    public func start(_ spec: consuming CountdownSpec) -> CountdownKey {
         precondition(spec.every > 0, "tick interval must be positive")
         if let id = spec.id, let old = ids[id] {
             end(old, reason: .replaced, at: now)
@@ -107,9 +107,10 @@ public final class Scheduler {
             slot = Int32(records.count)
             records.append(Record())
         }
-        var record = records[Int(slot)]
-        record.generation &+= 1
-        record.epoch &+= 1
+        // A new record but for the counters that tell its uses apart.
+        var record = Record()
+        record.generation = records[Int(slot)].generation &+ 1
+        record.epoch = records[Int(slot)].epoch &+ 1
         record.live = true
         record.state = .running
         record.wantsTicks = spec.wantsTicks
@@ -117,7 +118,6 @@ public final class Scheduler {
         record.context = spec.context
         record.seq = nextSeq
         record.started = now
-        record.carriedMissed = 0
         nextSeq += 1
         switch spec.deadline {
         case .after(let duration):
