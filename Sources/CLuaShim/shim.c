@@ -319,8 +319,7 @@ static void pin_hook(lua_State *L, cd_hook_caller *caller, int index) {
 
 /* cd_tick_stays_local with the last verdict at hand: countdowns started in a loop
  * share their hook. */
-static int hook_is_local(lua_State *L, cd_hook_caller *caller, int index) {
-    const void *fn = lua_topointer(L, index);
+static int hook_is_local_at(lua_State *L, cd_hook_caller *caller, int index, const void *fn) {
     if (fn == caller->last_hook) {
         /* Pinned since it was judged in this callback: nothing else can be at its address. */
         if (caller->limits && caller->limits->hook_pinned) return caller->last_hook_local;
@@ -343,6 +342,10 @@ static int hook_is_local(lua_State *L, cd_hook_caller *caller, int index) {
     caller->last_hook_local = local;
     pin_hook(L, caller, index);
     return local;
+}
+
+static int hook_is_local(lua_State *L, cd_hook_caller *caller, int index) {
+    return hook_is_local_at(L, caller, index, lua_topointer(L, index));
 }
 
 int cd_hook_flags(lua_State *L, cd_hook_caller *caller, int index) {
@@ -389,9 +392,9 @@ static int settle(lua_State *L, int base, int status) {
 }
 
 /* cd_share_tick_hook for the on_tick function at `index`. */
-static int share_tick_hook_at(lua_State *L, cd_hook_caller *caller, int index) {
+/* `fn` is the address of the function at `index` (lua_topointer). */
+static int share_tick_hook_at(lua_State *L, cd_hook_caller *caller, int index, const void *fn) {
     /* Live entries hold their function: its address names it and no other. */
-    const void *fn = lua_topointer(L, index);
     int free_entry = -1;
     for (int i = 0; i < CD_SHARED_TICK_HOOKS; i++) {
         cd_shared_tick_hook *e = &caller->shared_tick_hooks[i];
@@ -413,7 +416,7 @@ static int share_tick_hook_at(lua_State *L, cd_hook_caller *caller, int index) {
 int cd_share_tick_hook(lua_State *L, cd_hook_caller *caller, int index, int flags) {
     if (!(flags & (CD_HOOK_LOCAL << 2))) return 0;
     int shared = 0;
-    if (lua_getiuservalue(L, index, 2) == LUA_TFUNCTION) shared = share_tick_hook_at(L, caller, lua_gettop(L));
+    if (lua_getiuservalue(L, index, 2) == LUA_TFUNCTION) shared = share_tick_hook_at(L, caller, lua_gettop(L), lua_topointer(L, -1));
     lua_settop(L, -2);
     return shared;
 }
@@ -727,6 +730,7 @@ int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_opti
     lua_settop(L, base + 3);                           /* id on_tick on_done */
     int has_seconds = 0;
     options->has_every = 0;
+    options->found = 0;
     /* One pass over the table: each key is found by address among the names, so
      * the check for unknown keys costs nothing more. */
     lua_pushnil(L);
@@ -743,6 +747,7 @@ int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_opti
         case CD_OPTION_ID:
             if (type != LUA_TSTRING || lua_rawlen(L, -1) == 0) goto long_way;
             lua_copy(L, -1, base + 1);
+            options->found |= CD_HOOK_HAS_ID;
             break;
         case CD_OPTION_SECONDS:
             if (type != LUA_TNUMBER) goto long_way;
@@ -757,7 +762,13 @@ int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_opti
         case CD_OPTION_ON_TICK:
         case CD_OPTION_ON_DONE:
             if (type != LUA_TFUNCTION) goto long_way;
-            lua_copy(L, -1, option == CD_OPTION_ON_TICK ? base + 2 : base + 3);
+            if (option == CD_OPTION_ON_TICK) {
+                lua_copy(L, -1, base + 2);
+                options->found |= CD_HOOK_HAS_TICK;
+            } else {
+                lua_copy(L, -1, base + 3);
+                options->found |= CD_HOOK_HAS_DONE;
+            }
             break;
         case CD_OPTION_PERSIST:
             if (type != LUA_TBOOLEAN || lua_toboolean(L, -1)) goto long_way;
@@ -773,8 +784,8 @@ long_way:
     return 0;
 }
 
-cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_ns, int *flags, int *shared_hook,
-                           int *ref, cd_handle **replaced) {
+cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_options *options, int64_t every_ns,
+                           int *flags, int *shared_hook, int *ref, cd_handle **replaced) {
     int base = lua_gettop(L) - 3;                      /* id on_tick on_done */
     /* Three user values, not four: the quick path never has an on_error (user value
      * 4), and lua_getiuservalue of a missing one pushes nil, which ErrorPolicy reads
@@ -788,19 +799,23 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_n
     h->every_ns = every_ns;
     lua_rawgeti(L, LUA_REGISTRYINDEX, caller->handle_metatable_ref);
     lua_setmetatable(L, handle);
-    int f = 0;
-    /* New user values are nil: set only those given. */
-    if (lua_type(L, base + 1) != LUA_TNIL) {
+    /* New user values are nil: set only those given (cd_start_read says which). */
+    int f = options->found;
+    if (f & CD_HOOK_HAS_ID) {
         lua_pushvalue(L, base + 1);
         lua_setiuservalue(L, handle, 1);
-        f |= CD_HOOK_HAS_ID;
     }
-    for (int hook = 2; hook <= 3; hook++) {
-        if (lua_type(L, base + hook) == LUA_TNIL) continue;
-        f |= hook == 2 ? CD_HOOK_HAS_TICK : CD_HOOK_HAS_DONE;
-        if (hook_is_local(L, caller, base + hook)) f |= CD_HOOK_LOCAL << hook;
-        lua_pushvalue(L, base + hook);
-        lua_setiuservalue(L, handle, hook);
+    const void *tick_fn = NULL;
+    if (f & CD_HOOK_HAS_TICK) {
+        tick_fn = lua_topointer(L, base + 2);
+        if (hook_is_local_at(L, caller, base + 2, tick_fn)) f |= CD_HOOK_LOCAL << 2;
+        lua_pushvalue(L, base + 2);
+        lua_setiuservalue(L, handle, 2);
+    }
+    if (f & CD_HOOK_HAS_DONE) {
+        if (hook_is_local(L, caller, base + 3)) f |= CD_HOOK_LOCAL << 3;
+        lua_pushvalue(L, base + 3);
+        lua_setiuservalue(L, handle, 3);
     }
     lua_pushvalue(L, handle);
     int r = cd_ref_handle(L, caller);
@@ -810,7 +825,7 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_n
         lua_settop(L, base + 3);
         return NULL;
     }
-    *shared_hook = (f & (CD_HOOK_LOCAL << 2)) ? share_tick_hook_at(L, caller, base + 2) : 0;
+    *shared_hook = (f & (CD_HOOK_LOCAL << 2)) ? share_tick_hook_at(L, caller, base + 2, tick_fn) : 0;
     lua_copy(L, handle, base + 1);
     lua_settop(L, base + 1);                           /* h */
     *flags = f;

@@ -66,7 +66,7 @@ extension LuaHost {
                     var sharedTickHook: Int32 = 0
                     var ref: Int32 = 0
                     var replaced: UnsafeMutablePointer<cd_handle>?
-                    guard let handle = cd_start_handle(L, caller, every, &flags, &sharedTickHook, &ref, &replaced) else {
+                    guard let handle = cd_start_handle(L, caller, &quick, every, &flags, &sharedTickHook, &ref, &replaced) else {
                         throw APIError.noMemoryForID("countdown.start")
                     }
                     host.launch(L, handle: handle, handleIndex: lua_gettop(L), deadline: .after(seconds), flags: flags,

@@ -179,6 +179,8 @@ typedef struct cd_start_options {
     double seconds;
     double every;
     int has_every;
+    /* CD_HOOK_HAS_ID, CD_HOOK_HAS_TICK and CD_HOOK_HAS_DONE for what was given. */
+    int found;
 } cd_start_options;
 
 /* The common start, read in one pass over the table at `index`: every key one of
@@ -189,12 +191,12 @@ typedef struct cd_start_options {
  * as it was: the caller then reads the options the long way, with its messages. */
 int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_options *options);
 
-/* Makes the handle for what cd_start_read pushed (popped; the handle is pushed),
- * with its flags, its cd_share_tick_hook number and its registry reference
+/* Makes the handle for what cd_start_read pushed (popped; the handle is pushed;
+ * `options` is what cd_start_read filled in), with its flags, its cd_share_tick_hook number and its registry reference
  * (cd_ref_handle), and binds its id as cd_bind_id does. NULL when there was no
  * memory to bind the id (the stack is then as it was after cd_start_read). */
-cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, int64_t every_ns, int *flags, int *shared_hook,
-                           int *ref, cd_handle **replaced);
+cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_options *options, int64_t every_ns,
+                           int *flags, int *shared_hook, int *ref, cd_handle **replaced);
 
 /* For a countdown whose on_tick (user value 2 of the handle at `index`) lets its
  * `t` go (`flags`, its cd_hook_flags, say so): a number from 1 to
