@@ -30,18 +30,48 @@ struct TickQueue: ~Copyable {
     }
 
     /// A run of irregular ticks pushed in (due, start order).
-    final class OrderedRun {
+    struct OrderedRun: ~Copyable {
         var entries = RingBuffer<SequencedEntry>()
         var tail = SequencedEntry(entry: TickEntry(due: 0, slot: 0, epoch: 0), seq: 0)
 
         /// Appends `entry` when it keeps the run in order.
-        func append(_ entry: TickEntry, seq: UInt64) -> Bool {
+        @inline(__always)
+        mutating func append(_ entry: TickEntry, seq: UInt64) -> Bool {
             guard entries.isEmpty || entry.due > tail.entry.due || (entry.due == tail.entry.due && seq > tail.seq) else {
                 return false
             }
             tail = SequencedEntry(entry: entry, seq: seq)
             entries.append(tail)
             return true
+        }
+    }
+
+    /// A few runs side by side, inline: a push tries them in turn with no
+    /// reference counting (as an array of classes would cost on every start).
+    struct OrderedRuns: ~Copyable {
+        static let count = 4
+        private var run0 = OrderedRun(), run1 = OrderedRun(), run2 = OrderedRun(), run3 = OrderedRun()
+
+        /// Calls `body` with run `i` (0 ..< count).
+        @inline(__always)
+        mutating func with<R>(_ i: Int, _ body: (inout OrderedRun) -> R) -> R {
+            switch i {
+            case 0: return body(&run0)
+            case 1: return body(&run1)
+            case 2: return body(&run2)
+            default: return body(&run3)
+            }
+        }
+
+        /// Reads run `i` (0 ..< count).
+        @inline(__always)
+        func read<R>(_ i: Int, _ body: (borrowing OrderedRun) -> R) -> R {
+            switch i {
+            case 0: return body(run0)
+            case 1: return body(run1)
+            case 2: return body(run2)
+            default: return body(run3)
+            }
         }
     }
 
@@ -58,8 +88,7 @@ struct TickQueue: ~Copyable {
     /// countdowns started in a row, or caught up together after a stall. Each run
     /// costs a ring-buffer append per tick instead of a heap push; a few runs side
     /// by side let one late straggler not divert the rest. Run i is source -2 - i.
-    private var ordered: [OrderedRun] = (0..<Self.orderedRuns).map { _ in OrderedRun() }
-    private static let orderedRuns = 4
+    private var ordered = OrderedRuns()
     /// Everything else: source -1.
     private var heap: [(entry: TickEntry, seq: UInt64)] = []
     /// Entries anywhere but the first interval's list: while 0, the earliest
@@ -67,7 +96,7 @@ struct TickQueue: ~Copyable {
     private var elsewhere = 0
 
     var isEmpty: Bool {
-        heap.isEmpty && primary.isEmpty && ordered.allSatisfy { $0.entries.isEmpty }
+        heap.isEmpty && primary.isEmpty && (0..<OrderedRuns.count).allSatisfy { ordered.read($0) { $0.entries.isEmpty } }
             && others.allSatisfy { $0.entries.isEmpty }
     }
 
@@ -117,7 +146,7 @@ struct TickQueue: ~Copyable {
     /// Queues a tick at any instant.
     mutating func push(_ entry: TickEntry, seq: UInt64) {
         elsewhere += 1
-        for run in ordered where run.append(entry, seq: seq) { return }
+        for i in 0..<OrderedRuns.count where ordered.with(i, { $0.append(entry, seq: seq) }) { return }
         heap.append((entry, seq))
         var child = heap.count - 1
         while child > 0 {
@@ -143,8 +172,8 @@ struct TickQueue: ~Copyable {
     private func earliestOfAll(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
         var best: (source: Int, entry: TickEntry, seq: UInt64)?
         if let top = heap.first { best = (-1, top.entry, top.seq) }
-        for (i, run) in ordered.enumerated() {
-            if let head = run.entries.first, best.map({ (head.entry.due, head.seq) < ($0.entry.due, $0.seq) }) ?? true {
+        for i in 0..<OrderedRuns.count {
+            if let head = ordered.read(i, { $0.entries.first }), best.map({ (head.entry.due, head.seq) < ($0.entry.due, $0.seq) }) ?? true {
                 best = (-2 - i, head.entry, head.seq)
             }
         }
@@ -174,11 +203,12 @@ struct TickQueue: ~Copyable {
         if source > 0 {
             others[source - 1].entries.removeFirst()
         } else if source <= -2 {
-            let run = ordered[-2 - source]
-            run.entries.removeFirst()
-            // A million first ticks pass through here at start-up; give the memory
-            // back once they have moved on to their FIFO lists.
-            if run.entries.isEmpty, run.entries.capacityBytes > 65536 { run.entries = RingBuffer() }
+            ordered.with(-2 - source) { run in
+                run.entries.removeFirst()
+                // A million first ticks pass through here at start-up; give the memory
+                // back once they have moved on to their FIFO lists.
+                if run.entries.isEmpty, run.entries.capacityBytes > 65536 { run.entries = RingBuffer() }
+            }
         } else {
             popHeap()
         }
@@ -187,19 +217,19 @@ struct TickQueue: ~Copyable {
     mutating func removeAll() {
         primary.removeAll()
         for list in others { list.entries.removeAll() }
-        for run in ordered { run.entries.removeAll() }
+        for i in 0..<OrderedRuns.count { ordered.with(i) { $0.entries.removeAll() } }
         heap.removeAll()
         elsewhere = 0
     }
 
     var storageBytes: Int {
         heap.capacity * MemoryLayout<(entry: TickEntry, seq: UInt64)>.stride
-            + primary.capacityBytes + ordered.reduce(0) { $0 + $1.entries.capacityBytes }
+            + primary.capacityBytes + (0..<OrderedRuns.count).reduce(0) { sum, i in sum + ordered.read(i) { $0.entries.capacityBytes } }
             + others.reduce(0) { $0 + $1.entries.capacityBytes }
     }
 
     var count: Int {
-        heap.count + primary.count + ordered.reduce(0) { $0 + $1.entries.count } + others.reduce(0) { $0 + $1.entries.count }
+        heap.count + primary.count + (0..<OrderedRuns.count).reduce(0) { sum, i in sum + ordered.read(i) { $0.entries.count } } + others.reduce(0) { $0 + $1.entries.count }
     }
 
     private mutating func popHeap() {
