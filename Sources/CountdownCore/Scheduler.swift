@@ -95,8 +95,16 @@ public final class Scheduler {
     /// is ready for events (the Lua host registers its hooks in between).
     /// A running countdown with the same id ends with reason `.replaced`.
     public func start(_ spec: consuming CountdownSpec) -> CountdownKey {
-        precondition(spec.every > 0, "tick interval must be positive")
-        if let id = spec.id, let old = ids[id] {
+        start(id: spec.id, deadline: spec.deadline, every: spec.every, wantsTicks: spec.wantsTicks, length: spec.length,
+              context: spec.context)
+    }
+
+    /// `start(_:)` with the spec's fields as arguments: a caller that starts many
+    /// countdowns passes them in registers, where a spec is copied through memory.
+    public func start(id: String?, deadline: Deadline, every: Nanoseconds, wantsTicks: Bool, length: Nanoseconds?,
+                      context: UInt64) -> CountdownKey {
+        precondition(every > 0, "tick interval must be positive")
+        if let id, let old = ids[id] {
             end(old, reason: .replaced, at: now)
         }
         let now = self.now
@@ -113,13 +121,13 @@ public final class Scheduler {
         record.epoch = records[Int(slot)].epoch &+ 1
         record.live = true
         record.state = .running
-        record.wantsTicks = spec.wantsTicks
-        record.every = spec.every
-        record.context = spec.context
+        record.wantsTicks = wantsTicks
+        record.every = every
+        record.context = context
         record.seq = nextSeq
         record.started = now
         nextSeq += 1
-        switch spec.deadline {
+        switch deadline {
         case .after(let duration):
             record.isWall = false
             record.deadline = now + duration
@@ -140,11 +148,11 @@ public final class Scheduler {
             record.deadline = bootDeadline
             record.total = max(0, bootDeadline - now)
         }
-        if let length = spec.length { record.total = max(length, record.deadline - now) }
+        if let length { record.total = max(length, record.deadline - now) }
         records[Int(slot)] = record
         activeCount += 1
         let key = CountdownKey(slot: slot, generation: record.generation)
-        if let id = spec.id {
+        if let id {
             ids[id] = key
             idBySlot[slot] = id
         }

@@ -117,34 +117,35 @@ extension LuaHost {
                 resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, sharedTickHook: Int32,
                 ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?) {
         var flags = flags
-        // Ids live in the host's id table (bytes, as Lua has them); the scheduler
-        // gets only a persistent countdown's id, which is text (see StartOptions).
-        var storedID: String?
-        if handle.pointee.persistent != 0 {
-            flags |= Int32(CD_HOOK_PERSISTENT)
-            lua_getiuservalue(L, handleIndex, 1)
-            storedID = L.string(at: -1)
-            L.pop()
-        }
+        let persistent = handle.pointee.persistent != 0
+        if persistent { flags |= Int32(CD_HOOK_PERSISTENT) }
         if let replaced { scheduler.cancel(LuaHost.key(replaced), reason: .replaced) }
         // Global tick hooks see the ticks of countdowns started after they were added.
         let hasTick = flags & Int32(CD_HOOK_HAS_TICK) != 0 || tickHookCount != 0
         let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags), sharedTickHook: UInt8(truncatingIfNeeded: sharedTickHook))
-        let spec = CountdownSpec(id: storedID, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick,
-                                 length: resuming?.length, context: hooks.context)
-        let key = scheduler.start(spec)
+        // The fields as arguments, not a CountdownSpec: building one cost a copy of it per start.
+        let key = scheduler.start(id: persistent ? storedID(L, handleIndex: handleIndex) : nil, deadline: deadline,
+                                  every: handle.pointee.every_ns, wantsTicks: hasTick, length: resuming?.length, context: hooks.context)
         handle.pointee.slot = key.slot
         handle.pointee.generation = key.generation
         handle.pointee.final_state = CountdownState.running.rawValue
         if let resuming {
             if resuming.paused { scheduler.pause(key) }
-        } else if let storedID {
-            storeStarted(key, id: storedID)
+        } else if persistent, let id = scheduler.id(key) {
+            storeStarted(key, id: id)
         }
         if startHookCount != 0 {
             callGlobalHooks(.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
         }
         scheduler.announce(key)
+    }
+
+    /// Ids live in the host's id table (bytes, as Lua has them); the scheduler
+    /// gets only a persistent countdown's id, which is text (see StartOptions).
+    private func storedID(_ L: OpaquePointer, handleIndex: Int32) -> String? {
+        lua_getiuservalue(L, handleIndex, 1)
+        defer { L.pop() }
+        return L.string(at: -1)
     }
 
     static let get: cd_host_function = { L, context in
