@@ -182,8 +182,11 @@ extension LuaHost {
     /// under `cdscript test`.
     static let now: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
-            let clock = host.scheduler.clock
-            let wall = host.scheduler.now + (clock.wallNow() - clock.bootNow())
+            let scheduler = host.scheduler
+            let clock = scheduler.clock
+            // Outside a hook the wall clock, read once (a script may call this per item
+            // of a long loop); inside one, the tick's instant on the wall clock.
+            let wall = scheduler.isDispatching ? scheduler.now + (clock.wallNow() - clock.bootNow()) : clock.wallNow()
             lua_pushnumber(L, Time.seconds(wall))
             return 1
         }
