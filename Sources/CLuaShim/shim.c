@@ -351,11 +351,12 @@ static int hook_is_local(lua_State *L, cd_hook_caller *caller, int index) {
 int cd_hook_flags(lua_State *L, cd_hook_caller *caller, int index) {
     index = lua_absindex(L, index);
     int flags = 0;
-    if (lua_getiuservalue(L, index, 1) != LUA_TNIL) flags |= CD_HOOK_HAS_ID;
+    /* A user value a handle was made without reads as none (LUA_TNONE), a nil. */
+    if (lua_getiuservalue(L, index, 1) > LUA_TNIL) flags |= CD_HOOK_HAS_ID;
     lua_pop(L, 1);
     for (int hook = 2; hook <= 3; hook++) {
         int type = lua_getiuservalue(L, index, hook);
-        if (type != LUA_TNIL) flags |= hook == 2 ? CD_HOOK_HAS_TICK : CD_HOOK_HAS_DONE;
+        if (type > LUA_TNIL) flags |= hook == 2 ? CD_HOOK_HAS_TICK : CD_HOOK_HAS_DONE;
         if (type == LUA_TFUNCTION && hook_is_local(L, caller, lua_gettop(L))) flags |= CD_HOOK_LOCAL << hook;
         lua_pop(L, 1);
     }
@@ -453,7 +454,7 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
     }
     int handle_index = from_loop ? base + 1 : base + 2;
     lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref);     /* h */
-    if (lua_getiuservalue(L, handle_index, hook) == LUA_TNIL) {  /* h fn */
+    if (lua_getiuservalue(L, handle_index, hook) <= LUA_TNIL) {  /* h fn (none: a handle made without it) */
         lua_settop(L, base);
         return LUA_OK;
     }
@@ -787,10 +788,15 @@ long_way:
 cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_options *options, int64_t every_ns,
                            int *flags, int *shared_hook, int *ref, cd_handle **replaced) {
     int base = lua_gettop(L) - 3;                      /* id on_tick on_done */
-    /* Three user values, not four: the quick path never has an on_error (user value
-     * 4), and lua_getiuservalue of a missing one pushes nil, which ErrorPolicy reads
-     * as the default. 16 bytes less per countdown, and less for the collector. */
-    cd_handle *h = (cd_handle *)lua_newuserdatauv(L, sizeof(cd_handle), 3);
+    int f = options->found;
+    /* User values up to the last one given, not four: lua_getiuservalue of a
+     * missing one pushes nil (and says LUA_TNONE), which every reader takes as
+     * absent; the quick path never has an on_error (user value 4), which
+     * ErrorPolicy then reads as the default. 16 bytes less per countdown for each
+     * one left out (a countdown with on_tick alone: 96 bytes, not 112), and less
+     * memory for the collector to go through. */
+    int user_values = (f & CD_HOOK_HAS_DONE) ? 3 : (f & CD_HOOK_HAS_TICK) ? 2 : (f & CD_HOOK_HAS_ID) ? 1 : 0;
+    cd_handle *h = (cd_handle *)lua_newuserdatauv(L, sizeof(cd_handle), user_values);
     int handle = base + 4;
     h->slot = -1;
     h->generation = 0;
@@ -800,7 +806,6 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_
     lua_rawgeti(L, LUA_REGISTRYINDEX, caller->handle_metatable_ref);
     lua_setmetatable(L, handle);
     /* New user values are nil: set only those given (cd_start_read says which). */
-    int f = options->found;
     if (f & CD_HOOK_HAS_ID) {
         lua_pushvalue(L, base + 1);
         lua_setiuservalue(L, handle, 1);
