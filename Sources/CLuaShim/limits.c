@@ -23,6 +23,10 @@ static void *pool_alloc(cd_limits *limits, size_t size) {
     pool_link *block = (pool_link *)limits->pool_free[class - 1];
     if (block) {
         limits->pool_free[class - 1] = block->next;
+        /* The next block of this class was freed long ago, out of the cache: its
+         * link is read at the next allocation, so start fetching it now (perf put
+         * close to half this function's time on that read). */
+        if (block->next) __builtin_prefetch(block->next);
         return block;
     }
     size_t bytes = class << 4;
