@@ -409,7 +409,7 @@ public final class Scheduler {
     public func takePlainTick() -> Tick? {
         // Every countdown of one interval, ticking on time: the head of that
         // interval's list goes straight back to its tail (the path of nearly every tick).
-        if let entry = queue.headWhenOnlyPrimary, entry.due <= takingUpTo {
+        if let entry = queue.headWhenEarliest, entry.due <= takingUpTo {
             let r = records[Int(entry.slot)]
             if r.epoch == entry.epoch, r.every == queue.primaryInterval, isPlain(r, due: entry.due, now: takingUpTo) {
                 queue.requeuePrimaryHead(nextPlainEntry(slot: entry.slot, r, due: entry.due))
@@ -423,6 +423,8 @@ public final class Scheduler {
     /// common path above stays a small function.
     @inline(never)
     private func takeAnyPlainTick() -> Tick? {
+        // Whatever was taken from elsewhere since: the common path above needs the bound exact.
+        queue.refreshElsewhereEarliest()
         while let (source, entry) = queue.earliest(seqOf: { records[Int($0)].seq }), entry.due <= takingUpTo {
             let slot = Int(entry.slot)
             let r = records[slot]

@@ -94,6 +94,14 @@ struct TickQueue: ~Copyable {
     /// Entries anywhere but the first interval's list: while 0, the earliest
     /// entry is that list's head, found with one comparison.
     private var elsewhere = 0
+    /// No later than the instant of any entry elsewhere (`Nanoseconds.max` when
+    /// there is none): while the first interval's head comes strictly before it,
+    /// that head is the earliest entry of all, found with one comparison too. A
+    /// countdown on another interval (a board that ticks each second beside items
+    /// that tick each tenth) then costs nothing to the ticks of the rest. Entries
+    /// taken out leave it behind, still a bound; `refreshElsewhereEarliest` makes
+    /// it exact again.
+    private(set) var elsewhereEarliest = Nanoseconds.max
 
     var isEmpty: Bool {
         heap.isEmpty && primary.isEmpty && (0..<OrderedRuns.count).allSatisfy { ordered.read($0) { $0.entries.isEmpty } }
@@ -111,14 +119,30 @@ struct TickQueue: ~Copyable {
         }
     }
 
-    /// The first interval's head when every entry is in that list, so that it
-    /// is the earliest of all (see `earliest`); nil otherwise.
+    /// The first interval's head when it is the earliest entry of all, strictly
+    /// before anything elsewhere (see `earliest`); nil otherwise.
     @inline(__always)
-    var headWhenOnlyPrimary: TickEntry? {
-        elsewhere == 0 ? primary.first : nil
+    var headWhenEarliest: TickEntry? {
+        guard let head = primary.first, elsewhere == 0 || head.due < elsewhereEarliest else { return nil }
+        return head
     }
 
-    /// Takes `headWhenOnlyPrimary` out and queues `next`, a tick of the same
+    /// Makes `elsewhereEarliest` the instant of the earliest entry elsewhere.
+    mutating func refreshElsewhereEarliest() {
+        var earliest = Nanoseconds.max
+        if elsewhere != 0 {
+            if let top = heap.first { earliest = top.entry.due }
+            for i in 0..<OrderedRuns.count {
+                if let head = ordered.read(i, { $0.entries.first }) { earliest = min(earliest, head.entry.due) }
+            }
+            for list in others {
+                if let head = list.entries.first { earliest = min(earliest, head.due) }
+            }
+        }
+        elsewhereEarliest = earliest
+    }
+
+    /// Takes `headWhenEarliest` out and queues `next`, a tick of the same
     /// interval one interval after it, at the end of the list: `remove(from: 0)`
     /// then `pushInOrder`, in one step.
     @inline(__always)
@@ -133,6 +157,7 @@ struct TickQueue: ~Copyable {
             return
         }
         elsewhere += 1
+        elsewhereEarliest = min(elsewhereEarliest, entry.due)
         if let i = listIndex[interval] {
             others[i].entries.append(entry)
         } else {
@@ -146,6 +171,7 @@ struct TickQueue: ~Copyable {
     /// Queues a tick at any instant.
     mutating func push(_ entry: TickEntry, seq: UInt64) {
         elsewhere += 1
+        elsewhereEarliest = min(elsewhereEarliest, entry.due)
         for i in 0..<OrderedRuns.count where ordered.with(i, { $0.append(entry, seq: seq) }) { return }
         heap.append((entry, seq))
         var child = heap.count - 1
@@ -162,10 +188,9 @@ struct TickQueue: ~Copyable {
     /// gives the start order of a slot, to order ties across lists.
     @inline(__always)
     func earliest(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
-        // The common case: every countdown shares one interval and nothing is irregular.
-        if elsewhere == 0 {
-            return primary.first.map { (0, $0) }
-        }
+        // The common case: the first interval's head, before anything elsewhere.
+        if let head = headWhenEarliest { return (0, head) }
+        if elsewhere == 0 { return nil }
         return earliestOfAll(seqOf: seqOf)
     }
 
@@ -200,6 +225,7 @@ struct TickQueue: ~Copyable {
             return
         }
         elsewhere -= 1
+        if elsewhere == 0 { elsewhereEarliest = .max }
         if source > 0 {
             others[source - 1].entries.removeFirst()
         } else if source <= -2 {
@@ -220,6 +246,7 @@ struct TickQueue: ~Copyable {
         for i in 0..<OrderedRuns.count { ordered.with(i) { $0.entries.removeAll() } }
         heap.removeAll()
         elsewhere = 0
+        elsewhereEarliest = .max
     }
 
     var storageBytes: Int {

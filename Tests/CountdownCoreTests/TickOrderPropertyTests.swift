@@ -60,13 +60,13 @@ struct TickOrderPropertyTests {
         }.map(\.element)
     }
 
-    @Test("1000 countdowns with varied intervals, durations and start times match the model exactly",
-          arguments: [1 as UInt64, 2, 3, 0xC0FFEE])
-    func matchesModel(seed: UInt64) throws {
+    @Test("1000 countdowns with varied intervals, durations and start times match the model exactly, ticks delivered one by one or taken in rows",
+          arguments: [1 as UInt64, 2, 3, 0xC0FFEE], [false, true])
+    func matchesModel(seed: UInt64, batching: Bool) throws {
         var rng = SeededGenerator(seed: seed)
         let stages: [Nanoseconds] = [0, s(1.337), s(2), 3_141_592_653]
         let plans = Self.randomPlans(count: 1000, stages: stages, using: &rng)
-        let h = Harness()
+        let h = Harness(batching: batching)
         var index: [CountdownKey: Int] = [:]
         for (i, plan) in plans.enumerated() {
             if h.now < plan.start { h.scheduler.advance(h.clock, to: plan.start) }
@@ -87,6 +87,31 @@ struct TickOrderPropertyTests {
         #expect(h.events.allSatisfy { $0.missed == 0 && $0.depth == 0 })
         #expect(h.events.filter(\.isEnd).allSatisfy { $0.kind == .end(.finished) })
         #expect(h.scheduler.nextDue() == nil)
+    }
+
+    @Test("items on one interval beside a board on another: the items' ticks are taken in rows, in the model's order")
+    func boardBesideItems() throws {
+        var plans: [Plan] = []
+        // A board ticking each second, then 300 items ticking each tenth, started over 0.3 s.
+        plans.append(Plan(start: 0, duration: s(10), every: s(1), wantsTicks: true))
+        for i in 0..<300 {
+            plans.append(Plan(start: Nanoseconds(i) * 1_000_000, duration: s(2) + Nanoseconds(i) * 7_777, every: s(0.1), wantsTicks: true))
+        }
+        let h = Harness(batching: true)
+        var index: [CountdownKey: Int] = [:]
+        for (i, plan) in plans.enumerated() {
+            if h.now < plan.start { h.scheduler.advance(h.clock, to: plan.start) }
+            let key = h.scheduler.start(CountdownSpec(deadline: .after(plan.duration), every: plan.every, wantsTicks: plan.wantsTicks))
+            index[key] = i
+            h.scheduler.announce(key)
+        }
+        try h.runAll()
+        let actual = h.events.map { e in
+            Expected(index: index[e.key] ?? -1, isEnd: e.isEnd, instant: e.instant, remaining: e.remaining)
+        }
+        #expect(actual == Self.model(plans))
+        // Rows took the ticks that runDue did not deliver itself.
+        #expect(h.batching!.taken > 0)
     }
 
     @Test("with random stalls: one end per countdown at its deadline, time never runs backwards, no tick lost or doubled",

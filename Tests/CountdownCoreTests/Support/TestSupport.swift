@@ -74,16 +74,44 @@ final class Recorder: SchedulerDelegate {
     var endCount: Int { events.filter(\.isEnd).count }
 }
 
+/// A recorder that takes plain ticks in rows, as the Lua host does
+/// (`BatchingSchedulerDelegate`): what it records must be what `Recorder` records
+/// when `runDue` delivers every tick itself.
+final class BatchingRecorder: BatchingSchedulerDelegate {
+    let recorder: Recorder
+    /// Ticks taken with `takePlainTick`.
+    private(set) var taken = 0
+
+    init(_ recorder: Recorder) { self.recorder = recorder }
+
+    func countdownsAreDue(_ scheduler: Scheduler) {
+        while let tick = scheduler.takePlainTick() {
+            taken += 1
+            recorder.countdownDidTick(tick)
+        }
+    }
+
+    func countdownDidTick(_ tick: Tick) { recorder.countdownDidTick(tick) }
+    func countdownDidEnd(_ tick: Tick, reason: EndReason) { recorder.countdownDidEnd(tick, reason: reason) }
+}
+
 /// A scheduler on a virtual clock with a recorder attached.
 final class Harness {
     let clock: VirtualClock
     let scheduler: Scheduler
     let recorder = Recorder()
+    /// Set when the harness takes plain ticks in rows.
+    let batching: BatchingRecorder?
 
-    init(boot: Nanoseconds = 0, wall: Nanoseconds = 1_798_761_600 * Time.nanosecondsPerSecond) {
+    init(boot: Nanoseconds = 0, wall: Nanoseconds = 1_798_761_600 * Time.nanosecondsPerSecond, batching: Bool = false) {
         clock = VirtualClock(boot: boot, wall: wall)
         scheduler = Scheduler(clock: clock)
-        scheduler.delegate = recorder
+        self.batching = batching ? BatchingRecorder(recorder) : nil
+        if let rows = self.batching {
+            scheduler.delegate = rows
+        } else {
+            scheduler.delegate = recorder
+        }
     }
 
     var events: [Event] { recorder.events }
