@@ -62,6 +62,11 @@ static void id_remove_at(cd_id_map *map, uint32_t i) {
     map->count--;
 }
 
+void cd_prefetch_id_slot(const cd_hook_caller *caller, const char *bytes, size_t length) {
+    const cd_id_map *map = &caller->ids;
+    if (map->entries) __builtin_prefetch(&map->entries[id_hash(bytes, length) & map->mask]);
+}
+
 int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, cd_handle *handle, int ref, cd_handle **replaced) {
     size_t length;
     const char *bytes = lua_tolstring(L, id_index, &length);

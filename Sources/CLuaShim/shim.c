@@ -745,11 +745,17 @@ int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_opti
         while (option < 8 && caller->option_names[option] != key) option++;
         int type = lua_type(L, -1);
         switch (option) {
-        case CD_OPTION_ID:
-            if (type != LUA_TSTRING || lua_rawlen(L, -1) == 0) goto long_way;
+        case CD_OPTION_ID: {
+            size_t length;
+            const char *bytes = type == LUA_TSTRING ? lua_tolstring(L, -1, &length) : NULL;
+            if (bytes == NULL || length == 0) goto long_way;
             lua_copy(L, -1, base + 1);
             options->found |= CD_HOOK_HAS_ID;
+            /* The id's slot is a cache miss in a big table: start fetching it now,
+             * a few hundred instructions before the handle binds it. */
+            cd_prefetch_id_slot(caller, bytes, length);
             break;
+        }
         case CD_OPTION_SECONDS:
             if (type != LUA_TNUMBER) goto long_way;
             options->seconds = lua_tonumberx(L, -1, NULL);

@@ -215,6 +215,9 @@ void cd_release_tick_hook(lua_State *L, cd_hook_caller *caller, int shared_hook)
 int cd_bind_id(lua_State *L, cd_hook_caller *caller, int index, int ref, cd_handle **replaced);
 /* cd_bind_id with the id (a string) at `id_index` and the handle by address. */
 int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, cd_handle *handle, int ref, cd_handle **replaced);
+/* Asks the processor for the table slot where the id `bytes` would go: a hint,
+ * ahead of cd_bind_id_at. */
+void cd_prefetch_id_slot(const cd_hook_caller *caller, const char *bytes, size_t length);
 /* Frees the table (when the state closes). */
 void cd_id_map_free(cd_id_map *map);
 /* The handle of a countdown that just ended, registry[ref] (where only
