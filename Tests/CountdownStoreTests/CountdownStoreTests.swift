@@ -236,6 +236,9 @@ struct StateDirectoryTests {
         try Data("0f1e2d3c-aaaa-bbbb-cccc-000011112222\n".utf8).write(to: URL(fileURLWithPath: path))
         #expect(BootID.current(path: path) == "0f1e2d3c-aaaa-bbbb-cccc-000011112222")
         #expect(BootID.current(path: path + "-missing") == nil)
+        let blank = temporaryDirectory()
+        try Data(" \n".utf8).write(to: URL(fileURLWithPath: blank))
+        #expect(BootID.current(path: blank) == nil)
         #if os(Linux)
         #expect(BootID.current()?.count == 36)
         #endif
