@@ -62,18 +62,20 @@ static void id_remove_at(cd_id_map *map, uint32_t i) {
     map->count--;
 }
 
-void cd_prefetch_id_slot(const cd_hook_caller *caller, const char *bytes, size_t length) {
+uint32_t cd_prefetch_id_slot(const cd_hook_caller *caller, const char *bytes, size_t length) {
     const cd_id_map *map = &caller->ids;
-    if (map->entries) __builtin_prefetch(&map->entries[id_hash(bytes, length) & map->mask]);
+    uint32_t hash = id_hash(bytes, length);
+    if (map->entries) __builtin_prefetch(&map->entries[hash & map->mask]);
+    return hash;
 }
 
-int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, cd_handle *handle, int ref, cd_handle **replaced) {
+int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, uint32_t hash, cd_handle *handle, int ref,
+                  cd_handle **replaced) {
     size_t length;
     const char *bytes = lua_tolstring(L, id_index, &length);
     cd_id_map *map = &caller->ids;
     *replaced = NULL;
     if (!id_reserve(map)) return 0;
-    uint32_t hash = id_hash(bytes, length);
     cd_id_entry *e = &map->entries[id_slot(map, bytes, length, hash)];
     if (e->ref == 0) {
         map->count++;
@@ -92,8 +94,11 @@ int cd_bind_id(lua_State *L, cd_hook_caller *caller, int index, int ref, cd_hand
     index = lua_absindex(L, index);
     int bound = 1;
     *replaced = NULL;
-    if (lua_getiuservalue(L, index, 1) == LUA_TSTRING)
-        bound = cd_bind_id_at(L, caller, -1, (cd_handle *)lua_touserdata(L, index), ref, replaced);
+    if (lua_getiuservalue(L, index, 1) == LUA_TSTRING) {
+        size_t length;
+        const char *bytes = lua_tolstring(L, -1, &length);
+        bound = cd_bind_id_at(L, caller, -1, id_hash(bytes, length), (cd_handle *)lua_touserdata(L, index), ref, replaced);
+    }
     lua_settop(L, -2);
     return bound;
 }

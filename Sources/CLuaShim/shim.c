@@ -753,7 +753,7 @@ int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_opti
             options->found |= CD_HOOK_HAS_ID;
             /* The id's slot is a cache miss in a big table: start fetching it now,
              * a few hundred instructions before the handle binds it. */
-            cd_prefetch_id_slot(caller, bytes, length);
+            options->id_hash = cd_prefetch_id_slot(caller, bytes, length);
             break;
         }
         case CD_OPTION_SECONDS:
@@ -831,7 +831,7 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_
     lua_pushvalue(L, handle);
     int r = cd_ref_handle(L, caller);
     *replaced = NULL;
-    if ((f & CD_HOOK_HAS_ID) && !cd_bind_id_at(L, caller, base + 1, h, r, replaced)) {
+    if ((f & CD_HOOK_HAS_ID) && !cd_bind_id_at(L, caller, base + 1, options->id_hash, h, r, replaced)) {
         cd_unref_handle(L, caller, r);
         lua_settop(L, base + 3);
         return NULL;

@@ -181,6 +181,8 @@ typedef struct cd_start_options {
     int has_every;
     /* CD_HOOK_HAS_ID, CD_HOOK_HAS_TICK and CD_HOOK_HAS_DONE for what was given. */
     int found;
+    /* The id's hash, when found has CD_HOOK_HAS_ID. */
+    uint32_t id_hash;
 } cd_start_options;
 
 /* The common start, read in one pass over the table at `index`: every key one of
@@ -192,9 +194,10 @@ typedef struct cd_start_options {
 int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_options *options);
 
 /* Makes the handle for what cd_start_read pushed (popped; the handle is pushed;
- * `options` is what cd_start_read filled in), with its flags, its cd_share_tick_hook number and its registry reference
- * (cd_ref_handle), and binds its id as cd_bind_id does. NULL when there was no
- * memory to bind the id (the stack is then as it was after cd_start_read). */
+ * `options` is what cd_start_read filled in), with its flags, its
+ * cd_share_tick_hook number and its registry reference (cd_ref_handle), and binds
+ * its id as cd_bind_id does. NULL when there was no memory to bind the id (the
+ * stack is then as it was after cd_start_read). */
 cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_options *options, int64_t every_ns,
                            int *flags, int *shared_hook, int *ref, cd_handle **replaced);
 
@@ -213,11 +216,13 @@ void cd_release_tick_hook(lua_State *L, cd_hook_caller *caller, int shared_hook)
  * (to be ended as replaced), or NULL. Returns 0 when there was no memory for the
  * id (nothing changed), else 1. */
 int cd_bind_id(lua_State *L, cd_hook_caller *caller, int index, int ref, cd_handle **replaced);
-/* cd_bind_id with the id (a string) at `id_index` and the handle by address. */
-int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, cd_handle *handle, int ref, cd_handle **replaced);
-/* Asks the processor for the table slot where the id `bytes` would go: a hint,
- * ahead of cd_bind_id_at. */
-void cd_prefetch_id_slot(const cd_hook_caller *caller, const char *bytes, size_t length);
+/* cd_bind_id with the id (a string) at `id_index`, its hash (cd_prefetch_id_slot)
+ * and the handle by address. */
+int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, uint32_t hash, cd_handle *handle, int ref,
+                  cd_handle **replaced);
+/* Returns the hash of the id `bytes`, and asks the processor for the table slot
+ * where it would go: a hint, ahead of cd_bind_id_at. */
+uint32_t cd_prefetch_id_slot(const cd_hook_caller *caller, const char *bytes, size_t length);
 /* Frees the table (when the state closes). */
 void cd_id_map_free(cd_id_map *map);
 /* The handle of a countdown that just ended, registry[ref] (where only
