@@ -1,3 +1,4 @@
+import CountdownCore
 import Foundation
 
 /// Where the countdown store lives.
@@ -7,12 +8,12 @@ public enum StateDirectory {
 
     /// The directory, in order of precedence: `--state-dir`, `CDSCRIPT_STATE_DIR`,
     /// `$XDG_STATE_HOME/cdscript`, `~/.local/state/cdscript`.
-    public static func resolve(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    public static func resolve(option: String?, environment: (String) -> String? = ProcessEnvironment.value) -> String {
         if let option, !option.isEmpty { return option }
-        if let dir = environment["CDSCRIPT_STATE_DIR"], !dir.isEmpty { return dir }
+        if let dir = environment("CDSCRIPT_STATE_DIR"), !dir.isEmpty { return dir }
         // The XDG spec says a relative XDG_STATE_HOME is invalid and must be ignored.
-        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/cdscript" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        if let xdg = environment("XDG_STATE_HOME"), xdg.hasPrefix("/") { return xdg + "/cdscript" }
+        let home = environment("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return home + "/.local/state/cdscript"
     }
 

@@ -49,7 +49,7 @@ extension LuaHost {
 
     static func executablePath(_ name: String) -> String? {
         if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        let path = ProcessEnvironment.value("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
         for dir in path.split(separator: ":") {
             let candidate = dir + "/" + name
             if access(candidate, X_OK) == 0 { return String(candidate) }

@@ -1,3 +1,4 @@
+import CountdownCore
 import Foundation
 
 /// One folder searched for plugins, and why it is on the path.
@@ -19,21 +20,21 @@ public struct PluginDirectory: Sendable, Equatable {
 public enum PluginPath {
     public static func standard(
         extra: [String] = [],
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: (String) -> String? = ProcessEnvironment.value,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) -> [PluginDirectory] {
         var dirs = [PluginDirectory(path: absolute("plugins", in: workingDirectory), origin: "./plugins")]
         let config: String
-        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
+        if let xdg = environment("XDG_CONFIG_HOME"), !xdg.isEmpty {
             config = xdg
         } else {
-            config = (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+            config = (environment("HOME") ?? NSHomeDirectory()) + "/.config"
         }
         dirs.append(PluginDirectory(path: absolute(config + "/cdscript/plugins", in: workingDirectory), origin: "config"))
         for dir in extra where !dir.isEmpty {
             dirs.append(PluginDirectory(path: absolute(dir, in: workingDirectory), origin: "--plugin-path"))
         }
-        for dir in (environment["CDSCRIPT_PLUGIN_PATH"] ?? "").split(separator: ":") where !dir.isEmpty {
+        for dir in (environment("CDSCRIPT_PLUGIN_PATH") ?? "").split(separator: ":") where !dir.isEmpty {
             dirs.append(PluginDirectory(path: absolute(String(dir), in: workingDirectory), origin: "CDSCRIPT_PLUGIN_PATH"))
         }
         return dirs

@@ -23,7 +23,7 @@ struct StoreOptions: ParsableArguments {
 
     /// The store chosen by `--store` / `CDSCRIPT_STORE`, else the SQLite one.
     func openShared() throws -> SharedStore {
-        let environment = ProcessInfo.processInfo.environment["CDSCRIPT_STORE"].flatMap { $0.isEmpty ? nil : $0 }
+        let environment = ProcessEnvironment.value("CDSCRIPT_STORE").flatMap { $0.isEmpty ? nil : $0 }
         // --state-dir given explicitly wins over the environment's Redis URL.
         guard let text = store ?? (stateDir == nil ? environment : nil) else {
             return SQLiteSharedStore(makeStore())

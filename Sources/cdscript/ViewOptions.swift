@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import CountdownCore
 import Foundation
 import TerminalView
 
@@ -25,7 +26,7 @@ struct ViewOptions: ParsableArguments {
             }), nil)
         }
         let session = TerminalSession()
-        let noColorVariable = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        let noColorVariable = ProcessEnvironment.value("NO_COLOR").map { !$0.isEmpty } ?? false
         return (ViewController(output: .screen(session, colours: !noColor && !noColorVariable)), session)
     }
 

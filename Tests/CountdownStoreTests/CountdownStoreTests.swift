@@ -222,11 +222,11 @@ struct StateDirectoryTests {
     @Test("--state-dir first, then CDSCRIPT_STATE_DIR, then XDG_STATE_HOME, then ~/.local/state")
     func precedence() {
         let env = ["CDSCRIPT_STATE_DIR": "/env", "XDG_STATE_HOME": "/xdg", "HOME": "/home/u"]
-        #expect(StateDirectory.resolve(option: "/opt", environment: env) == "/opt")
-        #expect(StateDirectory.resolve(option: nil, environment: env) == "/env")
-        #expect(StateDirectory.resolve(option: nil, environment: ["XDG_STATE_HOME": "/xdg", "HOME": "/home/u"]) == "/xdg/cdscript")
-        #expect(StateDirectory.resolve(option: nil, environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/u"]) == "/home/u/.local/state/cdscript")
-        #expect(StateDirectory.resolve(option: nil, environment: ["HOME": "/home/u"]) == "/home/u/.local/state/cdscript")
+        #expect(StateDirectory.resolve(option: "/opt", environment: { env[$0] }) == "/opt")
+        #expect(StateDirectory.resolve(option: nil, environment: { env[$0] }) == "/env")
+        #expect(StateDirectory.resolve(option: nil, environment: { ["XDG_STATE_HOME": "/xdg", "HOME": "/home/u"][$0] }) == "/xdg/cdscript")
+        #expect(StateDirectory.resolve(option: nil, environment: { ["XDG_STATE_HOME": "relative", "HOME": "/home/u"][$0] }) == "/home/u/.local/state/cdscript")
+        #expect(StateDirectory.resolve(option: nil, environment: { ["HOME": "/home/u"][$0] }) == "/home/u/.local/state/cdscript")
         #expect(StateDirectory.storePath(in: "/d/") == "/d/state.sqlite")
     }
 

@@ -90,10 +90,10 @@ struct PluginLoadingTests {
 
     @Test("the plugin path: ./plugins, the config folder, --plugin-path, then CDSCRIPT_PLUGIN_PATH")
     func standardPath() {
-        let dirs = PluginPath.standard(extra: ["extra"], environment: ["HOME": "/home/u", "CDSCRIPT_PLUGIN_PATH": "/a:/b"], workingDirectory: "/work")
+        let dirs = PluginPath.standard(extra: ["extra"], environment: { ["HOME": "/home/u", "CDSCRIPT_PLUGIN_PATH": "/a:/b"][$0] }, workingDirectory: "/work")
         #expect(dirs.map(\.path) == ["/work/plugins", "/home/u/.config/cdscript/plugins", "/work/extra", "/a", "/b"])
         #expect(dirs.map(\.origin) == ["./plugins", "config", "--plugin-path", "CDSCRIPT_PLUGIN_PATH", "CDSCRIPT_PLUGIN_PATH"])
-        let xdg = PluginPath.standard(environment: ["XDG_CONFIG_HOME": "/x"], workingDirectory: "/w")
+        let xdg = PluginPath.standard(environment: { ["XDG_CONFIG_HOME": "/x"][$0] }, workingDirectory: "/w")
         #expect(xdg.map(\.path) == ["/w/plugins", "/x/cdscript/plugins"])
     }
 
