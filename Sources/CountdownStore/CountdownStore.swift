@@ -27,6 +27,12 @@ public final class CountdownStore: CountdownPersistence {
     /// How long a write waits for another process's transaction.
     public let busyTimeout: TimeInterval
     private var opened: Result<DatabaseQueue, StoreError>?
+    /// Called once, right after the first open succeeds and before the operation
+    /// that caused it runs (the change watcher takes its baseline there).
+    public var didOpen: (() -> Void)?
+
+    /// True once the store has been opened (successfully or not).
+    public var hasOpened: Bool { opened != nil }
 
     public init(directory: String, busyTimeout: TimeInterval = 10) {
         self.directory = directory
@@ -128,6 +134,10 @@ public final class CountdownStore: CountdownPersistence {
             result = .failure(error)
         }
         opened = result
+        if case .success = result, let didOpen {
+            self.didOpen = nil
+            didOpen()
+        }
         return try result.get()
     }
 

@@ -45,16 +45,32 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
             if recheckFD >= 0 { close(recheckFD) }
             throw StoreError(.unavailable, path: store.path, reason: "cannot watch it for changes: \(reason)")
         }
-        // The first read opens the store, which creates its `-wal` and `-shm`: done
-        // before the watch exists, so this process's own start wakes nobody (an
-        // event would arm 0.6 s of re-checks).
         knewFile = store.fileExists
-        if knewFile { lastVersion = currentVersion() }
         rewatch()
-        // A commit from elsewhere between that read and the watch: looked at at once.
-        if knewFile, currentVersion() != lastVersion {
-            pendingRechecks = 1
-            armRecheck()
+        // Opening the store costs a millisecond, and a script that keeps nothing
+        // never needs it: the baseline waits for this process's first use.
+        if store.hasOpened {
+            takeBaseline()
+        } else {
+            store.didOpen = { [weak self] in self?.takeBaseline() }
+        }
+    }
+
+    /// `data_version` as this process first sees it, once the store is open.
+    /// Opening created the store's `-wal` and `-shm` (and perhaps its directory):
+    /// those events are this process's own, and are dropped, so that its own start
+    /// wakes nobody (an event would arm 0.6 s of re-checks). A commit from
+    /// elsewhere meanwhile is in what the operation that opened the store reads.
+    private func takeBaseline() {
+        discardEvents()
+        if !watchingStoreDirectory { rewatch() }
+        knewFile = store.fileExists
+        lastVersion = currentVersion()
+    }
+
+    private func discardEvents() {
+        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
+            while read(inotifyFD, buffer.baseAddress, buffer.count) > 0 {}
         }
     }
 
@@ -131,6 +147,9 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
     }
 
     private func currentVersion() -> Int? {
+        // Opened here, by a change from elsewhere: that change must be reported,
+        // not taken as the baseline.
+        if !store.hasOpened { store.didOpen = nil }
         guard let queue = try? store.open() else { return nil }
         return try? queue.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
     }

@@ -16,6 +16,20 @@ private func changes(_ watcher: SQLiteChangeWatcher, within timeout: Double = 1)
     return seen
 }
 
+/// How many times the watcher's descriptors woke a poll within `timeout` seconds.
+private func wakes(_ watcher: SQLiteChangeWatcher, within timeout: Double) -> Int {
+    var wakes = 0
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        var fds = watcher.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        if poll(&fds, nfds_t(fds.count), Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 {
+            wakes += 1
+            _ = watcher.drain()
+        }
+    }
+    return wakes
+}
+
 @Suite("The SQLite change watcher: inotify and data_version, no polling")
 struct SQLiteChangeWatcherTests {
     @Test("another connection's commit is reported; this store's own commits are not")
@@ -45,17 +59,45 @@ struct SQLiteChangeWatcherTests {
         #expect(!FileManager.default.fileExists(atPath: dir + "/state.sqlite-wal"))
         let mine = CountdownStore(directory: dir)
         let watcher = try SQLiteChangeWatcher(store: mine)
-        var wakes = 0
-        let deadline = Date().addingTimeInterval(1)
-        while Date() < deadline {
-            var fds = watcher.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            if poll(&fds, nfds_t(fds.count), Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 {
-                wakes += 1
-                _ = watcher.drain()
-            }
-        }
-        #expect(wakes == 0)
+        #expect(wakes(watcher, within: 1) == 0)
         #expect(try mine.load(id: "a") != nil)
+    }
+
+    /// A run whose script keeps nothing never opens the store (a millisecond of
+    /// start-up): the watcher waits for this process's first use to take its baseline.
+    @Test("a watcher does not open the store; this process's first use later wakes nobody and its own commits are not reported")
+    func baselineAtFirstUse() throws {
+        let dir = temporaryDirectory()
+        do {
+            let earlier = CountdownStore(directory: dir)
+            try earlier.save(record("a"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/state.sqlite-wal"))
+        let mine = CountdownStore(directory: dir)
+        let watcher = try SQLiteChangeWatcher(store: mine)
+        #expect(!mine.hasOpened)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/state.sqlite-wal"), "the watcher opened the store")
+        #expect(try mine.load(id: "a") != nil)
+        #expect(FileManager.default.fileExists(atPath: dir + "/state.sqlite-wal"))
+        #expect(wakes(watcher, within: 0.7) == 0, "opening the store woke the watcher")
+        try mine.save(record("b"))
+        #expect(changes(watcher, within: 0.8) == .none, "its own open and write")
+        let other = CountdownStore(directory: dir)
+        try other.modify(id: "a") { $0?.total += 1 }
+        #expect(changes(watcher) == .unknown)
+    }
+
+    @Test("a commit from elsewhere before this process ever opened the store is reported")
+    func changeBeforeFirstUse() throws {
+        let dir = temporaryDirectory()
+        let other = CountdownStore(directory: dir)
+        try other.save(record("a"))
+        let mine = CountdownStore(directory: dir)
+        let watcher = try SQLiteChangeWatcher(store: mine)
+        try other.modify(id: "a") { $0?.total += 1 }
+        #expect(changes(watcher) == .unknown)
+        #expect(mine.hasOpened, "opened by the watcher, to read data_version")
+        #expect(changes(watcher, within: 0.8) == .none, "its own open is not a change")
     }
 
     @Test("a store whose directory does not exist yet is reported when another process creates it")
