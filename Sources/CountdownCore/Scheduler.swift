@@ -383,7 +383,10 @@ public final class Scheduler {
         let batching = batchingDelegate
         var offer = batching != nil
         while let (source, entry) = queue.earliest(seqOf: { records[Int($0)].seq }), entry.due <= now {
-            if offer, let batching {
+            // Only a plain tick is worth offering: the delegate would take nothing
+            // else (an end, say, the last entry of every countdown), and a refused
+            // offer costs more than the end itself.
+            if offer, let batching, isLivePlain(entry, now: now) {
                 // The delegate takes what it can; the entry it left, if any, comes next.
                 offer = false
                 let outer = (takingUpTo, dispatchInstant, dispatchSlot)
@@ -506,6 +509,13 @@ public final class Scheduler {
             return
         }
         fireAnyCase(slot: slot, due: due, now: now, delegate: delegate)
+    }
+
+    /// Whether `entry` is the live countdown's plain tick (a stale entry is not).
+    @inline(__always)
+    private func isLivePlain(_ entry: TickEntry, now: Nanoseconds) -> Bool {
+        let r = records[Int(entry.slot)]
+        return r.epoch == entry.epoch && isPlain(r, due: entry.due, now: now)
     }
 
     /// A plain tick: on time, a whole interval or more before the end, nothing
