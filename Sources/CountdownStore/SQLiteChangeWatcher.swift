@@ -46,21 +46,29 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
             throw StoreError(.unavailable, path: store.path, reason: "cannot watch it for changes: \(reason)")
         }
         knewFile = store.fileExists
+        guard !store.hasOpened else {
+            // Open already, and read from: the baseline first, then the watch.
+            if knewFile { lastVersion = currentVersion() }
+            rewatch()
+            // A commit from elsewhere between that read and the watch: looked at at once.
+            if knewFile, currentVersion() != lastVersion {
+                pendingRechecks = 1
+                armRecheck()
+            }
+            return
+        }
         rewatch()
         // Opening the store costs a millisecond, and a script that keeps nothing
         // never needs it: the baseline waits for this process's first use.
-        if store.hasOpened {
-            takeBaseline()
-        } else {
-            store.didOpen = { [weak self] in self?.takeBaseline() }
-        }
+        store.didOpen = { [weak self] in self?.takeBaseline() }
     }
 
-    /// `data_version` as this process first sees it, once the store is open.
+    /// `data_version` as this process first sees it, when it first opens the store.
     /// Opening created the store's `-wal` and `-shm` (and perhaps its directory):
     /// those events are this process's own, and are dropped, so that its own start
     /// wakes nobody (an event would arm 0.6 s of re-checks). A commit from
-    /// elsewhere meanwhile is in what the operation that opened the store reads.
+    /// elsewhere before the baseline is in what the operation that opened the
+    /// store goes on to read.
     private func takeBaseline() {
         discardEvents()
         if !watchingStoreDirectory { rewatch() }
