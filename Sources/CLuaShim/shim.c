@@ -724,7 +724,17 @@ cd_handle *cd_to_handle(lua_State *L, int index) {
 
 /* ---- starting countdowns ------------------------------------------------ */
 
-int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_options *options) {
+/* The options of countdown.fetch's quick read: the start's, less what a stored
+ * countdown already has (its id, duration and persistence). */
+#define START_OPTIONS ((1 << CD_OPTION_ID) | (1 << CD_OPTION_SECONDS) | (1 << CD_OPTION_EVERY) | \
+                       (1 << CD_OPTION_ON_TICK) | (1 << CD_OPTION_ON_DONE) | (1 << CD_OPTION_PERSIST))
+#define FETCH_OPTIONS ((1 << CD_OPTION_EVERY) | (1 << CD_OPTION_ON_TICK) | (1 << CD_OPTION_ON_DONE))
+
+/* cd_start_read and cd_fetch_read: one pass over the options at `index`, any
+ * key outside `allowed` (a mask of 1 << CD_OPTION_*) sending the caller the long way. */
+/* Inlined into each: with `allowed` a constant, the check folds into the switch. */
+static inline __attribute__((always_inline)) int read_options(lua_State *L, cd_hook_caller *caller, int index,
+                                                              cd_start_options *options, int allowed, int needs_seconds) {
     if (lua_type(L, index) != LUA_TTABLE) return 0;
     index = lua_absindex(L, index);
     int base = lua_gettop(L);
@@ -744,8 +754,12 @@ int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_opti
         int option = 0;
         while (option < 8 && caller->option_names[option] != key) option++;
         int type = lua_type(L, -1);
+        /* Each case checks `allowed` itself: a constant once inlined, so that the
+         * check costs nothing where the option is allowed. */
+#define ALLOWED(option) if (!(allowed & (1 << (option)))) goto long_way
         switch (option) {
         case CD_OPTION_ID: {
+            ALLOWED(CD_OPTION_ID);
             size_t length;
             const char *bytes = type == LUA_TSTRING ? lua_tolstring(L, -1, &length) : NULL;
             if (bytes == NULL || length == 0) goto long_way;
@@ -757,17 +771,20 @@ int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_opti
             break;
         }
         case CD_OPTION_SECONDS:
+            ALLOWED(CD_OPTION_SECONDS);
             if (type != LUA_TNUMBER) goto long_way;
             options->seconds = lua_tonumberx(L, -1, NULL);
             has_seconds = 1;
             break;
         case CD_OPTION_EVERY:
+            ALLOWED(CD_OPTION_EVERY);
             if (type != LUA_TNUMBER) goto long_way;
             options->every = lua_tonumberx(L, -1, NULL);
             options->has_every = 1;
             break;
         case CD_OPTION_ON_TICK:
         case CD_OPTION_ON_DONE:
+            ALLOWED(option);
             if (type != LUA_TFUNCTION) goto long_way;
             if (option == CD_OPTION_ON_TICK) {
                 lua_copy(L, -1, base + 2);
@@ -778,17 +795,27 @@ int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_opti
             }
             break;
         case CD_OPTION_PERSIST:
+            ALLOWED(CD_OPTION_PERSIST);
             if (type != LUA_TBOOLEAN || lua_toboolean(L, -1)) goto long_way;
             break;
         default:                                       /* at, on_error, unknown */
             goto long_way;
         }
+#undef ALLOWED
         lua_settop(L, -2);                             /* ... key */
     }
-    if (has_seconds) return 1;
+    if (has_seconds || !needs_seconds) return 1;
 long_way:
     lua_settop(L, base);
     return 0;
+}
+
+int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_options *options) {
+    return read_options(L, caller, index, options, START_OPTIONS, 1);
+}
+
+int cd_fetch_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_options *options) {
+    return read_options(L, caller, index, options, FETCH_OPTIONS, 0);
 }
 
 cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_options *options, int64_t every_ns,

@@ -115,18 +115,26 @@ extension LuaHost {
             guard let id = StartOptions.storableID(L, at: 1) else {
                 throw APIError("\(fn): stored ids are UTF-8 text without NUL bytes, got \(StartOptions.quotedBytes(L, at: 1))")
             }
+            func interval(_ seconds: Double) throws(APIError) -> Nanoseconds {
+                guard let ns = Time.nanoseconds(fromSeconds: seconds), ns >= StartOptions.minimumEvery else {
+                    throw APIError("\(fn): 'every' must be at least 0.1 seconds, got \(StartOptions.format(seconds))")
+                }
+                return ns
+            }
             var every: Nanoseconds?
             var onTick: Int32 = 0, onDone: Int32 = 0
+            var quick = cd_start_options()
             switch L.type(at: 2) {
             case LUA_TNONE, LUA_TNIL: break
+            case LUA_TTABLE where cd_fetch_read(L, host.vm.hookCaller, 2, &quick) != 0:
+                // Plain options, read in one pass in C: on_tick and on_done are on top.
+                let top = lua_gettop(L)
+                if quick.has_every != 0 { every = try interval(quick.every) }
+                if quick.found & Int32(CD_HOOK_HAS_TICK) != 0 { onTick = top - 1 }
+                if quick.found & Int32(CD_HOOK_HAS_DONE) != 0 { onDone = top }
             case LUA_TTABLE:
                 try StartOptions.checkFieldNames(L, at: 2, allowed: fetchFields, function: fn)
-                if let value = try StartOptions.optionalNumber(L, 2, "every", fn) {
-                    guard let ns = Time.nanoseconds(fromSeconds: value), ns >= StartOptions.minimumEvery else {
-                        throw APIError("\(fn): 'every' must be at least 0.1 seconds, got \(StartOptions.format(value))")
-                    }
-                    every = ns
-                }
+                if let value = try StartOptions.optionalNumber(L, 2, "every", fn) { every = try interval(value) }
                 onTick = try StartOptions.hook(L, 2, "on_tick", fn)
                 onDone = try StartOptions.hook(L, 2, "on_done", fn)
             default:
@@ -166,10 +174,9 @@ extension LuaHost {
             let handleIndex = lua_gettop(L)
             lua_pushvalue(L, 1)
             lua_setiuservalue(L, handleIndex, 1)
-            for (hook, slot) in [(onTick, Int32(2)), (onDone, Int32(3))] {
-                if hook != 0 { lua_pushvalue(L, hook) } else { lua_pushnil(L) }
-                lua_setiuservalue(L, handleIndex, slot)
-            }
+            // Two calls, not a loop over an array: a fetch should not allocate for it.
+            LuaHost.setHookUserValue(L, handleIndex, onTick, slot: 2)
+            LuaHost.setHookUserValue(L, handleIndex, onDone, slot: 3)
             handle.pointee.every_ns = every ?? record.every
             handle.pointee.persistent = 1
             if let every, every != record.every {
@@ -179,6 +186,15 @@ extension LuaHost {
                             function: "countdown.fetch")
             return 1
         }
+    }
+}
+
+extension LuaHost {
+    /// Stores the hook at stack index `hook` (0: none) as user value `slot` of the handle at `handleIndex`.
+    @inline(__always)
+    fileprivate static func setHookUserValue(_ L: OpaquePointer, _ handleIndex: Int32, _ hook: Int32, slot: Int32) {
+        if hook != 0 { lua_pushvalue(L, hook) } else { lua_pushnil(L) }
+        lua_setiuservalue(L, handleIndex, slot)
     }
 }
 

@@ -285,6 +285,37 @@ struct FetchTests {
         #expect(slow?.message.contains("at least 0.1") == true)
     }
 
+    /// Plain options are read in one pass in C (cd_fetch_read); anything else
+    /// (a callable table, a start-only option, a wrong type) takes the long way,
+    /// with the same behaviour and messages.
+    @Test("fetch's options read alike the quick way and the long way")
+    func quickAndLongOptions() {
+        let store = LoggingStore()
+        Process(store: store).run(#"countdown.start{ id = "q", seconds = 4, every = 1, persist = true }"#)
+        let quick = Process(store: store, boot: 101 * s)
+        quick.run(#"ticks, done = 0, nil; countdown.fetch("q", { on_done = function(t, why) done = why end, every = 0.5, on_tick = function() ticks = ticks + 1 end })"#)
+        quick.advance(by: 4)
+        quick.run(#"assert(ticks == 6 and done == "finished", tostring(ticks) .. " " .. tostring(done))"#) // 3, 2.5, ..., 0.5
+        Process(store: store, boot: 200 * s).run(#"countdown.start{ id = "l", seconds = 4, every = 1, persist = true }"#)
+        let long = Process(store: store, boot: 201 * s)
+        long.run(#"ticks = 0; countdown.fetch("l", { every = 0.5, on_tick = setmetatable({}, { __call = function() ticks = ticks + 1 end }) })"#)
+        long.advance(by: 4)
+        long.run("assert(ticks == 6, ticks)")
+
+        let p = Process(store: LoggingStore())
+        func message(_ options: String) -> String {
+            p.host.runScript(source: Data(#"countdown.fetch("x", \#(options))"#.utf8), chunkName: "=test")?.message ?? "no error"
+        }
+        #expect(message("{ persist = false }").contains("unknown option 'persist'"))
+        #expect(message(#"{ id = "y" }"#).contains("unknown option 'id'"))
+        #expect(message("{ seconds = 5, on_tick = print }").contains("unknown option 'seconds'"))
+        #expect(message("{ on_tick = 5 }").contains("'on_tick' must be a function, got number"))
+        #expect(message("{ every = {} }").contains("'every' must be a number, got table"))
+        #expect(message(#"{ every = "0.5" }"#).contains("'every' must be a number, got string"))
+        #expect(message("{ every = 0.01, on_tick = 5 }").contains("at least 0.1"), "every is checked before the hooks")
+        #expect(message("{ every = 0/0 }").contains("at least 0.1"))
+    }
+
     @Test("two processes share one countdown: appends from both add up in the store")
     func twoProcesses() {
         let store = LoggingStore()

@@ -193,6 +193,11 @@ typedef struct cd_start_options {
  * as it was: the caller then reads the options the long way, with its messages. */
 int cd_start_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_options *options);
 
+/* cd_start_read for countdown.fetch's options: every key one of every (a number),
+ * on_tick and on_done (functions). Pushes the same three values (the id always
+ * nil) and returns 1; anything else returns 0 with the stack as it was. */
+int cd_fetch_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_options *options);
+
 /* Makes the handle for what cd_start_read pushed (popped; the handle is pushed;
  * `options` is what cd_start_read filled in), with its flags, its
  * cd_share_tick_hook number and its registry reference (cd_ref_handle), and binds
