@@ -724,15 +724,16 @@ cd_handle *cd_to_handle(lua_State *L, int index) {
 
 /* ---- starting countdowns ------------------------------------------------ */
 
-/* The options of countdown.fetch's quick read: the start's, less what a stored
- * countdown already has (its id, duration and persistence). */
+/* The options each quick read takes (a mask of 1 << CD_OPTION_*): fetch's are the
+ * start's less what a stored countdown already has (its id, duration and
+ * persistence). */
 #define START_OPTIONS ((1 << CD_OPTION_ID) | (1 << CD_OPTION_SECONDS) | (1 << CD_OPTION_EVERY) | \
                        (1 << CD_OPTION_ON_TICK) | (1 << CD_OPTION_ON_DONE) | (1 << CD_OPTION_PERSIST))
 #define FETCH_OPTIONS ((1 << CD_OPTION_EVERY) | (1 << CD_OPTION_ON_TICK) | (1 << CD_OPTION_ON_DONE))
 
-/* cd_start_read and cd_fetch_read: one pass over the options at `index`, any
- * key outside `allowed` (a mask of 1 << CD_OPTION_*) sending the caller the long way. */
-/* Inlined into each: with `allowed` a constant, the check folds into the switch. */
+/* cd_start_read and cd_fetch_read: one pass over the options at `index`, any key
+ * outside `allowed` sending the caller the long way. Inlined into each, so that
+ * `allowed` is a constant there. */
 static inline __attribute__((always_inline)) int read_options(lua_State *L, cd_hook_caller *caller, int index,
                                                               cd_start_options *options, int allowed, int needs_seconds) {
     if (lua_type(L, index) != LUA_TTABLE) return 0;
