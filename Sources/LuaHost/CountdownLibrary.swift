@@ -95,7 +95,8 @@ extension LuaHost {
     /// Throws only when there is no memory to keep the id; `function` names the
     /// caller in that message.
     func launch(_ L: OpaquePointer, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil,
-                handle: UnsafeMutablePointer<cd_handle>? = nil, function: String = "countdown.start") throws(APIError) {
+                handle: UnsafeMutablePointer<cd_handle>? = nil, persistentID: String? = nil,
+                function: String = "countdown.start") throws(APIError) {
         let handle = handle ?? cd_to_handle(L, handleIndex)!
         let flags = cd_hook_flags(L, vm.hookCaller, handleIndex)
         lua_pushvalue(L, handleIndex)
@@ -107,15 +108,16 @@ extension LuaHost {
         }
         let sharedTickHook = cd_share_tick_hook(L, vm.hookCaller, handleIndex, flags)
         launch(L, handle: handle, handleIndex: handleIndex, deadline: deadline, resuming: resuming, flags: flags,
-               sharedTickHook: sharedTickHook, ref: ref, replaced: replaced)
+               sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: persistentID)
     }
 
     /// `launch` with the handle's `cd_hook_flags` and `cd_share_tick_hook` number
     /// known, its reference `ref` (cd_ref_handle) taken and its id already bound;
     /// `replaced` is the countdown that held the id until now, ended here as replaced.
+    /// A persistent countdown's id is `persistentID`, or else read from the handle.
     func launch(_ L: OpaquePointer, handle: UnsafeMutablePointer<cd_handle>, handleIndex: Int32, deadline: Deadline,
                 resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, sharedTickHook: Int32,
-                ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?) {
+                ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?, persistentID: String? = nil) {
         var flags = flags
         let persistent = handle.pointee.persistent != 0
         if persistent { flags |= Int32(CD_HOOK_PERSISTENT) }
@@ -124,24 +126,25 @@ extension LuaHost {
         let hasTick = flags & Int32(CD_HOOK_HAS_TICK) != 0 || tickHookCount != 0
         let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags), sharedTickHook: UInt8(truncatingIfNeeded: sharedTickHook))
         // The fields as arguments, not a CountdownSpec: building one cost a copy of it per start.
-        let key = scheduler.start(id: persistent ? storedID(L, handleIndex: handleIndex) : nil, deadline: deadline,
-                                  every: handle.pointee.every_ns, wantsTicks: hasTick, length: resuming?.length, context: hooks.context)
+        // No id: the host's id table replaces countdowns by id, and persistentIDs
+        // names the stored ones, neither of them hashing the id as a Swift String.
+        let key = scheduler.start(id: nil, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick,
+                                  length: resuming?.length, context: hooks.context)
         handle.pointee.slot = key.slot
         handle.pointee.generation = key.generation
         handle.pointee.final_state = CountdownState.running.rawValue
-        if let resuming {
-            if resuming.paused { scheduler.pause(key) }
-        } else if persistent, let id = scheduler.id(key) {
-            storeStarted(key, id: id)
+        if persistent, let id = persistentID ?? storedID(L, handleIndex: handleIndex) {
+            persistentIDs.set(id, slot: key.slot)
+            if resuming == nil { storeStarted(key, id: id) }
         }
+        if let resuming, resuming.paused { scheduler.pause(key) }
         if startHookCount != 0 {
             callGlobalHooks(.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
         }
         scheduler.announce(key)
     }
 
-    /// Ids live in the host's id table (bytes, as Lua has them); the scheduler
-    /// gets only a persistent countdown's id, which is text (see StartOptions).
+    /// A persistent countdown's id, which is text (see StartOptions), from its handle.
     private func storedID(_ L: OpaquePointer, handleIndex: Int32) -> String? {
         lua_getiuservalue(L, handleIndex, 1)
         defer { L.pop() }

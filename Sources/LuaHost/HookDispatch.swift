@@ -106,7 +106,10 @@ extension LuaHost: BatchingSchedulerDelegate {
            handle.pointee.slot == tick.key.slot, handle.pointee.generation == tick.key.generation {
             handle.pointee.final_state = (reason == .finished ? CountdownState.finished : .cancelled).rawValue
         }
-        storeEnded(tick, reason: reason, handleRef: ref, flags: hooks.flags)
+        // Cleared before any hook runs: a countdown started there may take the slot.
+        if hooks.flags & UInt8(CD_HOOK_PERSISTENT) != 0, let id = persistentIDs.remove(slot: tick.key.slot) {
+            storeEnded(tick, id: id, reason: reason)
+        }
         if reason == .finished || reason == .cancelled {
             if hooks.flags & UInt8(CD_HOOK_HAS_DONE) != 0,
                let failure = callHook(ref: ref, hook: 3, flags: hooks.flags, sharedHook: 0, tick, reason: reason == .finished ? "finished" : "cancelled") {

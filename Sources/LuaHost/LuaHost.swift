@@ -27,6 +27,8 @@ public final class LuaHost {
     public var bootID: String?
     /// Distinct store failures so far; the run ends non-zero when there were any.
     public internal(set) var storeErrorCount = 0
+    /// The ids of the persistent countdowns running, by slot (the scheduler is given none).
+    var persistentIDs = PersistentIDs()
     var lastStoreError: String?
     var reportedStoreErrors: Set<String> = []
     /// How far a stored countdown may differ from this process's copy and still be

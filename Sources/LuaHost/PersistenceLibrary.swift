@@ -60,6 +60,24 @@ extension LuaHost {
             updatedAt: now.wall)
     }
 
+    /// The id of the persistent countdown `key`, while it runs.
+    func persistentID(_ key: CountdownKey) -> String? {
+        scheduler.state(key) == nil ? nil : persistentIDs[key.slot]
+    }
+
+    /// The running persistent countdown stored under `id`, found through the id table.
+    public func persistentKey(forID id: String) -> CountdownKey? {
+        guard persistentIDs.count != 0 else { return nil }
+        let L = current
+        L.push(id)
+        cd_push_handle_for_id(L, vm.hookCaller, lua_gettop(L))
+        let handle = cd_to_handle(L, -1)
+        L.pop(2)
+        guard let handle, handle.pointee.persistent != 0 else { return nil }
+        let key = LuaHost.key(handle)
+        return persistentID(key) == id ? key : nil
+    }
+
     /// Called by `launch` once a persistent countdown exists and before its first tick.
     func storeStarted(_ key: CountdownKey, id: String) {
         guard let record = storedRecord(key, id: id, now: storeNow()) else { return }
@@ -69,8 +87,7 @@ extension LuaHost {
     /// Applies a change made to a running countdown to its stored record. When the
     /// record is gone (removed by `cdscript cancel`, say), this process's view is stored.
     func storeChange(_ key: CountdownKey, _ change: (inout StoredCountdown, StoreInstant) -> Void) {
-        // The scheduler knows the ids of persistent countdowns only.
-        guard let id = scheduler.id(key) else { return }
+        guard let id = persistentID(key) else { return }
         let now = storeNow()
         let local = storedRecord(key, id: id, now: now)
         withStore { store in
@@ -86,14 +103,8 @@ extension LuaHost {
 
     /// Called when a countdown ends, before its done hook runs: a cancelled one is
     /// removed, a finished one is marked finished (for `cdscript clear`).
-    func storeEnded(_ tick: Tick, reason: EndReason, handleRef: Int32, flags: UInt8) {
-        guard reason == .finished || reason == .cancelled, flags & UInt8(CD_HOOK_PERSISTENT) != 0 else { return }
-        let L = current
-        cd_push_ref(L, handleRef)
-        lua_getiuservalue(L, -1, 1)
-        let id = L.string(at: -1)
-        L.pop(2)
-        guard let id else { return }
+    func storeEnded(_ tick: Tick, id: String, reason: EndReason) {
+        guard reason == .finished || reason == .cancelled else { return }
         var now = storeNow()
         now.wall -= now.boot - tick.instant
         now.boot = tick.instant
@@ -183,7 +194,7 @@ extension LuaHost {
                 host.withStore { store in try store.modify(id: id) { $0?.every = every } }
             }
             try host.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle,
-                            function: "countdown.fetch")
+                            persistentID: id, function: "countdown.fetch")
             return 1
         }
     }

@@ -16,17 +16,16 @@ extension LuaHost {
     /// elsewhere) ends with `on_done(t, "cancelled")`; one finished elsewhere ends
     /// here, finished, once.
     public func applyStoreChanges(_ changes: CountdownChanges) {
-        // The scheduler knows the ids of persistent countdowns only (CountdownLibrary).
         guard changes != .none, let store = persistence else { return }
         let held: [String]
         switch changes {
         case .none: return
-        case .ids(let ids): held = ids.filter { scheduler.key(forID: $0) != nil }.sorted()
-        case .unknown: held = scheduler.knownIDs.sorted()
+        case .ids(let ids): held = ids.filter { persistentKey(forID: $0) != nil }.sorted()
+        case .unknown: held = persistentIDs.all.sorted()
         }
         for id in held {
             // An earlier change's hooks may have ended or replaced it.
-            guard let key = scheduler.key(forID: id) else { continue }
+            guard let key = persistentKey(forID: id) else { continue }
             let record: StoredCountdown?
             do {
                 record = try store.load(id: id)
