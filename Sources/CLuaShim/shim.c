@@ -872,6 +872,19 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_
     return h;
 }
 
+cd_handle *cd_fetch_handle(lua_State *L, cd_hook_caller *caller, cd_start_options *options, int id_index, int64_t every_ns,
+                           int *flags, int *shared_hook, int *ref, cd_handle **replaced) {
+    int base = lua_gettop(L) - 3;                      /* nil on_tick on_done */
+    size_t length;
+    const char *bytes = lua_tolstring(L, id_index, &length);
+    lua_copy(L, id_index, base + 1);
+    options->found |= CD_HOOK_HAS_ID;
+    options->id_hash = cd_prefetch_id_slot(caller, bytes, length);
+    cd_handle *h = cd_start_handle(L, caller, options, every_ns, flags, shared_hook, ref, replaced);
+    if (h) h->persistent = 1;
+    return h;
+}
+
 void cd_line_buffer_stdout(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
 }

@@ -135,14 +135,17 @@ extension LuaHost {
             var every: Nanoseconds?
             var onTick: Int32 = 0, onDone: Int32 = 0
             var quick = cd_start_options()
+            var isQuick = false
             switch L.type(at: 2) {
-            case LUA_TNONE, LUA_TNIL: break
+            case LUA_TNONE, LUA_TNIL:
+                // As the quick read leaves it: no id, no hooks.
+                lua_settop(L, 2)
+                lua_settop(L, 5)
+                isQuick = true
             case LUA_TTABLE where cd_fetch_read(L, host.vm.hookCaller, 2, &quick) != 0:
-                // Plain options, read in one pass in C: on_tick and on_done are on top.
-                let top = lua_gettop(L)
+                // Plain options, read in one pass in C: a nil, on_tick and on_done are on top.
                 if quick.has_every != 0 { every = try interval(quick.every) }
-                if quick.found & Int32(CD_HOOK_HAS_TICK) != 0 { onTick = top - 1 }
-                if quick.found & Int32(CD_HOOK_HAS_DONE) != 0 { onDone = top }
+                isQuick = true
             case LUA_TTABLE:
                 try StartOptions.checkFieldNames(L, at: 2, allowed: fetchFields, function: fn)
                 if let value = try StartOptions.optionalNumber(L, 2, "every", fn) { every = try interval(value) }
@@ -181,6 +184,19 @@ extension LuaHost {
                 paused = true
             }
 
+            if isQuick {
+                // The handle as a start's quick path makes it, in one C call.
+                var flags: Int32 = 0, sharedTickHook: Int32 = 0, ref: Int32 = 0
+                var replaced: UnsafeMutablePointer<cd_handle>?
+                guard let handle = cd_fetch_handle(L, host.vm.hookCaller, &quick, 1, every ?? record.every, &flags,
+                                                   &sharedTickHook, &ref, &replaced) else {
+                    throw APIError.noMemoryForID(fn)
+                }
+                host.storeEvery(every, of: record, id: id)
+                host.launch(L, handle: handle, handleIndex: lua_gettop(L), deadline: deadline, resuming: (record.total, paused),
+                            flags: flags, sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: id)
+                return 1
+            }
             let handle = cd_new_handle(L)!
             let handleIndex = lua_gettop(L)
             lua_pushvalue(L, 1)
@@ -190,9 +206,7 @@ extension LuaHost {
             LuaHost.setHookUserValue(L, handleIndex, onDone, slot: 3)
             handle.pointee.every_ns = every ?? record.every
             handle.pointee.persistent = 1
-            if let every, every != record.every {
-                host.withStore { store in try store.modify(id: id) { $0?.every = every } }
-            }
+            host.storeEvery(every, of: record, id: id)
             try host.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle,
                             persistentID: id, function: "countdown.fetch")
             return 1
@@ -201,6 +215,13 @@ extension LuaHost {
 }
 
 extension LuaHost {
+    /// Stores a fetch's `every` when it differs from the stored countdown's.
+    fileprivate func storeEvery(_ every: Nanoseconds?, of record: StoredCountdown, id: String) {
+        if let every, every != record.every {
+            withStore { store in try store.modify(id: id) { $0?.every = every } }
+        }
+    }
+
     /// Stores the hook at stack index `hook` (0: none) as user value `slot` of the handle at `handleIndex`.
     @inline(__always)
     fileprivate static func setHookUserValue(_ L: OpaquePointer, _ handleIndex: Int32, _ hook: Int32, slot: Int32) {

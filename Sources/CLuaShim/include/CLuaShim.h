@@ -206,6 +206,11 @@ int cd_fetch_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_opti
 cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_options *options, int64_t every_ns,
                            int *flags, int *shared_hook, int *ref, cd_handle **replaced);
 
+/* cd_start_handle for what cd_fetch_read pushed, with the id (a non-empty string)
+ * at `id_index`: the handle of a persistent countdown. */
+cd_handle *cd_fetch_handle(lua_State *L, cd_hook_caller *caller, cd_start_options *options, int id_index, int64_t every_ns,
+                           int *flags, int *shared_hook, int *ref, cd_handle **replaced);
+
 /* For a countdown whose on_tick (user value 2 of the handle at `index`) lets its
  * `t` go (`flags`, its cd_hook_flags, say so): a number from 1 to
  * CD_SHARED_TICK_HOOKS under which cd_call_hook finds that function without
