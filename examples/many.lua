@@ -27,9 +27,10 @@ end
 for i = 1, items do
   -- Spread the deadlines over (0, longest], in tenths: item i closes at tenth i % tenths + 1.
   local at = (i % tenths + 1) / 10
-  -- No on_tick: an item's countdown only schedules its end.
+  -- No on_tick: an item's countdown only schedules its end. No id either: the
+  -- board finds each item by its handle, and a hundred thousand names would
+  -- cost more to build than the countdowns (docs/performance.md).
   handles[i] = countdown.start{
-    id = "item-" .. i,
     seconds = math.max(at - (countdown.now() - began), 0.001),
     on_done = close,
   }
