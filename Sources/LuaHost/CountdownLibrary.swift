@@ -121,7 +121,9 @@ extension LuaHost {
         var flags = flags
         let persistent = handle.pointee.persistent != 0
         if persistent { flags |= Int32(CD_HOOK_PERSISTENT) }
-        if let replaced { scheduler.cancel(LuaHost.key(replaced), reason: .replaced) }
+        if let replaced, scheduler.cancel(LuaHost.key(replaced), reason: .replaced) {
+            replaced.pointee.final_state = CountdownState.cancelled.rawValue
+        }
         // Global tick hooks see the ticks of countdowns started after they were added.
         let hasTick = flags & Int32(CD_HOOK_HAS_TICK) != 0 || tickHookCount != 0
         let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags), sharedTickHook: UInt8(truncatingIfNeeded: sharedTickHook))

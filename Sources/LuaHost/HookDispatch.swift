@@ -102,9 +102,10 @@ extension LuaHost: BatchingSchedulerDelegate {
         let L = current
         cd_release_tick_hook(L, vm.hookCaller, Int32(hooks.sharedTickHook))
         // Its id is free from now on (countdown.get no longer finds it). A replaced
-        // one's id is bound to its successor already (launch): no lookup.
-        let freesID = reason != .replaced && hooks.flags & UInt8(CD_HOOK_HAS_ID) != 0
-        if let handle = cd_ended_handle(L, vm.hookCaller, ref, freesID ? 1 : 0),
+        // one's id is bound to its successor already, and launch, which has its
+        // handle, marks it ended.
+        if reason != .replaced,
+           let handle = cd_ended_handle(L, vm.hookCaller, ref, Int32(hooks.flags & UInt8(CD_HOOK_HAS_ID))),
            handle.pointee.slot == tick.key.slot, handle.pointee.generation == tick.key.generation {
             handle.pointee.final_state = (reason == .finished ? CountdownState.finished : .cancelled).rawValue
         }
