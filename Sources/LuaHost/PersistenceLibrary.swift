@@ -138,7 +138,7 @@ extension LuaHost {
             var isQuick = false
             switch L.type(at: 2) {
             case LUA_TNONE, LUA_TNIL:
-                // As the quick read leaves it: no id, no hooks.
+                // Three nils on top (id, on_tick, on_done), as the quick read leaves them.
                 lua_settop(L, 2)
                 lua_settop(L, 5)
                 isQuick = true

@@ -20,7 +20,8 @@ struct PersistentIDs {
     mutating func set(_ id: String, slot: Int32) {
         let index = Int(slot)
         if index >= bySlot.count {
-            // Grown by doubling, so that a script starting many persistent countdowns copies each entry a few times at most.
+            // Grown by doubling: a script starting many persistent countdowns
+            // copies each entry a few times at most.
             bySlot.append(contentsOf: repeatElement(nil, count: max(index + 1, 2 * bySlot.count) - bySlot.count))
         }
         if bySlot[index] == nil { count += 1 }
