@@ -344,10 +344,6 @@ public final class Scheduler {
     /// The active countdown started under `id`.
     public func key(forID id: String) -> CountdownKey? { ids[id] }
 
-    /// The ids the scheduler knows: those of active countdowns that were given one
-    /// through `CountdownSpec.id` (the host gives only persistent countdowns' ids).
-    public var knownIDs: Dictionary<String, CountdownKey>.Keys { ids.keys }
-
     /// Active countdowns in start order.
     public var activeKeys: [CountdownKey] {
         var live: [(UInt64, CountdownKey)] = []
