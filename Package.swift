@@ -88,6 +88,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CountdownCoreTests", dependencies: ["CountdownCore"]),
+        .testTarget(name: "CLinuxTests", dependencies: ["CLinux"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
         .testTarget(name: "EndToEndTests", dependencies: []),
         .testTarget(name: "CountdownStoreTests", dependencies: ["CountdownStore", "CountdownCore", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -72,7 +72,15 @@ int cdl_cpu_timer_start(int64_t period_ns, cdl_cpu_check_fn check, int code, con
  * (no trimming below twice that; blocks up to 32 MiB come from it). A run that
  * starts 100,000 countdowns then takes ~1,600 page faults instead of ~9,000
  * (docs/performance.md). Where the kernel has transparent huge pages off or
- * "always", nothing changes but the reserve. Call it first thing, before the heap
- * holds much. Returns 0, or -1. */
+ * "always", nothing changes but the reserve; nor where the host takes back free
+ * huge pages (cdl_host_reclaims_huge_pages), which would come back slower than
+ * small ones. Call it first thing, before the heap holds much. Returns 0, or -1. */
 int cdl_heap_prefer_huge_pages(void);
+
+/* Whether this machine is a virtual one whose host takes back the guest's free
+ * 2 MiB blocks (a virtio balloon with free page reporting, reporting blocks of a
+ * huge page's order), read from the sysfs tree at `sysfs` ("/sys"; another root
+ * in tests). A huge page then often comes from such a block, which the host must
+ * supply again on its first touch. 1 or 0. */
+int cdl_host_reclaims_huge_pages(const char *sysfs);
 #endif
