@@ -28,7 +28,8 @@ struct CDScript: ParsableCommand {
 extension CDScript {
     /// ArgumentParser's own entry, with the hints of `CommandHints` first.
     static func main() {
-        // Before the heap holds much: a run's countdowns then grow it in 2 MiB pages.
+        // Before the heap holds much: a run's countdowns then grow it in 2 MiB pages
+        // (unless the host takes free ones back: CLinux.h).
         _ = cdl_heap_prefer_huge_pages()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let message = CommandHints.preflight(arguments) {
