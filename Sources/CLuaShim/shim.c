@@ -6,11 +6,21 @@
 
 static const char *const HANDLE_METATABLE = "cdscript.handle";
 
+/* A host function's upvalue: one read of an upvalue per call instead of three
+ * (the function, its context, and the state's limits, which the state keeps from
+ * its creation to its close). */
+typedef struct host_closure {
+    cd_host_function fn;
+    void *context;
+    cd_limits *limits;
+} host_closure;
+
 static int trampoline(lua_State *L) {
-    cd_host_function fn = (cd_host_function)lua_touserdata(L, lua_upvalueindex(1));
-    void *context = lua_touserdata(L, lua_upvalueindex(2));
+    const host_closure *closure = (const host_closure *)lua_touserdata(L, lua_upvalueindex(1));
+    cd_host_function fn = closure->fn;
+    void *context = closure->context;
     /* Host code never meets the memory cap: its allocations must not raise. */
-    cd_limits *limits = cd_get_limits(L);
+    cd_limits *limits = closure->limits;
     if (limits && limits->run_over)
         return luaL_error(L, "the run is over: a finalizer at exit cannot call cdscript's functions");
     int capped = limits ? limits->capped : 0;
@@ -30,9 +40,11 @@ static int trampoline(lua_State *L) {
 }
 
 void cd_push_host_function(lua_State *L, cd_host_function fn, void *context) {
-    lua_pushlightuserdata(L, (void *)fn);
-    lua_pushlightuserdata(L, context);
-    lua_pushcclosure(L, trampoline, 2);
+    host_closure *closure = (host_closure *)lua_newuserdatauv(L, sizeof(host_closure), 0);
+    closure->fn = fn;
+    closure->context = context;
+    closure->limits = cd_get_limits(L);
+    lua_pushcclosure(L, trampoline, 1);
 }
 
 int cd_registry_index(void) { return LUA_REGISTRYINDEX; }
