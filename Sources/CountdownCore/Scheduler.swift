@@ -162,6 +162,14 @@ public final class Scheduler {
     /// Fires a new countdown's first tick at once, or its end if its deadline has
     /// already passed, and queues what follows.
     public func announce(_ key: CountdownKey) {
+        announce(key, to: delegate)
+    }
+
+    /// `announce(_:)` for a caller that is the scheduler's delegate and passes
+    /// itself: the tick goes to it without the retain and release that reading
+    /// the unowned delegate costs (two atomic operations per start).
+    public func announce(_ key: CountdownKey, to delegate: SchedulerDelegate?) {
+        assert(delegate === self.delegate, "announce(_:to:) takes the scheduler's own delegate")
         guard let slot = liveSlot(key), records[slot].state == .running else { return }
         // The first tick stands for the start instant, so it shows the whole length.
         let now = records[slot].started
@@ -560,7 +568,7 @@ public final class Scheduler {
                 putOff(slot, to: instant, missed: missed)
                 return
             }
-            end(k, reason: .finished, at: instant, missed: missed)
+            end(k, reason: .finished, at: instant, missed: missed, to: delegate)
             return
         }
         if lateness >= r.every {
@@ -598,6 +606,13 @@ public final class Scheduler {
     }
 
     private func end(_ key: CountdownKey, reason: EndReason, at instant: Nanoseconds, missed: Int64 = 0) {
+        end(key, reason: reason, at: instant, missed: missed, to: delegate)
+    }
+
+    /// `end` for a caller that holds the delegate already (a pass of `runDue`):
+    /// no retain and release of it per end.
+    private func end(_ key: CountdownKey, reason: EndReason, at instant: Nanoseconds, missed: Int64,
+                     to delegate: SchedulerDelegate?) {
         guard let slot = liveSlot(key) else { return }
         let r = records[slot]
         let remaining = reason == .finished ? 0 : remaining(slot: slot, now: instant)

@@ -143,7 +143,7 @@ extension LuaHost {
         if startHookCount != 0 {
             callGlobalHooks(.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
         }
-        scheduler.announce(key)
+        scheduler.announce(key, to: self)
     }
 
     /// A persistent countdown's id, which is text (see StartOptions), from its handle.
