@@ -14,9 +14,15 @@ public enum Time {
     /// Returns nil for NaN, infinities and values beyond `maximumDuration`.
     public static func nanoseconds(fromSeconds seconds: Double) -> Nanoseconds? {
         guard seconds.isFinite else { return nil }
-        let scaled = (seconds * 1e9).rounded()
+        let scaled = seconds * 1e9
         guard abs(scaled) <= Double(maximumDuration) else { return nil }
-        return Nanoseconds(scaled)
+        // Rounded half away from zero, as `rounded()` does, without its call into
+        // libm (every start converts two numbers): the truncation is one instruction,
+        // and what it cut off is exact (from 2^53 up, a Double has no fraction).
+        var whole = Nanoseconds(scaled)
+        let cut = scaled - Double(whole)
+        if cut >= 0.5 { whole += 1 } else if cut <= -0.5 { whole -= 1 }
+        return whole
     }
 
     /// Converts nanoseconds to seconds for a script.
