@@ -30,7 +30,7 @@ struct TimeConversionTests {
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         for _ in 0..<20_000 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let exponent = Int(state >> 58) % 72 - 40         // 2^-40 s ... 2^31 s
+            let exponent = Int(state >> 57) % 72 - 40         // 2^-40 s ... 2^31 s
             let fraction = Double(state >> 11 & 0xF_FFFF) / Double(0x10_0000)
             let seconds = (1 + fraction) * Double(sign: .plus, exponent: exponent, significand: 1)
             values.append(state & 1 == 0 ? seconds : -seconds)
