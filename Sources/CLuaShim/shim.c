@@ -751,14 +751,21 @@ static inline __attribute__((always_inline)) int read_options(lua_State *L, cd_h
     if (lua_type(L, index) != LUA_TTABLE) return 0;
     index = lua_absindex(L, index);
     int base = lua_gettop(L);
-    lua_settop(L, base + 3);                           /* id on_tick on_done */
     int has_seconds = 0;
     options->has_every = 0;
     options->found = 0;
+    options->base = base;
+    options->id_index = options->tick_index = options->done_index = 0;
+    /* The id and the hooks stay where lua_next put them, each with its key below
+     * it and a copy of the key above to go on from: no copying into slots of their
+     * own, and no pop. At most three, so at most six slots more than a plain walk. */
+    int kept = 0;
     /* One pass over the table: each key is found by address among the names, so
      * the check for unknown keys costs nothing more. */
     lua_pushnil(L);
     while (lua_next(L, index) != 0) {                  /* ... key value */
+        int value = base + 2 + 2 * kept;
+        int keep = 0;
         /* One call for the key's type and text: a number key is converted in place,
          * harmless, since it matches no name and the loop ends here (its next
          * lua_next would have needed the key as it was). */
@@ -776,7 +783,8 @@ static inline __attribute__((always_inline)) int read_options(lua_State *L, cd_h
             size_t length;
             const char *bytes = type == LUA_TSTRING ? lua_tolstring(L, -1, &length) : NULL;
             if (bytes == NULL || length == 0) goto long_way;
-            lua_copy(L, -1, base + 1);
+            options->id_index = value;
+            keep = 1;
             options->found |= CD_HOOK_HAS_ID;
             /* The id's slot is a cache miss in a big table: start fetching it now,
              * a few hundred instructions before the handle binds it. */
@@ -800,12 +808,13 @@ static inline __attribute__((always_inline)) int read_options(lua_State *L, cd_h
             ALLOWED(option);
             if (type != LUA_TFUNCTION) goto long_way;
             if (option == CD_OPTION_ON_TICK) {
-                lua_copy(L, -1, base + 2);
+                options->tick_index = value;
                 options->found |= CD_HOOK_HAS_TICK;
             } else {
-                lua_copy(L, -1, base + 3);
+                options->done_index = value;
                 options->found |= CD_HOOK_HAS_DONE;
             }
+            keep = 1;
             break;
         case CD_OPTION_PERSIST:
             ALLOWED(CD_OPTION_PERSIST);
@@ -815,7 +824,12 @@ static inline __attribute__((always_inline)) int read_options(lua_State *L, cd_h
             goto long_way;
         }
 #undef ALLOWED
-        lua_settop(L, -2);                             /* ... key */
+        if (keep) {
+            lua_pushvalue(L, -2);                      /* ... key value key */
+            kept++;
+        } else {
+            lua_settop(L, -2);                         /* ... key */
+        }
     }
     if (has_seconds || !needs_seconds) return 1;
 long_way:
@@ -833,7 +847,7 @@ int cd_fetch_read(lua_State *L, cd_hook_caller *caller, int index, cd_start_opti
 
 cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_options *options, int64_t every_ns,
                            int *flags, int *shared_hook, int *ref, cd_handle **replaced) {
-    int base = lua_gettop(L) - 3;                      /* id on_tick on_done */
+    int base = options->base;
     int f = options->found;
     /* User values up to the last one given, not four: lua_getiuservalue of a
      * missing one pushes nil (and says LUA_TNONE), which every reader takes as
@@ -843,7 +857,7 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_
      * memory for the collector to go through. */
     int user_values = (f & CD_HOOK_HAS_DONE) ? 3 : (f & CD_HOOK_HAS_TICK) ? 2 : (f & CD_HOOK_HAS_ID) ? 1 : 0;
     cd_handle *h = (cd_handle *)lua_newuserdatauv(L, sizeof(cd_handle), user_values);
-    int handle = base + 4;
+    int handle = lua_gettop(L);
     h->slot = -1;
     h->generation = 0;
     h->final_state = 0;
@@ -853,30 +867,30 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_
     lua_setmetatable(L, handle);
     /* New user values are nil: set only those given (cd_start_read says which). */
     if (f & CD_HOOK_HAS_ID) {
-        lua_pushvalue(L, base + 1);
+        lua_pushvalue(L, options->id_index);
         lua_setiuservalue(L, handle, 1);
     }
     const void *tick_fn = NULL;
     if (f & CD_HOOK_HAS_TICK) {
-        tick_fn = lua_topointer(L, base + 2);
-        if (hook_is_local_at(L, caller, base + 2, tick_fn)) f |= CD_HOOK_LOCAL << 2;
-        lua_pushvalue(L, base + 2);
+        tick_fn = lua_topointer(L, options->tick_index);
+        if (hook_is_local_at(L, caller, options->tick_index, tick_fn)) f |= CD_HOOK_LOCAL << 2;
+        lua_pushvalue(L, options->tick_index);
         lua_setiuservalue(L, handle, 2);
     }
     if (f & CD_HOOK_HAS_DONE) {
-        if (hook_is_local(L, caller, base + 3)) f |= CD_HOOK_LOCAL << 3;
-        lua_pushvalue(L, base + 3);
+        if (hook_is_local(L, caller, options->done_index)) f |= CD_HOOK_LOCAL << 3;
+        lua_pushvalue(L, options->done_index);
         lua_setiuservalue(L, handle, 3);
     }
     lua_pushvalue(L, handle);
     int r = cd_ref_handle(L, caller);
     *replaced = NULL;
-    if ((f & CD_HOOK_HAS_ID) && !cd_bind_id_at(L, caller, base + 1, options->id_hash, h, r, replaced)) {
+    if ((f & CD_HOOK_HAS_ID) && !cd_bind_id_at(L, caller, options->id_index, options->id_hash, h, r, replaced)) {
         cd_unref_handle(L, caller, r);
-        lua_settop(L, base + 3);
+        lua_settop(L, handle - 1);
         return NULL;
     }
-    *shared_hook = (f & (CD_HOOK_LOCAL << 2)) ? share_tick_hook_at(L, caller, base + 2, tick_fn) : 0;
+    *shared_hook = (f & (CD_HOOK_LOCAL << 2)) ? share_tick_hook_at(L, caller, options->tick_index, tick_fn) : 0;
     lua_copy(L, handle, base + 1);
     lua_settop(L, base + 1);                           /* h */
     *flags = f;
@@ -886,10 +900,9 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_
 
 cd_handle *cd_fetch_handle(lua_State *L, cd_hook_caller *caller, cd_start_options *options, int id_index, int64_t every_ns,
                            int *flags, int *shared_hook, int *ref, cd_handle **replaced) {
-    int base = lua_gettop(L) - 3;                      /* nil on_tick on_done */
     size_t length;
     const char *bytes = lua_tolstring(L, id_index, &length);
-    lua_copy(L, id_index, base + 1);
+    options->id_index = id_index;
     options->found |= CD_HOOK_HAS_ID;
     options->id_hash = cd_prefetch_id_slot(caller, bytes, length);
     cd_handle *h = cd_start_handle(L, caller, options, every_ns, flags, shared_hook, ref, replaced);

@@ -73,7 +73,7 @@ extension LuaHost {
                                 sharedTickHook: sharedTickHook, ref: ref, replaced: replaced)
                     return 1
                 }
-                lua_settop(L, lua_gettop(L) - 3)
+                lua_settop(L, quick.base)
             }
             let options = try StartOptions.read(L, at: 1, host: host)
             let handle = cd_new_handle(L)!

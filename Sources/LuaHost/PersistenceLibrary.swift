@@ -138,12 +138,12 @@ extension LuaHost {
             var isQuick = false
             switch L.type(at: 2) {
             case LUA_TNONE, LUA_TNIL:
-                // Three nils on top (id, on_tick, on_done), as the quick read leaves them.
+                // No options: nothing found, nothing left on the stack.
                 lua_settop(L, 2)
-                lua_settop(L, 5)
+                quick.base = 2
                 isQuick = true
             case LUA_TTABLE where cd_fetch_read(L, host.vm.hookCaller, 2, &quick) != 0:
-                // Plain options, read in one pass in C: a nil, on_tick and on_done are on top.
+                // Plain options, read in one pass in C: on_tick and on_done are left on the stack.
                 if quick.has_every != 0 { every = try interval(quick.every) }
                 isQuick = true
             case LUA_TTABLE:
