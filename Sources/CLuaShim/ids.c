@@ -85,7 +85,7 @@ int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, uint32_t h
         lua_settop(L, -2);
         if (old != handle) *replaced = old;
     }
-    /* The bytes are this handle's id (user value 1), alive as long as it is bound. */
+    /* The bytes are this handle's id (user value CD_UV_ID), alive as long as it is bound. */
     *e = (cd_id_entry){bytes, length, hash, ref};
     return 1;
 }
@@ -94,7 +94,7 @@ int cd_bind_id(lua_State *L, cd_hook_caller *caller, int index, int ref, cd_hand
     index = lua_absindex(L, index);
     int bound = 1;
     *replaced = NULL;
-    if (lua_getiuservalue(L, index, 1) == LUA_TSTRING) {
+    if (lua_getiuservalue(L, index, CD_UV_ID) == LUA_TSTRING) {
         size_t length;
         const char *bytes = lua_tolstring(L, -1, &length);
         bound = cd_bind_id_at(L, caller, -1, id_hash(bytes, length), (cd_handle *)lua_touserdata(L, index), ref, replaced);
@@ -115,7 +115,7 @@ static cd_id_entry *find_id(lua_State *L, cd_hook_caller *caller, int index) {
 cd_handle *cd_ended_handle(lua_State *L, cd_hook_caller *caller, int ref, int has_id) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);            /* h */
     /* Its id is free, unless another countdown holds it by now. */
-    if (has_id && lua_getiuservalue(L, -1, 1) == LUA_TSTRING) {
+    if (has_id && lua_getiuservalue(L, -1, CD_UV_ID) == LUA_TSTRING) {
         cd_id_entry *e = find_id(L, caller, -1);
         if (e && e->ref == ref) id_remove_at(&caller->ids, (uint32_t)(e - caller->ids.entries));
     }

@@ -119,12 +119,12 @@ static void push_tick_field(lua_State *L, int index, const cd_tick *t, int i) {
     if (elapsed < 0) elapsed = 0;
     switch (i) {
     case 0: {
-        /* The countdown's handle, whose user value 1 is the id. */
+        /* The countdown's handle (the tick's user value 1), whose CD_UV_ID is the id. */
         int handle_ref = ((const tick_box *)t)->handle_ref;
         int type = handle_ref != LUA_NOREF ? lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref)
                                            : lua_getiuservalue(L, index, 1);
         if (type == LUA_TUSERDATA) {
-            lua_getiuservalue(L, -1, 1);
+            lua_getiuservalue(L, -1, CD_UV_ID);
             lua_remove(L, -2);
         } else {
             lua_pop(L, 1);
@@ -364,10 +364,10 @@ int cd_hook_flags(lua_State *L, cd_hook_caller *caller, int index) {
     index = lua_absindex(L, index);
     int flags = 0;
     /* A user value a handle was made without reads as none (LUA_TNONE), a nil. */
-    if (lua_getiuservalue(L, index, 1) > LUA_TNIL) flags |= CD_HOOK_HAS_ID;
+    if (lua_getiuservalue(L, index, CD_UV_ID) > LUA_TNIL) flags |= CD_HOOK_HAS_ID;
     lua_pop(L, 1);
     for (int hook = 2; hook <= 3; hook++) {
-        int type = lua_getiuservalue(L, index, hook);
+        int type = lua_getiuservalue(L, index, cd_hook_uv(hook));
         if (type > LUA_TNIL) flags |= hook == 2 ? CD_HOOK_HAS_TICK : CD_HOOK_HAS_DONE;
         if (type == LUA_TFUNCTION && hook_is_local(L, caller, lua_gettop(L))) flags |= CD_HOOK_LOCAL << hook;
         lua_pop(L, 1);
@@ -429,7 +429,7 @@ static int share_tick_hook_at(lua_State *L, cd_hook_caller *caller, int index, c
 int cd_share_tick_hook(lua_State *L, cd_hook_caller *caller, int index, int flags) {
     if (!(flags & (CD_HOOK_LOCAL << 2))) return 0;
     int shared = 0;
-    if (lua_getiuservalue(L, index, 2) == LUA_TFUNCTION) shared = share_tick_hook_at(L, caller, lua_gettop(L), lua_topointer(L, -1));
+    if (lua_getiuservalue(L, index, CD_UV_TICK) == LUA_TFUNCTION) shared = share_tick_hook_at(L, caller, lua_gettop(L), lua_topointer(L, -1));
     lua_settop(L, -2);
     return shared;
 }
@@ -466,7 +466,7 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
     }
     int handle_index = from_loop ? base + 1 : base + 2;
     lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref);     /* h */
-    if (lua_getiuservalue(L, handle_index, hook) <= LUA_TNIL) {  /* h fn (none: a handle made without it) */
+    if (lua_getiuservalue(L, handle_index, cd_hook_uv(hook)) <= LUA_TNIL) {  /* h fn (none: a handle made without it) */
         lua_settop(L, base);
         return LUA_OK;
     }
@@ -686,7 +686,7 @@ void cd_push_handle_metatable(lua_State *L) {
     if (limits) limits->handle_metatable = lua_topointer(L, -1);
 }
 
-/* The handle metatable's __index: `h.id` reads user value 1, anything else is
+/* The handle metatable's __index: `h.id` reads user value CD_UV_ID, anything else is
  * looked up in the methods table (upvalue 1). In C, because every method call
  * (`h:cancel()`) comes through here first. Upvalue 2 is the string "id",
  * upvalue 3 the handle metatable. */
@@ -696,7 +696,7 @@ static int handle_index(lua_State *L) {
         if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(3)))
             return luaL_error(L, "id: expected a countdown handle, got %s", luaL_typename(L, 1));
         lua_settop(L, 1);
-        lua_getiuservalue(L, 1, 1);
+        lua_getiuservalue(L, 1, CD_UV_ID);
         return 1;
     }
     lua_settop(L, 2);
@@ -851,11 +851,11 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_
     int f = options->found;
     /* User values up to the last one given, not four: lua_getiuservalue of a
      * missing one pushes nil (and says LUA_TNONE), which every reader takes as
-     * absent; the quick path never has an on_error (user value 4), which
+     * absent; the quick path never has an on_error (CD_UV_ERROR), which
      * ErrorPolicy then reads as the default. 16 bytes less per countdown for each
-     * one left out (a countdown with on_tick alone: 96 bytes, not 112), and less
+     * one left out (a countdown with on_tick alone: 80 bytes, not 128 with all four), and less
      * memory for the collector to go through. */
-    int user_values = (f & CD_HOOK_HAS_DONE) ? 3 : (f & CD_HOOK_HAS_TICK) ? 2 : (f & CD_HOOK_HAS_ID) ? 1 : 0;
+    int user_values = (f & CD_HOOK_HAS_DONE) ? CD_UV_DONE : (f & CD_HOOK_HAS_ID) ? CD_UV_ID : (f & CD_HOOK_HAS_TICK) ? CD_UV_TICK : 0;
     cd_handle *h = (cd_handle *)lua_newuserdatauv(L, sizeof(cd_handle), user_values);
     int handle = lua_gettop(L);
     h->slot = -1;
@@ -868,19 +868,19 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_
     /* New user values are nil: set only those given (cd_start_read says which). */
     if (f & CD_HOOK_HAS_ID) {
         lua_pushvalue(L, options->id_index);
-        lua_setiuservalue(L, handle, 1);
+        lua_setiuservalue(L, handle, CD_UV_ID);
     }
     const void *tick_fn = NULL;
     if (f & CD_HOOK_HAS_TICK) {
         tick_fn = lua_topointer(L, options->tick_index);
         if (hook_is_local_at(L, caller, options->tick_index, tick_fn)) f |= CD_HOOK_LOCAL << 2;
         lua_pushvalue(L, options->tick_index);
-        lua_setiuservalue(L, handle, 2);
+        lua_setiuservalue(L, handle, CD_UV_TICK);
     }
     if (f & CD_HOOK_HAS_DONE) {
         if (hook_is_local(L, caller, options->done_index)) f |= CD_HOOK_LOCAL << 3;
         lua_pushvalue(L, options->done_index);
-        lua_setiuservalue(L, handle, 3);
+        lua_setiuservalue(L, handle, CD_UV_DONE);
     }
     lua_pushvalue(L, handle);
     int r = cd_ref_handle(L, caller);

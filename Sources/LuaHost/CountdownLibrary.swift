@@ -78,7 +78,7 @@ extension LuaHost {
             let options = try StartOptions.read(L, at: 1, host: host)
             let handle = cd_new_handle(L)!
             let handleIndex = lua_gettop(L)
-            for (value, slot) in [(options.idIndex, Int32(1)), (options.onTick, 2), (options.onDone, 3), (options.onError, 4)] where value != 0 {
+            for (value, slot) in [(options.idIndex, CD_UV_ID), (options.onTick, CD_UV_TICK), (options.onDone, CD_UV_DONE), (options.onError, CD_UV_ERROR)] where value != 0 {
                 lua_pushvalue(L, value)
                 lua_setiuservalue(L, handleIndex, slot)
             }
@@ -148,7 +148,7 @@ extension LuaHost {
 
     /// A persistent countdown's id, which is text (see StartOptions), from its handle.
     private func storedID(_ L: OpaquePointer, handleIndex: Int32) -> String? {
-        lua_getiuservalue(L, handleIndex, 1)
+        lua_getiuservalue(L, handleIndex, CD_UV_ID)
         defer { L.pop() }
         return L.string(at: -1)
     }

@@ -20,7 +20,7 @@ extension LuaHost {
             reportHookError(countdown: id, hook: hook, message: message)
             return true
         }
-        switch lua_getiuservalue(L, -1, 4) {
+        switch lua_getiuservalue(L, -1, CD_UV_ERROR) {
         case LUA_TSTRING where L.string(at: -1) == "continue":
             reportHookError(countdown: id, hook: hook, message: message)
             return false

@@ -49,7 +49,7 @@ extension LuaHost {
         guard count > 0 else { return }
         cd_push_ref(L, handleRef)
         let handle = lua_gettop(L)
-        lua_getiuservalue(L, handle, 1)
+        lua_getiuservalue(L, handle, CD_UV_ID)
         let id = lua_gettop(L)
         var snapshot = cd_tick(remaining_ns: remaining, total_ns: total, missed: missed)
         for i in 1...count {

@@ -23,7 +23,7 @@ extension LuaHost {
     static let handleToString: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let handle = try LuaHost.handle(L, method: "__tostring")
-            lua_getiuservalue(L, 1, 1)
+            lua_getiuservalue(L, 1, CD_UV_ID)
             let id = L.string(at: -1).map { "\"\($0)\"" } ?? "anonymous"
             L.push("countdown \(id) (\(host.state(of: handle)))")
             return 1

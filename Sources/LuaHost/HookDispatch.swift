@@ -179,11 +179,11 @@ extension LuaHost: BatchingSchedulerDelegate {
         return (result, ended)
     }
 
-    /// The id kept in a handle's first user value.
+    /// The id kept in a handle's user value `CD_UV_ID`.
     private func handleID(ref: Int32) -> String? {
         let L = current
         cd_push_ref(L, ref)
-        lua_getiuservalue(L, -1, 1)
+        lua_getiuservalue(L, -1, CD_UV_ID)
         let id = L.string(at: -1)
         L.pop(2)
         return id

@@ -200,10 +200,10 @@ extension LuaHost {
             let handle = cd_new_handle(L)!
             let handleIndex = lua_gettop(L)
             lua_pushvalue(L, 1)
-            lua_setiuservalue(L, handleIndex, 1)
+            lua_setiuservalue(L, handleIndex, CD_UV_ID)
             // Two calls, not a loop over an array: a fetch should not allocate for it.
-            LuaHost.setHookUserValue(L, handleIndex, onTick, slot: 2)
-            LuaHost.setHookUserValue(L, handleIndex, onDone, slot: 3)
+            LuaHost.setHookUserValue(L, handleIndex, onTick, slot: CD_UV_TICK)
+            LuaHost.setHookUserValue(L, handleIndex, onDone, slot: CD_UV_DONE)
             handle.pointee.every_ns = every ?? record.every
             handle.pointee.persistent = 1
             host.storeEvery(every, of: record, id: id)

@@ -1,8 +1,8 @@
 import Testing
 
 /// A handle made by the quick start path carries user values up to the last one
-/// given (1 id, 2 on_tick, 3 on_done): 16 bytes less per countdown for each one
-/// left out. `on_error` needs the fourth, so a start with it takes the long path.
+/// given (1 on_tick, 2 id, 3 on_done): 16 bytes less per countdown for each one
+/// left out, so the common start, an on_tick and no id, has one. `on_error` needs the fourth, so a start with it takes the long path.
 /// A user value a handle lacks reads as nil everywhere: no id, no hook, and the
 /// default error policy (stop and report).
 @Suite("Handle user values")
@@ -14,6 +14,7 @@ struct HandleUserValueTests {
             bare = countdown.start{ seconds = 5 }
             named = countdown.start{ id = 'named', seconds = 5 }
             ticking = countdown.start{ seconds = 5, every = 0.5, on_tick = function() end }
+            named_ticking = countdown.start{ id = 'named_ticking', seconds = 5, on_tick = function() end }
             done = countdown.start{ seconds = 5, on_done = function() end }
             guarded = countdown.start{ seconds = 5, on_tick = function() end, on_error = 'continue' }
             -- debug.getuservalue returns one value (nil) for a user value the userdata
@@ -25,8 +26,11 @@ struct HandleUserValueTests {
             end
             """)
         #expect(bed.eval("count(bare)") == "0")
-        #expect(bed.eval("count(named)") == "1")
-        #expect(bed.eval("count(ticking)") == "2")
+        #expect(bed.eval("count(named)") == "2")
+        #expect(bed.eval("count(ticking)") == "1")
+        #expect(bed.eval("type(debug.getuservalue(ticking, 1))") == "function")
+        #expect(bed.eval("count(named_ticking)") == "2")
+        #expect(bed.eval("debug.getuservalue(named_ticking, 2)") == "named_ticking")
         #expect(bed.eval("count(done)") == "3")
         #expect(bed.eval("count(guarded)") == "4")
         #expect(bed.eval("debug.getuservalue(guarded, 4)") == "continue")

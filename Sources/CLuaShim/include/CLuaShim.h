@@ -85,7 +85,7 @@ typedef struct cd_shared_tick_hook {
 /* Countdowns by id (ids.c): from an id (a Lua string, so any bytes) to the
  * registry reference of the handle of the running countdown started under it.
  * An open-addressing table, at most half full, 24 bytes a slot. `bytes` are those
- * of the handle's user value 1, which the handle keeps alive while it holds the id. */
+ * of the handle's user value CD_UV_ID, which the handle keeps alive while it holds the id. */
 typedef struct cd_id_entry {
     const char *bytes;
     size_t length;
@@ -148,11 +148,21 @@ typedef struct cd_hook_caller {
 cd_hook_caller *cd_hook_caller_new(lua_State *L);
 void cd_hook_caller_free(cd_hook_caller *caller);
 
+/* A countdown handle's user values. on_tick comes first: a handle with an
+ * on_tick and nothing else (the common start) is made with one user value, not
+ * two with an empty id slot before it, 16 bytes less per countdown. */
+#define CD_UV_TICK 1
+#define CD_UV_ID 2
+#define CD_UV_DONE 3
+#define CD_UV_ERROR 4
+/* The user value of hook n (2 on_tick, 3 on_done), as cd_call_hook numbers them. */
+static inline int cd_hook_uv(int hook) { return hook == 2 ? CD_UV_TICK : hook; }
+
 /* What cd_call_hook needs to know of a countdown, worked out once (cd_hook_flags). */
 enum {
-    /* The countdown has an id (its handle's user value 1 is not nil). */
+    /* The countdown has an id (its handle's user value CD_UV_ID is not nil). */
     CD_HOOK_HAS_ID = 1,
-    /* The hook in user value n (2 on_tick, 3 on_done) cannot keep its `t`: CD_HOOK_LOCAL << n. */
+    /* Hook n (2 on_tick, 3 on_done) cannot keep its `t`: CD_HOOK_LOCAL << n. */
     CD_HOOK_LOCAL = 1,
     /* The countdown has an on_tick hook. */
     CD_HOOK_HAS_TICK = 16,
@@ -219,7 +229,7 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_
 cd_handle *cd_fetch_handle(lua_State *L, cd_hook_caller *caller, cd_start_options *options, int id_index, int64_t every_ns,
                            int *flags, int *shared_hook, int *ref, cd_handle **replaced);
 
-/* For a countdown whose on_tick (user value 2 of the handle at `index`) lets its
+/* For a countdown whose on_tick (user value CD_UV_TICK of the handle at `index`) lets its
  * `t` go (`flags`, its cd_hook_flags, say so): a number from 1 to
  * CD_SHARED_TICK_HOOKS under which cd_call_hook finds that function without
  * reading the handle, one more use of it; 0 when the countdown has no such hook
@@ -252,8 +262,8 @@ cd_handle *cd_ended_handle(lua_State *L, cd_hook_caller *caller, int ref, int ha
 void cd_push_handle_for_id(lua_State *L, cd_hook_caller *caller, int index);
 
 /* Calls a countdown's hook with a tick, protected, with a traceback handler.
- * The handle registry[handle_ref] holds the id in user value 1 and the hooks in
- * user values 2 (on_tick) and 3 (on_done); `flags` are its cd_hook_flags.
+ * The handle registry[handle_ref] holds the id and the hooks in its user values
+ * (CD_UV_ID, CD_UV_TICK, CD_UV_DONE); `flags` are its cd_hook_flags.
  * The tick's fields come by value. `reason` is NULL for on_tick, else the
  * second argument of on_done. `msgh` is the stack index of a traceback handler
  * already in place, which the run loop keeps, or 0 (a call nested in a host
@@ -353,7 +363,7 @@ struct cd_handle {
 };
 
 /* Pushes a new handle userdata with the handle metatable (created on first use,
- * stored in the registry under "cdscript.handle") and 3 user values. */
+ * stored in the registry under "cdscript.handle") and 4 user values (CD_UV_*). */
 cd_handle *cd_new_handle(lua_State *L);
 /* The handle at `index`, or NULL when the value there is not one. */
 cd_handle *cd_to_handle(lua_State *L, int index);
