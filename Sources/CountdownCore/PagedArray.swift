@@ -5,7 +5,8 @@
 /// pages are only added. An index reaches its element through one small, hot
 /// array of page addresses. Noncopyable over manually managed memory, like
 /// `RingBuffer`, so that it lives inline in its owner without reference counting
-/// or uniqueness checks.
+/// or uniqueness checks. Pages start on a cache line (64 bytes), so that an
+/// element of 64 bytes lies in one.
 struct PagedArray<Element: BitwiseCopyable>: ~Copyable {
     private static var pageShift: Int { 12 }
     private static var pageSize: Int { 1 << pageShift }
@@ -23,7 +24,7 @@ struct PagedArray<Element: BitwiseCopyable>: ~Copyable {
     }
 
     deinit {
-        for i in 0..<pageCount { pages[i].deallocate() }
+        for i in 0..<pageCount { UnsafeMutableRawPointer(pages[i]).deallocate() }
         pages.deallocate()
     }
 
@@ -47,6 +48,12 @@ struct PagedArray<Element: BitwiseCopyable>: ~Copyable {
         }
     }
 
+    /// Where element `index` lies in memory (tests check the alignment of pages).
+    func address(of index: Int) -> UInt {
+        precondition(index >= 0 && index < count, "PagedArray index out of range")
+        return UInt(bitPattern: pages[index >> Self.pageShift] + (index & (Self.pageSize - 1)))
+    }
+
     mutating func append(_ element: Element) {
         if count == capacity { addPage() }
         pages[count >> Self.pageShift][count & (Self.pageSize - 1)] = element
@@ -61,7 +68,9 @@ struct PagedArray<Element: BitwiseCopyable>: ~Copyable {
             pages = grown
             pageCapacity *= 2
         }
-        let page = UnsafeMutablePointer<Element>.allocate(capacity: Self.pageSize)
+        let page = UnsafeMutableRawPointer.allocate(byteCount: Self.pageSize * MemoryLayout<Element>.stride,
+                                                    alignment: Swift.max(64, MemoryLayout<Element>.alignment))
+            .bindMemory(to: Element.self, capacity: Self.pageSize)
         page.initialize(repeating: filler, count: Self.pageSize)
         (pages + pageCount).initialize(to: page)
         pageCount += 1

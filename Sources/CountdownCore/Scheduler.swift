@@ -13,28 +13,6 @@
 ///
 /// Not thread-safe by design: one thread owns the scheduler and the Lua state.
 public final class Scheduler {
-    struct Record: BitwiseCopyable {
-        // What every tick reads comes first, in 48 bytes: a tick then touches one
-        // cache line of its record, or two, not always two (perf put half of
-        // runDue's time on these loads when they were spread over 80 bytes).
-        var epoch: UInt32 = 0
-        var generation: UInt32 = 0
-        /// Ticks skipped before an event that a late pass queued at its own instant.
-        var carriedMissed: Int64 = 0
-        var deadline: Nanoseconds = 0
-        var every: Nanoseconds = 0
-        var total: Nanoseconds = 0
-        var context: UInt64 = 0
-        var live = false
-        var state: CountdownState = .finished
-        var wantsTicks = true
-        var isWall = false
-        var wallDeadline: Nanoseconds = 0
-        var pausedRemaining: Nanoseconds = 0
-        var seq: UInt64 = 0
-        var started: Nanoseconds = 0
-    }
-
     public let clock: TimeSource
     /// Receives every event. Not retained (the hot path pays no reference counting
     /// for it): the delegate must outlive its use, and clear itself when it goes.
@@ -60,7 +38,8 @@ public final class Scheduler {
     /// there fire no further immediate ticks, so hooks cannot recurse.
     private var dispatchSlot: Int32 = -1
     private var inImmediateTick = false
-    private var wallCountdowns = 0
+    /// The wall-clock deadline of each `at` countdown, by slot: few countdowns have one.
+    private var wallDeadlines: [Int32: Nanoseconds] = [:]
     private var wallReferenceOffset: Nanoseconds = 0
 
     /// Countdowns that are running or paused.
@@ -139,10 +118,9 @@ public final class Scheduler {
             let wallOffset = clock.wallNow() - bootNow
             rebaseIfWallMoved(now: bootNow)
             record.isWall = true
-            record.wallDeadline = wallDeadline
             record.deadline = wallDeadline - wallOffset
             record.total = max(0, record.deadline - now)
-            wallCountdowns += 1
+            wallDeadlines[slot] = wallDeadline
         case .boot(let bootDeadline):
             record.isWall = false
             record.deadline = bootDeadline
@@ -194,7 +172,7 @@ public final class Scheduler {
     public func append(_ key: CountdownKey, _ amount: Nanoseconds) -> Bool {
         guard let slot = liveSlot(key) else { return false }
         records[slot].total += amount
-        records[slot].wallDeadline += amount
+        if records[slot].isWall { wallDeadlines[Int32(slot), default: 0] += amount }
         if records[slot].state == .paused {
             records[slot].pausedRemaining = max(0, records[slot].pausedRemaining + amount)
             if records[slot].isWall { records[slot].deadline += amount }
@@ -229,12 +207,12 @@ public final class Scheduler {
         guard let slot = liveSlot(key), records[slot].state == .paused else { return false }
         let now = self.now
         if records[slot].isWall {
-            records[slot].deadline = records[slot].wallDeadline - currentWallOffset
+            records[slot].deadline = (wallDeadlines[Int32(slot)] ?? 0) - currentWallOffset
         } else {
             records[slot].deadline = now + records[slot].pausedRemaining
-            records[slot].wallDeadline = records[slot].deadline + currentWallOffset
         }
         records[slot].state = .running
+        records[slot].started = now
         reschedule(slot, now: now)
         return true
     }
@@ -272,8 +250,9 @@ public final class Scheduler {
             records[slot].epoch &+= 1
         } else {
             records[slot].state = .running
+            records[slot].started = now
             records[slot].deadline = now + remaining
-            records[slot].wallDeadline = records[slot].deadline + currentWallOffset
+            if records[slot].isWall { wallDeadlines[Int32(slot)] = records[slot].deadline + currentWallOffset }
             if remaining <= 0 {
                 end(key, reason: .finished, at: now)
                 return true
@@ -331,7 +310,7 @@ public final class Scheduler {
     public func wallDeadline(_ key: CountdownKey) -> Nanoseconds? {
         guard let slot = liveSlot(key) else { return nil }
         let r = records[slot]
-        if r.isWall { return r.wallDeadline }
+        if r.isWall { return wallDeadlines[Int32(slot)] }
         let deadline = r.state == .paused ? now + r.pausedRemaining : r.deadline
         return deadline + currentWallOffset
     }
@@ -619,7 +598,7 @@ public final class Scheduler {
         records[slot].live = false
         records[slot].state = reason == .finished ? .finished : .cancelled
         records[slot].epoch &+= 1
-        if r.isWall { wallCountdowns -= 1 }
+        if r.isWall { wallDeadlines[Int32(slot)] = nil }
         // Only stored countdowns have ids here; an empty table needs no hashing.
         if !idBySlot.isEmpty, let id = idBySlot.removeValue(forKey: Int32(slot)), ids[id] == key { ids[id] = nil }
         activeCount -= 1
@@ -636,15 +615,17 @@ public final class Scheduler {
     /// `at` countdowns follow the wall clock: when it jumps against the boot clock,
     /// their boot-clock deadlines move with it. Duration countdowns never move.
     private func rebaseIfWallMoved(now: Nanoseconds) {
-        guard wallCountdowns > 0 else {
+        guard !wallDeadlines.isEmpty else {
             wallReferenceOffset = clock.wallNow() - now
             return
         }
         let offset = clock.wallNow() - now
         guard abs(offset - wallReferenceOffset) > wallJumpTolerance else { return }
         wallReferenceOffset = offset
-        for slot in 0..<records.count where records[slot].live && records[slot].isWall && records[slot].state == .running {
-            let deadline = records[slot].wallDeadline - offset
+        // In slot order, as the records lie: a dictionary's order changes from run to run.
+        for (wallSlot, wallDeadline) in wallDeadlines.sorted(by: { $0.key < $1.key }) where records[Int(wallSlot)].state == .running {
+            let slot = Int(wallSlot)
+            let deadline = wallDeadline - offset
             guard deadline != records[slot].deadline else { continue }
             records[slot].deadline = deadline
             records[slot].total = max(records[slot].total, deadline - now)
