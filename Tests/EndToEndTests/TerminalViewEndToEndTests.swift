@@ -43,11 +43,10 @@ struct TerminalViewEndToEndTests {
 
     @Test("a resize redraws the view to fit, down to one line; ticks never clear the whole screen")
     func resize() throws {
-        let tmux = try Tmux(["examples/sms_code.lua", "30"], columns: 40, rows: 7)
-        defer { tmux.stop() }
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-tmux-\(UUID().uuidString).out")
         defer { try? FileManager.default.removeItem(at: log) }
-        try tmux.recordOutput(to: log)
+        let tmux = try Tmux(["examples/sms_code.lua", "30"], columns: 40, rows: 7, recording: log)
+        defer { tmux.stop() }
         try tmux.waitForText("Resend in 29s")
         try tmux.resize(columns: 24, rows: 3)
         try tmux.waitUntil("the view redrawn for 24x3") {

@@ -122,9 +122,10 @@ struct TimerTerminalTests {
     @Test("big digits with tenths, the title, a progress bar; the bell at the end, exit 0, terminal restored")
     func terminal() throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-timer-\(UUID().uuidString).out")
-        let tmux = try Tmux(["timer", "3", "--title", "Tea"], columns: 60, rows: 14)
+        defer { try? FileManager.default.removeItem(at: log) }
+        // Recorded from the first byte: the window title is written before the first frame.
+        let tmux = try Tmux(["timer", "3", "--title", "Tea"], columns: 60, rows: 14, recording: log)
         defer { tmux.stop() }
-        try tmux.recordOutput(to: log)
         try tmux.waitForText("Tea")
         try tmux.waitUntil("a progress bar") { try tmux.screen().contains("░") && tmux.screen().contains("%") }
         let screen = try tmux.screen()

@@ -12,8 +12,10 @@ final class Tmux {
     private let socket = "cdscript-test-\(UUID().uuidString.prefix(8))"
     private let config: URL
 
-    /// Starts `arguments` (the binary's) in a `columns` x `rows` pane.
-    init(_ arguments: [String], columns: Int, rows: Int, environment: [String: String] = [:]) throws {
+    /// Starts `arguments` (the binary's) in a `columns` x `rows` pane. With
+    /// `recording`, everything the program writes goes to that file too, from its
+    /// first byte: the program waits until the pane is piped there.
+    init(_ arguments: [String], columns: Int, rows: Int, environment: [String: String] = [:], recording: URL? = nil) throws {
         config = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).conf")
         try "set -g status off\nset -g default-terminal xterm-256color\n"
             .write(to: config, atomically: true, encoding: .utf8)
@@ -23,9 +25,15 @@ final class Tmux {
         let program = command.map(Self.quote).joined(separator: " ")
         // The shell shares the program's process group, so Ctrl-C reaches it too:
         // a trap (reset to the default in the program) keeps it alive to report.
-        let script = "trap 'true' INT; cd \(Self.quote(BinaryRunner.packageRoot.path)) && \(program); echo \"[exit $?]\"; exec sleep 600"
+        let go = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket).go")
+        let wait = recording == nil ? "" : "until [ -e \(Self.quote(go.path)) ]; do sleep 0.01; done; rm -f \(Self.quote(go.path)); "
+        let script = "trap 'true' INT; \(wait)cd \(Self.quote(BinaryRunner.packageRoot.path)) && \(program); echo \"[exit $?]\"; exec sleep 600"
         let shellCommand = "sh -c " + Self.quote(script)
         try tmux(["-f", config.path, "new-session", "-d", "-s", "t", "-x", "\(columns)", "-y", "\(rows)", shellCommand])
+        if let recording {
+            try tmux(["pipe-pane", "-o", "-t", "t", "cat >> \(Self.quote(recording.path))"])
+            FileManager.default.createFile(atPath: go.path, contents: nil)
+        }
     }
 
     deinit { stop() }
@@ -67,11 +75,6 @@ final class Tmux {
               let children = try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
         else { return nil }
         return children.split(separator: " ").first.flatMap { Int32($0) }
-    }
-
-    /// Copies everything the program writes to the terminal into `file`.
-    func recordOutput(to file: URL) throws {
-        try tmux(["pipe-pane", "-o", "-t", "t", "cat >> \(Self.quote(file.path))"])
     }
 
     /// The program's exit status once it has ended, as the waiting shell prints it.
