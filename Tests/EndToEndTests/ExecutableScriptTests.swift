@@ -12,10 +12,20 @@ struct ExecutableScriptTests {
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("cdscript"), withDestinationURL: BinaryRunner.binary)
         let script = dir.appendingPathComponent("sale.lua")
-        try Data(source.utf8).write(to: script)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try writeExecutable(source, to: script)
         let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         return (script, path)
+    }
+
+    /// Writes through a descriptor closed on exec: a process another test spawns
+    /// meanwhile would otherwise keep the file open for writing, and running it
+    /// would fail with "Text file busy" (ETXTBSY).
+    static func writeExecutable(_ source: String, to file: URL) throws {
+        let fd = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        let bytes = Array(source.utf8)
+        guard write(fd, bytes, bytes.count) == bytes.count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
     @Test("#!/usr/bin/env cdscript runs the script through PATH, with its arguments")
