@@ -58,6 +58,15 @@ struct RingBuffer<Element: BitwiseCopyable>: ~Copyable {
         if head == capacity { head = 0 }
     }
 
+    /// Calls `body` with each element, head first.
+    func forEach(_ body: (Element) -> Void) {
+        for i in 0..<count {
+            var index = head + i
+            if index >= capacity { index -= capacity }
+            body(storage[index])
+        }
+    }
+
     mutating func removeAll() {
         head = 0
         count = 0

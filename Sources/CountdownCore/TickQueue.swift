@@ -29,9 +29,10 @@ struct TickQueue: ~Copyable {
         var entries = RingBuffer<TickEntry>()
     }
 
-    /// A run of irregular ticks pushed in (due, start order).
+    /// A run of irregular ticks pushed in (due, start order). In segments: a
+    /// burst of starts queues a run as long as the countdowns it started.
     struct OrderedRun: ~Copyable {
-        var entries = RingBuffer<SequencedEntry>()
+        var entries = SegmentedQueue<SequencedEntry>()
         var tail = SequencedEntry(entry: TickEntry(due: 0, slot: 0, epoch: 0), seq: 0)
 
         /// Appends `entry` when it keeps the run in order.
@@ -229,12 +230,8 @@ struct TickQueue: ~Copyable {
         if source > 0 {
             others[source - 1].entries.removeFirst()
         } else if source <= -2 {
-            ordered.with(-2 - source) { run in
-                run.entries.removeFirst()
-                // A million first ticks pass through here at start-up; give the memory
-                // back once they have moved on to their FIFO lists.
-                if run.entries.isEmpty, run.entries.capacityBytes > 65536 { run.entries = RingBuffer() }
-            }
+            // A drained segment is freed as the run moves on (see SegmentedQueue).
+            ordered.with(-2 - source) { $0.entries.removeFirst() }
         } else {
             popHeap()
         }
