@@ -74,17 +74,6 @@ struct SegmentedQueue<Element: BitwiseCopyable>: ~Copyable {
         count = 0
     }
 
-    /// Empties the queue and frees every segment.
-    mutating func release() {
-        while !segments.isEmpty { segments.removeFirst().deallocate() }
-        spare?.deallocate()
-        spare = nil
-        tailSegment = nil
-        head = 0
-        tailCount = 0
-        count = 0
-    }
-
     private mutating func addSegment() {
         let segment = spare ?? UnsafeMutablePointer<Element>.allocate(capacity: Self.segmentCapacity)
         spare = nil
