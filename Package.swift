@@ -68,6 +68,7 @@ let package = Package(
             name: "cdscript",
             dependencies: [
                 "CountdownCore", "LuaHost", "EventLoop", "CountdownStore", "RedisStore", "ScriptTesting", "TerminalView",
+                "CLinux", "CLuaShim", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Built-in Lua scripts (`cdscript timer`, `cdscript new`), compiled into the binary.

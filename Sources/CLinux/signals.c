@@ -88,6 +88,16 @@ static void on_terminating(int signal) {
         "cdscript: the script did not stop in time after a signal; the run was ended\n");
 }
 
+void cdl_end_run(int cause, int code) {
+    int expected = 0;
+    if (wake_pipe[1] < 0 || !atomic_compare_exchange_strong(&terminating, &expected, cause)) return;
+    wake_loop();
+    cdl_interrupt_fn interrupt = atomic_load(&interrupter);
+    if (interrupt) interrupt(cause);
+    arm(monotonic_ns() + (int64_t)atomic_load(&grace_ms) * 1000000, code,
+        "cdscript: the script did not stop in time after its output failed; the run was ended\n");
+}
+
 static void on_observed(int signal) {
     atomic_fetch_or(&observed, (uint64_t)1 << signal);
     wake_loop();

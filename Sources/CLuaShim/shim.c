@@ -58,6 +58,8 @@ int cd_gc_generational(lua_State *L) {
 
 static int open_libs(lua_State *L) {
     luaL_openlibs(L);
+    lua_pushcfunction(L, cd_print);
+    lua_setglobal(L, "print");
     return 0;
 }
 

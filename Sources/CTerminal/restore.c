@@ -34,6 +34,9 @@ void cdt_restore_capture(int index, int captured_fd, int target_fd) {
     targets[index] = target_fd;
 }
 
+/* Whether stdout is the view's capture now (output.c asks). */
+int cdt_stdout_captured(void) { return captured[0] >= 0; }
+
 void cdt_restore_disarm(void) {
     atomic_store(&armed, 0);
     captured[0] = captured[1] = targets[0] = targets[1] = -1;

@@ -2,6 +2,7 @@ import CLua
 import CLuaShim
 import CountdownCore
 import Foundation
+import TerminalView
 
 /// Binds the scheduler to Lua scripts: installs the `countdown` library, keeps
 /// each countdown's hooks, and calls them when the scheduler reports events.
@@ -16,10 +17,13 @@ public final class LuaHost {
     public lazy var timeZone: TimeZone = .current
     /// Where hook errors are reported (the command line prints them to stderr).
     public var reportError: (String) -> Void = { message in
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardError.line(message)
     }
     /// Hook errors so far; the run ends non-zero when there were any.
     public internal(set) var hookErrorCount = 0
+    /// The errno of the first command a plugin could not start (`exec`'s program
+    /// missing, say), or nil: the run then ends with the shell's code for it.
+    public internal(set) var spawnFailure: Int32?
     /// Where `persist = true` countdowns are kept (see PersistenceLibrary.swift);
     /// nil: persistence is unavailable in this host.
     public var persistence: CountdownPersistence?
@@ -107,7 +111,7 @@ public final class LuaHost {
     public var pluginRecorder: PluginRecorder?
     /// Lines for the user from plugins (e.g. why no notification was shown); stderr by default.
     public var reportNotice: (String) -> Void = { message in
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardError.line(message)
     }
 
     public init(scheduler: Scheduler, limits: ScriptLimits = .none) {

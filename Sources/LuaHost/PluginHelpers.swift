@@ -88,6 +88,7 @@ extension LuaHost {
                 lua_pushinteger(L, lua_Integer(pid))
                 return 1
             case .failure(let reason):
+                if host.spawnFailure == nil { host.spawnFailure = reason.errno }
                 lua_pushnil(L)
                 L.push(reason.message)
                 return 2
@@ -95,7 +96,13 @@ extension LuaHost {
         }
     }
 
-    static func spawn(_ argv: [String]) -> Result<pid_t, APIError> {
+    /// Why a command could not be started: posix_spawnp's errno and a message.
+    struct SpawnError: Error {
+        let errno: Int32
+        let message: String
+    }
+
+    static func spawn(_ argv: [String]) -> Result<pid_t, SpawnError> {
         var pointers: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) }
         pointers.append(nil)
         defer { for p in pointers { free(p) } }
@@ -111,7 +118,7 @@ extension LuaHost {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         let status = posix_spawnp(&pid, argv[0], nil, &attributes, &pointers, environ)
         if status != 0 {
-            return .failure(APIError("cannot run \(argv[0]): \(String(cString: strerror(status)))"))
+            return .failure(SpawnError(errno: status, message: "cannot run \(argv[0]): \(String(cString: strerror(status)))"))
         }
         // Reap it the moment it exits: a zombie child confuses whoever waits for
         // "any child" in this process. The thread never touches Lua.

@@ -14,10 +14,12 @@ struct CDScript: ParsableCommand {
             `cdscript FILE.lua [ARGS...]` is the same as `cdscript run FILE.lua [ARGS...]`.
             `cdscript test [PATH...]` runs test files on a virtual clock (a script named
             `test` runs with `cdscript run test`).
-            Exit codes: 0 success, 1 a hook raised an error, 2 the script raised an error,
-            3 syntax error, 4 unreadable script, 5 system error, 6 countdown store
-            unusable, 7 no such stored countdown, 64 bad usage,
-            129 SIGHUP, 143 SIGTERM.
+            Exit codes: 0 success (the run ended by itself), 1 a hook raised an error,
+            2 the script raised an error, 3 syntax error, 4 unreadable script, 5 system
+            error, 6 countdown store unusable, 7 no such stored countdown, 8 quit with
+            `q` while countdowns ran, 64 bad usage, 74 output could not be written,
+            126/127 --exec program not executable/not found, 129 SIGHUP, 130 Ctrl-C,
+            141 output pipe closed, 143 SIGTERM.
             """,
         version: "cdscript \(version) (\(LuaHost.luaRelease))",
         subcommands: [RunCommand.self, TestCommand.self, ListCommand.self, CancelCommand.self, ClearCommand.self, PluginsCommand.self, TimerCommand.self, NewCommand.self, AppendCommand.self, PauseCommand.self, ResumeCommand.self, WatchCommand.self, CompleteIDsCommand.self],
@@ -39,8 +41,10 @@ extension CDScript {
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
+            // What a command printed that could not be written: 141 or 74.
+            try OutputContract.check()
         } catch {
-            exit(withError: error)
+            exit(withError: OutputContract.failureExit() ?? error)
         }
     }
 }

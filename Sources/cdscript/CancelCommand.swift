@@ -25,6 +25,6 @@ struct CancelCommand: ParsableCommand {
             printError("cdscript: no stored countdown has the id '\(VisibleText.escaped(id))' (in \(store.location))")
             throw ExitCode(ExitStatus.unknownCountdown.rawValue)
         }
-        print("cancelled \(VisibleText.escaped(id))")
+        emit("cancelled \(VisibleText.escaped(id))", what: "the report")
     }
 }

@@ -115,9 +115,9 @@ enum StoredChange {
             printError("cdscript: the stored countdown '\(shown)' has finished: nothing to \(verb) (in \(store.location))")
             throw ExitCode(ExitStatus.unknownCountdown.rawValue)
         case .unchanged(let why)?:
-            print("\(shown): \(why), \(describe(after, at: now))")
+            emit("\(shown): \(why), \(describe(after, at: now))", what: "the report")
         case .changed?:
-            print("\(shown): \(describe(after, at: now))")
+            emit("\(shown): \(describe(after, at: now))", what: "the report")
         }
     }
 

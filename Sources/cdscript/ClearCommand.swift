@@ -20,6 +20,6 @@ struct ClearCommand: ParsableCommand {
                 throw failOnStore(error)
             }
         }
-        print("removed \(removed.count) finished countdown\(removed.count == 1 ? "" : "s")" + (removed.isEmpty ? "" : ": " + removed.map(VisibleText.escaped).joined(separator: ", ")))
+        emit("removed \(removed.count) finished countdown\(removed.count == 1 ? "" : "s")" + (removed.isEmpty ? "" : ": " + removed.map(VisibleText.escaped).joined(separator: ", ")), what: "the report")
     }
 }

@@ -16,6 +16,6 @@ struct CompleteIDsCommand: ParsableCommand {
     func run() throws {
         let store = storeOptions.makeStore()
         guard store.fileExists, let countdowns = try? store.list() else { return }
-        for countdown in countdowns { print(countdown.id) }
+        for countdown in countdowns { emit(countdown.id, what: "the ids") }
     }
 }

@@ -1,6 +1,8 @@
-/// Exit codes of `cdscript`; README.md lists them for users.
+/// Exit codes of `cdscript`; README.md lists them for users. A run exits 0 only
+/// when it ends by itself: no countdown active, or its view closed after every
+/// countdown ended.
 enum ExitStatus: Int32 {
-    /// The script ran to its end without errors (also after Ctrl-C or `q`).
+    /// The script ran to its end without errors.
     case success = 0
     /// A hook raised an error; the other countdowns ran on.
     case hookError = 1
@@ -17,13 +19,24 @@ enum ExitStatus: Int32 {
     case storeError = 6
     /// `cdscript cancel ID`: no stored countdown has that id.
     case unknownCountdown = 7
+    /// `q` closed the view while countdowns were still running.
+    case quitEarly = 8
     /// Bad command-line usage (swift-argument-parser's own code).
     case usage = 64
+    /// Standard output could not be written (ENOSPC, EIO, ...): sysexits' EX_IOERR.
+    case outputError = 74
+    /// A command to run at the end (`--exec`) exists but cannot be executed.
+    case commandNotExecutable = 126
+    /// A command to run at the end (`--exec`) was not found.
+    case commandNotFound = 127
     /// Ended by SIGHUP.
     case hangup = 129
-    /// Ctrl-C when the script did not stop within the grace period: the
-    /// watchdog (CLinux/signals.c) ended the run with 128 + SIGINT.
-    case interruptForced = 130
+    /// Ended by Ctrl-C (SIGINT), whether the script stopped by itself or the
+    /// watchdog (CLinux/signals.c) had to end it after the grace period.
+    case interrupted = 130
+    /// Standard output was a pipe whose reader went away: 128 + SIGPIPE, what a
+    /// shell reports for `cat` or `lua5.4` killed by SIGPIPE in the same place.
+    case closedPipe = 141
     /// Ended by SIGTERM.
     case terminated = 143
 }

@@ -26,11 +26,11 @@ struct ListCommand: ParsableCommand {
             throw failOnStore(error)
         }
         if json {
-            print(CountdownListing.json(countdowns, at: now))
+            emit(CountdownListing.json(countdowns, at: now), what: "the listing")
         } else if countdowns.isEmpty {
-            print("no stored countdowns in \(store.location)")
+            emit("no stored countdowns in \(store.location)", what: "the listing")
         } else {
-            print(CountdownListing.table(countdowns, at: now), terminator: "")
+            emit(CountdownListing.table(countdowns, at: now), terminator: "", what: "the listing")
         }
     }
 }

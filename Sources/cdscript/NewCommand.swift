@@ -40,20 +40,20 @@ struct NewCommand: ParsableCommand {
         do {
             try fm.createDirectory(atPath: "tests", withIntermediateDirectories: true)
             try fill(PackageResources.new_script_lua).write(to: URL(fileURLWithPath: script), options: .withoutOverwriting)
-            print("created \(script)")
+            emit("created \(script)", what: "the report")
             try fill(PackageResources.new_spec_lua).write(to: URL(fileURLWithPath: spec), options: .withoutOverwriting)
-            print("created \(spec)")
+            emit("created \(spec)", what: "the report")
         } catch {
             printError("cdscript new: \(error.localizedDescription)")
             throw ExitCode(1)
         }
         let annotations = AnnotationFile.find()
         if fm.fileExists(atPath: ".luarc.json") {
-            print("kept the existing .luarc.json" + (annotations.map { " (cdscript's annotations: \($0))" } ?? ""))
+            emit("kept the existing .luarc.json" + (annotations.map { " (cdscript's annotations: \($0))" } ?? ""), what: "the report")
         } else {
             do {
                 try Self.luarc(library: annotations).write(to: URL(fileURLWithPath: ".luarc.json"), options: .withoutOverwriting)
-                print("created .luarc.json")
+                emit("created .luarc.json", what: "the report")
             } catch {
                 printError("cdscript new: .luarc.json: \(error.localizedDescription)")
                 throw ExitCode(1)
@@ -62,7 +62,7 @@ struct NewCommand: ParsableCommand {
         if annotations == nil {
             printError("cdscript new: cdscript's annotation file (share/cdscript/cdscript.lua) was not found next to this binary; .luarc.json names no library")
         }
-        print("next: cdscript test, then cdscript \(script)")
+        emit("next: cdscript test, then cdscript \(script)", what: "the report")
     }
 
     /// lua-language-server's settings: Lua 5.4, and cdscript's annotation folder as a

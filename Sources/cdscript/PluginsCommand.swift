@@ -23,19 +23,19 @@ struct PluginsCommand: ParsableCommand {
 
     func run() throws {
         let dirs = PluginPath.standard(extra: pluginPath)
-        print("plugin path:")
+        emit("plugin path:", what: "the plugin list")
         for dir in dirs {
             let exists = FileManager.default.fileExists(atPath: dir.path)
-            print("  \(dir.path) (\(dir.origin))\(exists ? "" : " (missing)")")
+            emit("  \(dir.path) (\(dir.origin))\(exists ? "" : " (missing)")", what: "the plugin list")
         }
-        print("plugins:")
+        emit("plugins:", what: "the plugin list")
         var failures = 0
         for plugin in PluginPath.listing(dirs) {
             var line = "  \(plugin.name)  \(plugin.location)"
             if plugin.origin != "built-in" { line += " (\(plugin.origin))" }
             if plugin.shadowed {
                 line += " (hidden by an earlier one)"
-                print(line)
+                emit(line, what: "the plugin list")
                 continue
             }
             // A fresh host per plugin: loading one cannot affect the next. Sandboxed:
@@ -48,10 +48,10 @@ struct PluginsCommand: ParsableCommand {
             switch host.loadPlugin(named: plugin.name) {
             case .success(let description):
                 if let description { line += " - \(description)" }
-                print(line)
+                emit(line, what: "the plugin list")
             case .failure(let failure):
                 failures += 1
-                print(line + " - FAILS TO LOAD")
+                emit(line + " - FAILS TO LOAD", what: "the plugin list")
                 printError("cdscript: plugin \(plugin.name) fails to load: \(failure.message)")
             }
         }

@@ -52,6 +52,7 @@ struct RunCommand: ParsableCommand {
     static func run(storeOptions: StoreOptions, hardening: HardeningOptions, speed: Double?, view viewOptions: ViewOptions,
                     load: (LuaHost) -> ScriptFailure?) throws {
         LuaHost.lineBufferStandardOutput()
+        OutputContract.endRunOnFailure()
         let clock = try Self.clock(speed: speed)
         let scheduler = Scheduler(clock: clock)
         let host = LuaHost(scheduler: scheduler, limits: hardening.limits)
@@ -102,6 +103,13 @@ struct RunCommand: ParsableCommand {
             }
         }
         let view = ViewRuntime(options: viewOptions, host: host, loop: loop)
+        // What the script wrote with io.write (stdio's, not ours): a failure ends
+        // the run at the end of the pass that made it.
+        let render = loop.afterPass
+        loop.afterPass = {
+            render()
+            StandardOutput.flush()
+        }
         defer {
             Self.closeState(of: host)
             view.finish()
@@ -129,6 +137,8 @@ struct RunCommand: ParsableCommand {
             }
         }
         let outcome = loop.run()
+        // Countdowns the user left running with `q`: counted before the state closes.
+        let quitEarly = view.controller.quitKey != nil && scheduler.activeCount > 0
         Self.closeState(of: host)
         view.finish()
         if let redis = shared as? RedisSharedStore, redis.store.pendingCount > 0, !redis.store.reconnect() {
@@ -136,6 +146,12 @@ struct RunCommand: ParsableCommand {
             storeUnusable = true
         }
         if case .signal(let signal) = outcome { try Self.exit(afterSignal: signal) }
+        try OutputContract.check()
+        if view.controller.quitKey == "ctrl-c" { throw ExitCode(ExitStatus.interrupted.rawValue) }
+        if quitEarly { throw ExitCode(ExitStatus.quitEarly.rawValue) }
+        if let error = host.spawnFailure {
+            throw ExitCode(error == ENOENT ? ExitStatus.commandNotFound.rawValue : ExitStatus.commandNotExecutable.rawValue)
+        }
         if host.hookErrorCount > 0 {
             throw ExitCode(ExitStatus.hookError.rawValue)
         }
@@ -161,14 +177,17 @@ extension RunCommand {
         MainLoop.disarmWatchdog()
     }
 
-    /// The exit status for a run ended by a terminating signal: Ctrl-C ends a run
-    /// as `q` does (0); SIGTERM 143, SIGHUP 129. (When the run had to be forced,
-    /// the watchdog exits with 128 + the signal: 130, 143, 129.)
+    /// The exit status for a run ended by a terminating signal, 128 + the signal
+    /// as shells expect: Ctrl-C 130, SIGTERM 143, SIGHUP 129 (the watchdog exits
+    /// with the same codes when the run had to be forced). SIGPIPE stands for
+    /// output that could not be written (OutputContract): 141 or 74.
     static func exit(afterSignal signal: Int32) throws {
         switch signal {
+        case SIGINT: throw ExitCode(ExitStatus.interrupted.rawValue)
         case SIGTERM: throw ExitCode(ExitStatus.terminated.rawValue)
         case SIGHUP: throw ExitCode(ExitStatus.hangup.rawValue)
-        default: break
+        case SIGPIPE: throw OutputContract.failureExit() ?? ExitCode(ExitStatus.closedPipe.rawValue)
+        default: throw ExitCode(128 + signal)
         }
     }
 
@@ -188,6 +207,8 @@ extension RunCommand {
     }
 }
 
+/// One line on stderr. Never traps: stderr may be a closed pipe or a full disk
+/// too, and then there is nobody to tell.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    StandardError.line(message)
 }

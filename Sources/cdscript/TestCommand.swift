@@ -115,19 +115,19 @@ struct TestCommand: ParsableCommand {
         switch format {
         case .junit:
             reports = files.map { runner.run(file: $0) }
-            print(JUnitReport.xml(reports), terminator: "")
+            emit(JUnitReport.xml(reports), terminator: "", what: "the test report")
         case .tap, .human:
             let reporter: TestReporter = format == .tap ? TAPReporter() : HumanReporter()
             reports = runner.run(files: files, reporter: reporter) { line in
-                print(line)
+                emit(line, what: "the test report")
             }
         }
         if let junit {
             do {
-                try JUnitReport.xml(reports).write(toFile: junit, atomically: true, encoding: .utf8)
+                try ReportFile.write(JUnitReport.xml(reports), to: junit)
             } catch {
-                printError("cdscript test: cannot write the JUnit report \(junit): \((error as NSError).localizedDescription)")
-                throw ExitCode(ExitStatus.systemError.rawValue)
+                printError("cdscript test: cannot write the JUnit report \(junit): \(error)")
+                throw ExitCode(ExitStatus.outputError.rawValue)
             }
         }
         let summary = TestSummary(reports)

@@ -73,7 +73,7 @@ struct TimerCommand: ParsableCommand {
 
     func run() throws {
         if eject {
-            print(Self.script, terminator: "")
+            emit(Self.script, terminator: "", what: "the script")
             return
         }
         // Tenths move ten lines a second; plain lines get one a second unless asked.

@@ -22,7 +22,7 @@ struct ViewOptions: ParsableArguments {
     func makeView() -> (controller: ViewController, session: TerminalSession?) {
         guard !printsLines else {
             return (ViewController(output: .plain { line in
-                FileHandle.standardOutput.write(Data((line + "\n").utf8))
+                StandardOutput.write(line + "\n", what: "the view's lines")
             }), nil)
         }
         let session = TerminalSession()

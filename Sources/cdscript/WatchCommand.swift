@@ -24,6 +24,7 @@ struct WatchCommand: ParsableCommand {
     var ids: [String] = []
 
     func run() throws {
+        OutputContract.endRunOnFailure()
         let store = try storeOptions.openShared()
         let scheduler = Scheduler(clock: BootClock())
         let loop = try MainLoop.forCommand(scheduler: scheduler)
@@ -62,9 +63,13 @@ struct WatchCommand: ParsableCommand {
             }
         }
         let outcome = loop.run()
+        let quitEarly = controller.quitKey != nil && scheduler.activeCount > 0
         session?.end()
-        if case .signal(SIGTERM) = outcome { throw ExitCode(ExitStatus.terminated.rawValue) }
-        if case .signal(SIGHUP) = outcome { throw ExitCode(ExitStatus.hangup.rawValue) }
+        if case .signal(let signal) = outcome { try RunCommand.exit(afterSignal: signal) }
+        try OutputContract.check()
+        if controller.quitKey == "ctrl-c" { throw ExitCode(ExitStatus.interrupted.rawValue) }
+        // As for `run`: 0 only when every countdown shown had ended.
+        if quitEarly { throw ExitCode(ExitStatus.quitEarly.rawValue) }
     }
 }
 

@@ -48,6 +48,12 @@ int cdl_terminating_signal(void);
 /* Empties the self-pipe and returns the observed signals received since the
  * last call, as a bit mask (1 << signal). */
 uint64_t cdl_take_observed_signals(void);
+/* Ends the run as a terminating signal does (wakes the loop, interrupts Lua code,
+ * arms the watchdog, which exits with `code`), for a cause that is no signal:
+ * output that cannot be written (`cause` SIGPIPE, which cdl_terminating_signal
+ * then returns). Does nothing before cdl_signals_install or once the run is
+ * ending. Not for signal handlers: call it on the thread that writes. */
+void cdl_end_run(int cause, int code);
 /* Arms the watchdog: unless disarmed first, after `milliseconds` it restores the
  * terminal, writes `message` (a static string) to stderr, and _exits with `code`.
  * Used around shutdown (finalizers), where no hook can interrupt Lua. */

@@ -13,6 +13,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include "CLuaLimits.h"
+#include "CLuaPrint.h"
 #include "CLuaStdlib.h"
 #include "CLuaVersion.h"
 

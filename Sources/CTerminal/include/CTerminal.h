@@ -31,4 +31,30 @@ int cdt_bounded_capture(size_t limit);
 /* Whether a write to stdout or stderr failed since the last call (a capture was
  * full); clears the streams' error flags. */
 int cdt_take_stream_errors(void);
+
+/* ---- standard output (output.c) --------------------------------------------
+ * What cdscript writes to standard output (plain view lines, Lua's print,
+ * listings, test reports) goes through stdio's stdout, so it keeps one order
+ * with the script's io.write, and is flushed per write, so that a failure is
+ * seen with its errno: a reader that went away (EPIPE; SIGPIPE is caught and
+ * does nothing) or a write error (ENOSPC, EIO). The first failure is kept with
+ * what was being written, later writes are dropped, and the failure action
+ * runs once (a run ends). While the view captures stdout in a bounded memory
+ * file, a full capture is the view's to report, not a failure. */
+typedef void (*cdt_output_failure_fn)(int error);
+/* The failure's errno when stdio kept only its error flag (no errno is negative). */
+#define CDT_OUTPUT_UNKNOWN_ERROR (-1)
+/* Writes and flushes; 0, or the errno of the (first) failure. `what` names
+ * what was written ("print", "the listing"), for the message. */
+int cdt_output_write(const char *bytes, size_t count, const char *what);
+/* Flushes stdout and notices writes that others made and that failed (the
+ * script's io.write): 0, or the errno of the (first) failure. */
+int cdt_output_flush(const char *what);
+/* Records a failure seen elsewhere (the terminal the view draws on). */
+void cdt_output_fail(int error, const char *what);
+/* The errno of the first failure, or 0; and what was being written. */
+int cdt_output_failure(void);
+const char *cdt_output_failure_what(void);
+/* What to do on the first failure (called once, on the writing thread). */
+void cdt_output_on_failure(cdt_output_failure_fn action);
 #endif

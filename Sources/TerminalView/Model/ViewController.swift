@@ -51,6 +51,10 @@ public final class ViewController {
     public private(set) var isOpen = false
     /// True after `close()` (`q`, Ctrl-C, `view.close()`).
     public private(set) var isClosed = false
+    /// The key that closed the view (`q`, or a plain-mode "ctrl-c" line); nil when
+    /// the script closed it or it is open. A run ended by a key before its
+    /// countdowns did is no success (see the exit codes).
+    public private(set) var quitKey: String?
     /// The last title set, if any.
     public private(set) var title: String?
     /// Called once when the view opens, after the surface took over (the host
@@ -112,6 +116,7 @@ public final class ViewController {
         }
         switch key {
         case Key.quit, "ctrl-c":
+            quitKey = key
             close()
             return .quit
         case Key.pause:

@@ -90,6 +90,9 @@ public final class TerminalSession: ViewSurface {
             let n = bytes.withUnsafeBytes { Glibc.write(terminalFD, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
+                // The terminal went away (EIO after a hang-up) or refuses: the
+                // run ends through the failure, as for any other output.
+                StandardOutput.fail(errno: errno, what: "the view")
                 return
             }
             bytes = bytes.dropFirst(n)

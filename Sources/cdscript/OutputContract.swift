@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import CLinux
+import CLuaShim
+import CTerminal
+import TerminalView
+
+/// What happens when standard output cannot be written, for every command.
+///
+/// A reader that went away (`cdscript timer 25m --plain | head -1`) ends the run
+/// quietly with 141, as `cat` or `lua5.4` end there (killed by SIGPIPE, which a
+/// shell reports as 128 + 13); 141 rather than 0 so that `set -o pipefail` and
+/// callers can tell a cut-short run from a finished one. Any other write error
+/// (ENOSPC, EIO) is one line on stderr naming what could not be written, and 74.
+/// Either way a run ends as after a signal: Lua code is interrupted, the
+/// terminal restored, stored countdowns stay stored.
+enum OutputContract {
+    /// For runs: Lua's `print` writes through the checked writer, and the first
+    /// failure ends the run (MainLoop then reports SIGPIPE as its cause).
+    static func endRunOnFailure() {
+        cd_set_output_writer(cdt_output_write)
+        StandardOutput.onFailure { error in
+            cdl_end_run(SIGPIPE, error == EPIPE ? ExitStatus.closedPipe.rawValue : ExitStatus.outputError.rawValue)
+        }
+    }
+
+    private nonisolated(unsafe) static var reported = false
+
+    /// The exit for output that could not be written (stdout flushed first), after
+    /// its message; nil when everything was written. The message is printed once.
+    static func failureExit() -> ExitCode? {
+        StandardOutput.flush()
+        switch StandardOutput.failure {
+        case nil:
+            return nil
+        case .closedPipe:
+            return ExitCode(ExitStatus.closedPipe.rawValue)
+        case .error(let error, let what):
+            if !reported {
+                reported = true
+                printError("cdscript: could not write \(what) to standard output" + (error.map { ": " + String(cString: strerror($0)) } ?? ""))
+            }
+            return ExitCode(ExitStatus.outputError.rawValue)
+        }
+    }
+
+    /// Throws the exit for output that could not be written, if any.
+    static func check() throws {
+        if let exit = failureExit() { throw exit }
+    }
+}
+
+/// Writes `text` to standard output, through `StandardOutput`; `what` names it
+/// in the message if it cannot be written. Commands print with this, never with
+/// Swift's `print` (which drops errors) or `FileHandle.write` (which traps).
+func emit(_ text: String, terminator: String = "\n", what: String) {
+    StandardOutput.write(text + terminator, what: what)
+}
