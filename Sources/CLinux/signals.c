@@ -129,6 +129,14 @@ static void on_crash(int signal) {
 
 static void on_pipe(int signal) { (void)signal; }
 
+static void handle(int signal, void (*handler)(int), int save);
+
+void cdl_catch_sigpipe(void) {
+    struct sigaction current;
+    if (sigaction(SIGPIPE, NULL, &current) == 0 && current.sa_handler == on_pipe) return;
+    handle(SIGPIPE, on_pipe, 0);
+}
+
 static void *watchdog(void *unused) {
     (void)unused;
     sigset_t all;

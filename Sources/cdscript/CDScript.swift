@@ -33,6 +33,7 @@ extension CDScript {
         // Before the heap holds much: a run's countdowns then grow it in 2 MiB pages
         // (unless the host takes free ones back: CLinux.h).
         _ = cdl_heap_prefer_huge_pages()
+        cdl_catch_sigpipe()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let message = CommandHints.preflight(arguments) {
             printError(message)

@@ -16,18 +16,26 @@ struct AppendCommand: ParsableCommand {
     @Argument(help: "The id of the stored countdown.")
     var id: String
 
-    @Argument(help: "Seconds to add (> 0).")
-    var seconds: Double
+    // .allUnrecognized: `-30` is a value (30 s off), not an unknown option.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Seconds to add; negative to take time off (-30).", valueName: "SECONDS"))
+    var secondsArguments: [String] = []
+
+    /// SECONDS in nanoseconds, nonzero; validate() has checked it.
+    var amount: Nanoseconds {
+        secondsArguments.first.flatMap(Double.init).flatMap(Time.nanoseconds(fromSeconds:)) ?? 0
+    }
 
     func validate() throws {
-        guard seconds.isFinite, seconds > 0, let ns = Time.nanoseconds(fromSeconds: seconds), ns > 0,
-              ns <= Time.maximumDuration else {
-            throw ValidationError("SECONDS must be a number of seconds greater than 0, got \(seconds)")
+        try CommandArguments.checkValues(secondsArguments, names: "SECONDS")
+        guard let text = secondsArguments.first else { throw ValidationError("Missing expected argument '<seconds>'") }
+        guard let seconds = Double(text), seconds.isFinite, let ns = Time.nanoseconds(fromSeconds: seconds), ns != 0 else {
+            throw ValidationError("SECONDS must be a number of seconds other than 0 (negative takes time off), got \(text)")
         }
+        _ = ns
     }
 
     func run() throws {
-        let amount = Time.nanoseconds(fromSeconds: seconds)!
+        let amount = self.amount
         try StoredChange.apply(id: id, options: storeOptions, verb: "append to") { record, now in
             record.append(amount, at: now) ? .changed : .ended
         }

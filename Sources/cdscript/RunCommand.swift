@@ -15,7 +15,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var hardening: HardeningOptions
 
-    @Option(help: ArgumentHelp("Let time flow N times faster (a demo of a 60 s countdown in 1 s: --speed 60).", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Let time flow N times faster (a demo of a 60 s countdown in 1 s: --speed 60).", valueName: "N"))
     var speed: Double?
 
     @OptionGroup var viewOptions: ViewOptions
@@ -33,7 +33,8 @@ struct RunCommand: ParsableCommand {
     /// `--speed`, as `run` and `timer` take it.
     static func validate(speed: Double?) throws {
         if let speed, !(speed.isFinite && speed > 0) {
-            throw ValidationError("--speed must be a finite number greater than 0, got \(speed)")
+            let why = speed.isFinite && speed <= 0 ? " (time cannot stand still or run backwards)" : ""
+            throw ValidationError("--speed must be a finite number greater than 0\(why), got \(TimerCommand.format(speed))")
         }
     }
 

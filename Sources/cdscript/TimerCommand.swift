@@ -19,7 +19,7 @@ struct TimerCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var hardening: HardeningOptions
 
-    @Option(help: ArgumentHelp("Let time flow N times faster.", valueName: "N"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Let time flow N times faster.", valueName: "N"))
     var speed: Double?
 
     @OptionGroup var viewOptions: ViewOptions
@@ -30,14 +30,19 @@ struct TimerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Shown above the digits and as the window title.", valueName: "TEXT"))
     var title: String?
 
-    @Option(help: ArgumentHelp("Seconds between redraws, at least 0.1 (default: 0.1 in a terminal, 1 for plain lines).", valueName: "SECONDS"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between redraws, at least 0.1 (default: 0.1 in a terminal, 1 for plain lines).", valueName: "SECONDS"))
     var every: Double?
 
     @Option(help: ArgumentHelp("Keep the timer in the store under ID: `cdscript list` shows it, the same command again continues it.", valueName: "ID"))
     var id: String?
 
-    @Argument(help: ArgumentHelp("How long, or until when: 90, 25m, 1h30m, 20:00, 2026-12-01T20:00:00+08:00.", valueName: "SPEC"))
-    var spec: String?
+    // .allUnrecognized: a SPEC such as `-5` is a value (refused by validate() with
+    // a message), not an unknown option.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How long, or until when: 90, 25m, 1h30m, 20:00, 2026-12-01T20:00:00+08:00.", valueName: "SPEC"))
+    var specArguments: [String] = []
+
+    /// The SPEC given, once validate() has checked there is at most one.
+    var spec: String? { specArguments.first }
 
     @Option(parsing: .remaining, help: ArgumentHelp("Run PROGRAM with ARGS (no shell) when the time is up; takes the rest of the line.", valueName: "PROGRAM ARGS..."))
     var exec: [String] = []
@@ -46,9 +51,16 @@ struct TimerCommand: ParsableCommand {
     static var script: String { String(decoding: PackageResources.timer_lua, as: UTF8.self) }
 
     func validate() throws {
+        if exec.isEmpty, CommandLine.arguments.dropFirst().contains("--exec") {
+            throw ValidationError("--exec needs a program to run: --exec PROGRAM [ARGS...]")
+        }
+        try CommandArguments.checkValues(specArguments, names: "SPEC")
         if eject { return }
         guard let spec else {
             throw ValidationError("give the time to count down: seconds (90), a duration (25m, 1h30m), a clock time (20:00) or a date")
+        }
+        if spec.hasPrefix("-"), spec.dropFirst().first.map({ $0.isNumber || $0 == "." }) == true {
+            throw ValidationError("SPEC: a timer counts down a duration longer than 0, got \"\(spec)\" (to take time off a stored countdown: cdscript append ID -30)")
         }
         let clock = BootClock()
         let parsed: TimerSpec

@@ -34,7 +34,8 @@ struct BinaryRunner {
     /// `directory` is the working directory (default: the package root); `environment`
     /// entries are added to this process's; `executable` replaces the binary.
     static func run(_ arguments: [String], signal: Int32? = nil, signalAfter: Double = 0.5, timeout: Double = 20,
-                    in directory: URL? = nil, environment: [String: String] = [:], executable: URL? = nil) throws -> Result {
+                    in directory: URL? = nil, environment: [String: String] = [:], executable: URL? = nil,
+                    stdinPath: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable ?? binary
         process.arguments = arguments
@@ -45,7 +46,7 @@ struct BinaryRunner {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = stdinPath.flatMap { FileHandle(forReadingAtPath: $0) } ?? FileHandle.nullDevice
         let started = Date()
         try process.run()
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.

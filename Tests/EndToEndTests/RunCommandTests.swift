@@ -54,11 +54,12 @@ struct RunCommandTests {
         #expect(result.status == 143)
     }
 
-    @Test("Ctrl-C ends the run cleanly with exit 0")
+    @Test("Ctrl-C ends the run cleanly with exit 130 (128 + SIGINT, as shells expect)")
     func interrupt() throws {
         let path = try BinaryRunner.script("countdown.start{ seconds = 30 }")
         let result = try BinaryRunner.run([path], signal: SIGINT, signalAfter: 0.3)
-        #expect(result.status == 0)
+        #expect(result.status == 130)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
         #expect(result.seconds < 5)
     }
 

@@ -28,9 +28,9 @@ struct TimerCommandTests {
         ("2d4h", "clock: 2d 04:00:00", "clock: 2d 03:59:59"),
     ])
     func durations(spec: String, first: String, second: String) throws {
-        // SIGINT ends it early (exit 0): only the first lines matter.
+        // SIGINT ends it early (exit 130): only the first lines matter.
         let result = try BinaryRunner.run(["timer", spec, "--speed", "10"], signal: SIGINT, signalAfter: 0.8)
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 130, "\(result.stderr)")
         let clock = result.lines.filter { $0.hasPrefix("clock: ") }
         #expect(clock.first == first)
         #expect(clock.dropFirst().first == second, "\(clock)")
@@ -106,7 +106,7 @@ struct TimerCommandTests {
     func storedTimer() throws {
         let dir = try Self.tempDirectory()
         let run = try BinaryRunner.run(["timer", "--state-dir", dir.path, "--id", "tea", "300"], signal: SIGINT, signalAfter: 0.8)
-        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.status == 130, "\(run.stderr)")
         let list = try BinaryRunner.run(["list", "--state-dir", dir.path])
         #expect(list.stdout.contains("tea") && list.stdout.contains("running"), "\(list.stdout)")
         let ids = try BinaryRunner.run(["__complete-ids", "--state-dir", dir.path])

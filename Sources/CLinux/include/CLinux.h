@@ -31,6 +31,12 @@ int cdl_timer_cancel_on_set(void);
  * - SIGPIPE is caught and does nothing: a write to a closed pipe fails with EPIPE
  *   (a caught disposition, unlike SIG_IGN, is reset to the default by exec). */
 
+/* Catches SIGPIPE with a handler that does nothing, for every command (not only
+ * runs): a write into a closed pipe then fails with EPIPE, and the command ends
+ * with exit 141 through its own path (OutputContract). Caught, not ignored, so
+ * that children start with the default. */
+void cdl_catch_sigpipe(void);
+
 /* Called from a signal handler with the terminating signal (async-signal-safe code only). */
 typedef void (*cdl_interrupt_fn)(int signal);
 /* Gives the terminal back from any thread or handler (async-signal-safe code
