@@ -20,8 +20,10 @@ struct AppendCommand: ParsableCommand {
     var seconds: Double
 
     func validate() throws {
-        guard seconds.isFinite, seconds > 0, let ns = Time.nanoseconds(fromSeconds: seconds), ns > 0,
-              ns <= Time.maximumDuration else {
+        guard !(seconds > Double(CountdownRange.longestSeconds)) else {
+            throw ValidationError("SECONDS must be at most \(CountdownRange.longestText), the longest a countdown can be, got \(seconds)")
+        }
+        guard seconds.isFinite, seconds > 0, let ns = Time.nanoseconds(fromSeconds: seconds), ns > 0 else {
             throw ValidationError("SECONDS must be a number of seconds greater than 0, got \(seconds)")
         }
     }
@@ -29,7 +31,9 @@ struct AppendCommand: ParsableCommand {
     func run() throws {
         let amount = Time.nanoseconds(fromSeconds: seconds)!
         try StoredChange.apply(id: id, options: storeOptions, verb: "append to") { record, now in
-            record.append(amount, at: now) ? .changed : .ended
+            // Refused before anything is written: every stored value must read back.
+            if let why = record.appendRefusal(amount, at: now) { return .refused("cannot add \(seconds) seconds: \(why)") }
+            return record.append(amount, at: now) ? .changed : .ended
         }
     }
 }
@@ -87,6 +91,8 @@ enum StoredChange {
         case changed
         case unchanged(String)
         case ended
+        /// Beyond `CountdownRange`: nothing changed; says why, naming the bound.
+        case refused(String)
     }
 
     static func apply(id: String, options: StoreOptions, verb: String,
@@ -114,6 +120,9 @@ enum StoredChange {
         case .ended?:
             printError("cdscript: the stored countdown '\(shown)' has finished: nothing to \(verb) (in \(store.location))")
             throw ExitCode(ExitStatus.unknownCountdown.rawValue)
+        case .refused(let why)?:
+            printError("cdscript: '\(shown)': \(why); it was left as it is")
+            throw ExitCode(ExitStatus.usage.rawValue)
         case .unchanged(let why)?:
             print("\(shown): \(why), \(describe(after, at: now))")
         case .changed?:

@@ -93,10 +93,22 @@ final class StoreWatcher: SchedulerDelegate {
     /// Reads the countdowns that may have changed and shows what differs.
     func refresh(_ changes: CountdownChanges) throws {
         guard changes != .none else { return }
-        let records = store.exists ? try store.persistence.list() : []
-        reportedError = nil
+        let listing = store.exists ? try store.persistence.listing() : StoredCountdownListing(countdowns: [])
+        let records = listing.countdowns
         let now = try store.now()
         var seen: Set<String> = []
+        // An unreadable record is named (once) and shown as such; the others go on.
+        let unreadable = listing.unreadable.filter { only?.contains($0.id) ?? true }
+        if unreadable.isEmpty { reportedError = nil } else { showError(unreadable.map(\.description).joined(separator: "\ncdscript: ")) }
+        for bad in unreadable {
+            seen.insert(bad.id)
+            if let key = keys.removeValue(forKey: bad.id) {
+                idsByKey[key] = nil
+                scheduler.cancel(key, reason: .stopped)
+            }
+            shown[bad.id] = nil
+            show(bad.id, "unreadable", nil)
+        }
         for record in records where only?.contains(record.id) ?? true {
             seen.insert(record.id)
             guard changes.contains(record.id), shown[record.id] != record else { continue }
