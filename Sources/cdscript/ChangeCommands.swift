@@ -32,7 +32,10 @@ struct AppendCommand: ParsableCommand {
         let amount = Time.nanoseconds(fromSeconds: seconds)!
         try StoredChange.apply(id: id, options: storeOptions, verb: "append to") { record, now in
             // Refused before anything is written: every stored value must read back.
-            if let why = record.appendRefusal(amount, at: now) { return .refused("cannot add \(seconds) seconds: \(why)") }
+            if let why = record.appendRefusal(amount, at: now) {
+                let shown = seconds == seconds.rounded() && abs(seconds) < 1e15 ? String(Int64(seconds)) : String(seconds)
+                return .refused("cannot add \(shown) seconds: \(why)")
+            }
             return record.append(amount, at: now) ? .changed : .ended
         }
     }

@@ -152,6 +152,21 @@ extension StoreFaults {
             #expect(Self.listedIDs(listed.stdout) == ["b", "held"])
         }
 
+        @Test("watch shows a bad row as unreadable, names it, and follows the others")
+        func watchSkipsBadRow() throws {
+            let dir = try Self.seededStore()
+            try Self.damage(dir, "total = -5")
+            let watch = try LiveProcess(["watch", "--plain", "--state-dir", dir])
+            defer { watch.signal(SIGKILL) }
+            #expect(watch.waitForLine { $0 == "a: unreadable" } != nil, "\(watch.texts) \(watch.stderr)")
+            #expect(watch.waitForLine { $0.hasPrefix("b: running") } != nil, "\(watch.texts)")
+            #expect(SpawnedRun.run(Self.withStore(["pause", "b"], dir)).exitCode == 0)
+            #expect(watch.waitForLine { $0.hasPrefix("b: paused") } != nil, "\(watch.texts)")
+            watch.signal(SIGTERM)
+            #expect(watch.wait() == 143)
+            #expect(watch.stderr.contains("column total = -5"), "\(watch.stderr)")
+        }
+
         @Test("a store folder without permissions is exit 6, not an empty store")
         func unreadableFolder() throws {
             let dir = try Self.seededStore()
