@@ -79,6 +79,8 @@ final class StoreWatcher: SchedulerDelegate {
     private var keys: [String: CountdownKey] = [:]
     private var idsByKey: [CountdownKey: String] = [:]
     private var reportedError: String?
+    /// Ids shown as unreadable, so that their removal shows too.
+    private var unreadableIDs: Set<String> = []
 
     init(store: SharedStore, only: Set<String>?, scheduler: Scheduler, view: ViewController) {
         self.store = store
@@ -115,12 +117,14 @@ final class StoreWatcher: SchedulerDelegate {
             shown[record.id] = record
             restart(record, now: now)
         }
-        for id in (only ?? Set(shown.keys)).sorted() where !seen.contains(id) {
+        let wasUnreadable = unreadableIDs
+        unreadableIDs = Set(unreadable.map(\.id))
+        for id in (only ?? Set(shown.keys).union(wasUnreadable)).sorted() where !seen.contains(id) {
             if let key = keys.removeValue(forKey: id) {
                 idsByKey[key] = nil
                 scheduler.cancel(key, reason: .stopped)
             }
-            if shown.removeValue(forKey: id) != nil || only != nil {
+            if shown.removeValue(forKey: id) != nil || wasUnreadable.contains(id) || only != nil {
                 show(id, only != nil && view.element(elementID(id)) == nil ? "not stored" : "removed", nil)
             }
         }

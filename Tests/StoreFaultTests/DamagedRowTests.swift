@@ -162,6 +162,8 @@ extension StoreFaults {
             #expect(watch.waitForLine { $0.hasPrefix("b: running") } != nil, "\(watch.texts)")
             #expect(SpawnedRun.run(Self.withStore(["pause", "b"], dir)).exitCode == 0)
             #expect(watch.waitForLine { $0.hasPrefix("b: paused") } != nil, "\(watch.texts)")
+            #expect(SpawnedRun.run(Self.withStore(["cancel", "a"], dir)).exitCode == 0)
+            #expect(watch.waitForLine { $0 == "a: removed" } != nil, "\(watch.texts)")
             watch.signal(SIGTERM)
             #expect(watch.wait() == 143)
             #expect(watch.stderr.contains("column total = -5"), "\(watch.stderr)")
