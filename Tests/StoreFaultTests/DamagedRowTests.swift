@@ -169,6 +169,33 @@ extension StoreFaults {
             #expect(watch.stderr.contains("column total = -5"), "\(watch.stderr)")
         }
 
+        @Test("a process following its countdowns survives another writer's bad row for one: named, skipped, the other still followed")
+        func followerSurvivesBadRow() throws {
+            let dir = Scratch.directory("follow-bad")
+            let run = try LiveProcess(["--state-dir", dir, Scratch.script("""
+                countdown.start{ id = "f", seconds = 2, persist = true, on_done = function() print("f done") end }
+                countdown.start{ id = "g", seconds = 2, persist = true, on_done = function() print("g done") end,
+                  on_tick = function(t) if t.remaining > 2.2 then print("g followed") end end }
+                print("started")
+                """)])
+            defer { run.signal(SIGKILL) }
+            #expect(run.waitForLine { $0 == "started" } != nil, "\(run.stderr)")
+            let queue = try DatabaseQueue(path: dir + "/state.sqlite")
+            try queue.write { db in
+                try db.execute(sql: "PRAGMA ignore_check_constraints = ON")
+                try db.execute(sql: "UPDATE countdown SET wall_deadline = 9223372036854775807 WHERE id = 'f'")
+            }
+            try queue.close()
+            // Another writer's append to g is still followed.
+            let appended = SpawnedRun.run(Self.withStore(["append", "g", "1"], dir))
+            #expect(appended.exitCode == 0, "\(appended.stderr)")
+            #expect(run.waitForLine { $0 == "g followed" } != nil, "\(run.texts) \(run.stderr)")
+            let status = run.wait(timeout: 15)
+            #expect(status == 6, "\(run.stderr)")
+            #expect(Set(run.texts) == ["started", "g followed", "f done", "g done"], "\(run.texts)")
+            #expect(run.stderr.contains("'f'") && run.stderr.contains("column wall_deadline"), "\(run.stderr)")
+        }
+
         @Test("a store folder without permissions is exit 6, not an empty store")
         func unreadableFolder() throws {
             let dir = try Self.seededStore()
