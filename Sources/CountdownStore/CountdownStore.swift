@@ -95,6 +95,7 @@ public final class CountdownStore: CountdownPersistence {
     @discardableResult
     public func delete(id: String) throws -> Bool {
         try checkID(id)
+        if isUnopenedEmptyFile { return false }
         return try access { db in
             try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
             return db.changesCount > 0
@@ -104,6 +105,15 @@ public final class CountdownStore: CountdownPersistence {
     @discardableResult
     public func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result {
         try checkID(id)
+        if isUnopenedEmptyFile {
+            // Nothing is stored: a change that stores nothing leaves the file as it is.
+            var record: StoredCountdown?
+            let result = change(&record)
+            guard let record else { return result }
+            precondition(record.id == id, "a countdown cannot change its id")
+            try save(record)
+            return result
+        }
         return try access { db in
             let before = try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id])
                 .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }

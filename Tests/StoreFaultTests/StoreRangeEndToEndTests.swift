@@ -94,6 +94,10 @@ extension StoreFaults {
                 let outcome = SpawnedRun.run(withStore(command, ["--state-dir", dir]))
                 #expect(outcome.exitCode == 0, "\(command): \(outcome.stderr)")
             }
+            for command in [["cancel", "x"], ["append", "x", "1"], ["pause", "x"]] {
+                let outcome = SpawnedRun.run(withStore(command, ["--state-dir", dir]))
+                #expect(outcome.exitCode == 7, "\(command): \(outcome.stderr)")
+            }
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)).isEmpty)
             #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         }
