@@ -157,3 +157,25 @@ struct StoredAppendRangeTests {
         }
     }
 }
+
+@Suite("An unreadable record is named so that it can be removed")
+struct UnreadableCountdownTests {
+    @Test("the message names id, place and problem, and the shell command that removes it; never to move the file away")
+    func message() {
+        let bad = UnreadableCountdown(id: "it's", location: "/s/state.sqlite", problem: "column total = -5: less than 0 (nanoseconds)")
+        let text = "\(bad)"
+        #expect(text.hasPrefix("the countdown 'it's' in /s/state.sqlite cannot be read (column total = -5"))
+        #expect(text.contains(#"`cdscript cancel 'it'\''s'` removes it, as does `cdscript clear`"#))
+        #expect(!text.contains("move it away"))
+    }
+
+    @Test("an id no command line can name (control characters, or not text) is left to clear; it is shown escaped")
+    func unnameable() {
+        let control = UnreadableCountdown(id: "a\u{1B}[2J", location: "x", problem: "p")
+        #expect(control.shownID == #"'a\e[2J'"#)
+        #expect(control.removal == "`cdscript clear` removes it")
+        let blob = UnreadableCountdown(id: "x'0102'", idIsText: false, location: "x", problem: "p")
+        #expect(blob.shownID == "x'0102'")
+        #expect(blob.removal == "`cdscript clear` removes it")
+    }
+}
