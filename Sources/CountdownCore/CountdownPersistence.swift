@@ -7,8 +7,11 @@
 public protocol CountdownPersistence: AnyObject {
     /// The countdown stored under `id`, or nil.
     func load(id: String) throws -> StoredCountdown?
-    /// Every stored countdown, ordered by id.
+    /// Every stored countdown, ordered by id; fails when one cannot be read.
     func list() throws -> [StoredCountdown]
+    /// The stored countdowns that can be read, ordered by id, and the records
+    /// that cannot, each named: one bad record never hides the others.
+    func listing() throws -> StoredCountdownListing
     /// Stores `countdown`, replacing whatever was stored under its id.
     func save(_ countdown: StoredCountdown) throws
     /// Removes the countdown stored under `id`; returns false when there was none.
@@ -19,6 +22,13 @@ public protocol CountdownPersistence: AnyObject {
     /// `change` receives nil when none is stored; setting nil removes it.
     @discardableResult
     func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result
+}
+
+extension CountdownPersistence {
+    /// For a store whose records are always readable.
+    public func listing() throws -> StoredCountdownListing {
+        StoredCountdownListing(countdowns: try list())
+    }
 }
 
 /// A store in memory, for tests and for hosts that run on a virtual clock.

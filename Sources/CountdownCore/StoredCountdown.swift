@@ -134,23 +134,54 @@ public struct StoredCountdown: Equatable, Sendable {
     // MARK: Changes, applied to the stored record itself so that changes made by
     // several processes add up instead of overwriting each other.
 
-    /// Moves the end by `amount`. Returns false when there is nothing to move
-    /// (finished, or its end has passed).
+    /// Moves the end by `amount`; a negative amount takes time off, and the
+    /// remaining time stops at 0 (a running countdown then ends). The length moves
+    /// by what was really added or taken. Returns false when there is nothing to
+    /// move (finished, or its end has passed), and, changing nothing, when the
+    /// result would leave `CountdownRange`: ask `appendRefusal` first to say why.
     @discardableResult
     public mutating func append(_ amount: Nanoseconds, at now: StoreInstant) -> Bool {
+        guard appendRefusal(amount, at: now) == nil else { return false }
         switch effectiveState(at: now) {
         case .finished: return false
         case .paused:
-            pausedRemaining = max(0, (pausedRemaining ?? 0) + amount)
+            let before = pausedRemaining ?? 0
+            let after = max(0, before + amount)
+            pausedRemaining = after
             // A paused `at` countdown keeps its deadline, moved by the amount.
-            if kind == .wall { wallDeadline += amount }
+            if kind == .wall { wallDeadline += after - before }
+            total = max(0, total + (after - before))
         case .running:
-            wallDeadline += amount
-            if let bootDeadline { self.bootDeadline = bootDeadline + amount }
+            let moved = max(amount, -timeLeft(at: now))
+            wallDeadline += moved
+            if let bootDeadline { self.bootDeadline = bootDeadline + moved }
+            total = max(0, total + moved)
         }
-        total += amount
         updatedAt = now.wall
         return true
+    }
+
+    /// Why appending `amount` at `now` would leave the range both stores keep,
+    /// naming the bound; nil when it may be appended (or there is nothing to
+    /// append to). Taking time off is never refused.
+    public func appendRefusal(_ amount: Nanoseconds, at now: StoreInstant) -> String? {
+        let longest = CountdownRange.longestDuration
+        guard amount <= longest, amount >= -longest else {
+            return "the amount is more than \(CountdownRange.longestText), the longest a countdown can be"
+        }
+        let state = effectiveState(at: now)
+        guard amount > 0, state != .finished else { return nil }
+        let left = state == .paused ? (pausedRemaining ?? 0) : timeLeft(at: now)
+        // Written as differences from the bound: these values were never range-checked.
+        if total > longest - amount || left > longest - amount {
+            return "the countdown would be longer than \(CountdownRange.longestText), the longest a countdown can be"
+        }
+        let movesWallDeadline = state == .running || kind == .wall
+        let latest = CountdownRange.latestInstant - amount
+        if movesWallDeadline && wallDeadline > latest || state == .running && (bootDeadline ?? 0) > latest {
+            return "its end would be later than \(CountdownRange.latestInstantText), the latest a countdown can end"
+        }
+        return nil
     }
 
     /// Freezes the remaining time. Returns false unless it was running.

@@ -7,8 +7,8 @@ public enum Time {
     public static let nanosecondsPerTenth: Nanoseconds = 100_000_000
 
     /// The largest duration accepted from a script: about 73 years (a quarter of Int64),
-    /// so that deadline arithmetic can never overflow.
-    public static let maximumDuration: Nanoseconds = Int64.max / 4
+    /// so that deadline arithmetic can never overflow. See `CountdownRange`.
+    public static let maximumDuration: Nanoseconds = CountdownRange.longestDuration
 
     /// Converts seconds from a script to nanoseconds, rounding to the nearest one.
     /// Returns nil for NaN, infinities and values beyond `maximumDuration`.

@@ -41,40 +41,61 @@ public final class CountdownStore: CountdownPersistence {
     }
 
     /// True when the store file exists (read-only commands do not create one),
-    /// and also when it cannot be told (a folder without search permission):
-    /// opening it then fails with a clear error, rather than the store reading
-    /// as empty.
+    /// and also when it cannot be told (a folder without search permission) or
+    /// cannot be (the folder, or a folder above it, is a file): opening it then
+    /// fails with a clear error, the same for every command, rather than the
+    /// store reading as empty.
     public var fileExists: Bool {
         var info = stat()
         if stat(path, &info) == 0 { return true }
-        return errno != ENOENT && errno != ENOTDIR
+        return errno != ENOENT
+    }
+
+    /// True for an empty file that has not been opened yet: a store that another
+    /// process has just created and not yet set up, or one killed in between.
+    /// Reads see no countdowns without opening it, so a read-only command leaves
+    /// it as it is; the first write sets it up (there is nothing in it to lose).
+    private var isUnopenedEmptyFile: Bool {
+        guard opened == nil else { return false }
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0
     }
 
     // MARK: CountdownPersistence
 
     public func load(id: String) throws -> StoredCountdown? {
         try checkID(id)
+        if isUnopenedEmptyFile { return nil }
         return try access(readOnly: true) { db in
             try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id])
                 .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
         }
     }
 
+    /// Every stored countdown; fails on the first row that cannot be read
+    /// (`listing()` reads past such rows).
     public func list() throws -> [StoredCountdown] {
-        try access(readOnly: true) { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM countdown ORDER BY id")
-                .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
-        }
+        let listing = try listing()
+        if let first = listing.unreadable.first { throw StoreError(unreadable: first) }
+        return listing.countdowns
+    }
+
+    /// The countdowns that can be read, and the rows that cannot, each named.
+    public func listing() throws -> StoredCountdownListing {
+        if isUnopenedEmptyFile { return StoredCountdownListing(countdowns: []) }
+        return try access(readOnly: true) { db in try Self.readAll(db, path: path) }
     }
 
     public func save(_ countdown: StoredCountdown) throws {
         try checkID(countdown.id)
+        try checkStorable(countdown)
         try access { db in try Self.upsert(countdown, db) }
     }
 
     @discardableResult
     public func delete(id: String) throws -> Bool {
         try checkID(id)
+        if isUnopenedEmptyFile { return false }
         return try access { db in
             try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
             return db.changesCount > 0
@@ -84,6 +105,15 @@ public final class CountdownStore: CountdownPersistence {
     @discardableResult
     public func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result {
         try checkID(id)
+        if isUnopenedEmptyFile {
+            // Nothing is stored: a change that stores nothing leaves the file as it is.
+            var record: StoredCountdown?
+            let result = change(&record)
+            guard let record else { return result }
+            precondition(record.id == id, "a countdown cannot change its id")
+            try save(record)
+            return result
+        }
         return try access { db in
             let before = try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id])
                 .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
@@ -91,7 +121,10 @@ public final class CountdownStore: CountdownPersistence {
             let result = change(&record)
             if let record {
                 precondition(record.id == id, "a countdown cannot change its id")
-                if record != before { try Self.upsert(record, db) }
+                if record != before {
+                    try checkStorable(record)
+                    try Self.upsert(record, db)
+                }
             } else if before != nil {
                 try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
             }
@@ -100,16 +133,57 @@ public final class CountdownStore: CountdownPersistence {
     }
 
     /// Removes every countdown that has finished by `now`, including running ones
-    /// whose end passed while no process ran them. Returns their ids.
+    /// whose end passed while no process ran them. Returns their ids. Rows that
+    /// cannot be read are left (see `removeUnreadable`).
     public func removeFinished(at now: StoreInstant) throws -> [String] {
-        try access { db in
-            let all = try Row.fetchAll(db, sql: "SELECT * FROM countdown ORDER BY id")
-                .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
-            let finished = all.filter { $0.effectiveState(at: now) == .finished }.map(\.id)
+        if isUnopenedEmptyFile { return [] }
+        return try access { db in
+            let finished = try Self.readAll(db, path: path).countdowns
+                .filter { $0.effectiveState(at: now) == .finished }.map(\.id)
             for id in finished {
                 try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
             }
             return finished
+        }
+    }
+
+    /// Removes every row that cannot be read as a countdown (by its rowid: an id
+    /// that is not text cannot be named). Returns what was removed.
+    public func removeUnreadable() throws -> [UnreadableCountdown] {
+        if isUnopenedEmptyFile { return [] }
+        return try access { db in
+            var removed: [UnreadableCountdown] = []
+            for row in try Row.fetchAll(db, sql: "SELECT rowid AS cdscript_rowid, * FROM countdown ORDER BY id") {
+                do {
+                    _ = try StoredCountdown(row: row, path: path)
+                } catch let error as StoreError {
+                    try db.execute(sql: "DELETE FROM countdown WHERE rowid = ?", arguments: [row["cdscript_rowid"] as Int64])
+                    if let unreadable = error.unreadable { removed.append(unreadable) }
+                }
+            }
+            return removed
+        }
+    }
+
+    private static func readAll(_ db: Database, path: String) throws -> StoredCountdownListing {
+        var listing = StoredCountdownListing(countdowns: [])
+        for row in try Row.fetchAll(db, sql: "SELECT * FROM countdown ORDER BY id") {
+            do {
+                listing.countdowns.append(try StoredCountdown(row: row, path: path))
+            } catch {
+                guard let unreadable = error.unreadable else { throw error }
+                listing.unreadable.append(unreadable)
+            }
+        }
+        return listing
+    }
+
+    /// Nothing is written that could not be read back.
+    private func checkStorable(_ countdown: StoredCountdown) throws(StoreError) {
+        do {
+            try CountdownRange.check(countdown)
+        } catch {
+            throw StoreError(.failed, path: path, reason: "the countdown '\(VisibleText.escaped(countdown.id))' cannot be stored: \(error)")
         }
     }
 
@@ -160,6 +234,7 @@ public final class CountdownStore: CountdownPersistence {
     private func openNow() throws(StoreError) -> DatabaseQueue {
         try makeDirectory()
         try createFileIfMissing()
+        try checkHeader()
         var config = Configuration()
         // No journal mode yet: nothing may be written before the file is inspected.
         config.busyMode = .timeout(busyTimeout)
@@ -219,6 +294,27 @@ public final class CountdownStore: CountdownPersistence {
         }
         guard Glibc.access(path, R_OK | W_OK) == 0 else {
             throw StoreError(.unavailable, path: path, reason: "\(String(cString: strerror(errno))); it was left as it is")
+        }
+    }
+
+    /// SQLite takes a file too short to hold its header for an empty database,
+    /// and would write a new one over it: a file that has bytes but not SQLite's
+    /// header is refused here, before SQLite opens it. (An empty file is a store
+    /// being created, by this process or another.)
+    private func checkHeader() throws(StoreError) {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw StoreError(.unavailable, path: path, reason: "\(String(cString: strerror(errno))); it was left as it is")
+        }
+        defer { close(fd) }
+        let magic = Array("SQLite format 3\0".utf8)
+        var header = [UInt8](repeating: 0, count: magic.count)
+        let count = header.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count != 0 else { return }
+        guard count == magic.count, header == magic else {
+            var info = stat()
+            let size = fstat(fd, &info) == 0 ? " (\(info.st_size) byte\(info.st_size == 1 ? "" : "s"))" : ""
+            throw StoreError(.corrupt, path: path, reason: "it is not an SQLite database\(size)")
         }
     }
 

@@ -32,26 +32,18 @@ enum StoreSchema {
 }
 
 extension StoredCountdown {
-    /// The largest magnitude a stored instant or duration may have: the host's
-    /// own bound on durations (2^61 ns, 73 years), so that every sum and
-    /// difference the scheduler and the listing make stays far from overflow.
-    static let storedBound: Int64 = Time.maximumDuration
-    /// Shortest tick interval a countdown can have (countdown.start refuses less).
-    static let minimumEvery: Int64 = 1_000_000
-
-    /// Decodes and range-checks a row. A value of the wrong type or out of range
-    /// is reported with the row's id, the column and the value; nothing traps.
+    /// Decodes a row and checks it against `CountdownRange`, the one validation
+    /// both stores share. A value of the wrong type or out of range is reported
+    /// with the row's id, the column, the value and the bound; nothing traps.
     init(row: Row, path: String) throws(StoreError) {
+        func unreadable(_ problem: String) -> StoreError {
+            let idValue = (row["id"] as DatabaseValue?) ?? .null
+            let id: String, idIsText: Bool
+            if case .string(let text) = idValue.storage { (id, idIsText) = (text, true) } else { (id, idIsText) = ("\(idValue)", false) }
+            return StoreError(unreadable: UnreadableCountdown(id: id, idIsText: idIsText, location: path, problem: problem))
+        }
         func bad(_ column: String, _ value: DatabaseValue, _ why: String) -> StoreError {
-            let id: String
-            switch row["id"] as DatabaseValue? {
-            case let v? where v.storage.value is String: id = "'\(String.fromDatabaseValue(v) ?? "")'"
-            case let v?: id = "\(v)"
-            case nil: id = "(none)"
-            }
-            var shown = "\(value)"
-            if shown.count > 60 { shown = String(shown.prefix(60)) + "..." }
-            return StoreError(.corrupt, path: path, reason: "countdown \(id.count > 80 ? String(id.prefix(80)) + "..." : id): column \(column) = \(shown): \(why)")
+            unreadable("column " + StoredValueError(field: column, value: "\(value)", reason: why).description)
         }
         func value(_ column: String) -> DatabaseValue { (row[column] as DatabaseValue?) ?? .null }
         func text(_ column: String) throws(StoreError) -> String {
@@ -62,36 +54,30 @@ extension StoredCountdown {
         func optionalText(_ column: String) throws(StoreError) -> String? {
             value(column).isNull ? nil : try text(column)
         }
-        func integer(_ column: String, _ range: ClosedRange<Int64>) throws(StoreError) -> Int64 {
+        func integer(_ column: String) throws(StoreError) -> Int64 {
             let v = value(column)
             guard case .int64(let n) = v.storage else { throw bad(column, v, "expected an integer (nanoseconds)") }
-            guard range.contains(n) else { throw bad(column, v, "out of range \(range.lowerBound)...\(range.upperBound)") }
             return n
         }
-        func optionalInteger(_ column: String, _ range: ClosedRange<Int64>) throws(StoreError) -> Int64? {
-            value(column).isNull ? nil : try integer(column, range)
+        func optionalInteger(_ column: String) throws(StoreError) -> Int64? {
+            value(column).isNull ? nil : try integer(column)
         }
-        let bound = Self.storedBound
         let id = try text("id")
         let stateText = try text("state")
         let kindText = try text("kind")
         guard let state = State(rawValue: stateText) else { throw bad("state", value("state"), "expected running, paused or finished") }
         guard let kind = Kind(rawValue: kindText) else { throw bad("kind", value("kind"), "expected duration or wall") }
-        let wallDeadline = try integer("wall_deadline", -bound...bound)
-        let pausedRemaining = try optionalInteger("paused_remaining", 0...bound)
-        let every = try integer("every", Self.minimumEvery...bound)
-        let total = try integer("total", 0...bound)
-        let bootID = try optionalText("boot_id")
-        let bootDeadline = try optionalInteger("boot_deadline", -bound...bound)
-        let updatedAt = try integer("updated_at", Int64.min...Int64.max)
-        if state == .paused, pausedRemaining == nil {
-            throw bad("paused_remaining", .null, "a paused countdown needs its remaining time")
-        }
         self.init(
             id: id, state: state, kind: kind,
-            wallDeadline: wallDeadline, pausedRemaining: pausedRemaining,
-            every: every, total: total,
-            bootID: bootID, bootDeadline: bootDeadline, updatedAt: updatedAt)
+            wallDeadline: try integer("wall_deadline"), pausedRemaining: try optionalInteger("paused_remaining"),
+            every: try integer("every"), total: try integer("total"),
+            bootID: try optionalText("boot_id"), bootDeadline: try optionalInteger("boot_deadline"),
+            updatedAt: try integer("updated_at"))
+        do {
+            try CountdownRange.check(self)
+        } catch {
+            throw unreadable("column \(error)")
+        }
     }
 
     var arguments: StatementArguments {

@@ -48,7 +48,14 @@ extension LuaHost {
                 throw APIError("append: the countdown would be longer than \(StartOptions.format(Time.seconds(Time.maximumDuration).rounded(.down))) seconds")
             }
             if host.scheduler.append(key, amount) {
-                host.storeChange(key) { record, now in record.append(amount, at: now) }
+                host.storeChange(key) { record, now in
+                    // Others' appends to the stored copy may leave less room than this process sees.
+                    if let why = record.appendRefusal(amount, at: now) {
+                        host.reportStoreError("append to '\(VisibleText.escaped(record.id))' was not stored: \(why)")
+                    } else {
+                        record.append(amount, at: now)
+                    }
+                }
                 // What the countdown shows changes now, not at its next tick.
                 host.scheduler.tickNow(key)
             } else {

@@ -61,6 +61,10 @@ struct StartOptions {
                 guard instant - wallNow <= Time.maximumDuration else {
                     throw APIError("\(fn): 'at' = \"\(text)\" is more than 73 years away")
                 }
+                // Reached only with a clock past 2043: what is stored must read back.
+                guard CountdownRange.instants.contains(instant) else {
+                    throw APIError("\(fn): 'at' = \"\(text)\" is later than \(CountdownRange.latestInstantText), the latest a countdown can end")
+                }
                 deadline = .wall(instant)
             } catch let error as APIError {
                 throw error

@@ -30,8 +30,10 @@ extension LuaHost {
             do {
                 record = try store.load(id: id)
             } catch {
+                // One unreadable record (another writer's) is named and skipped;
+                // the others are still followed.
                 reportStoreError("\(error)")
-                return
+                continue
             }
             follow(key, record, now: storeNow())
         }

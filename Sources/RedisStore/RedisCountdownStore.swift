@@ -104,7 +104,17 @@ public final class RedisCountdownStore: CountdownPersistence {
         return cache[id].map { RedisRecord.shifted($0, by: -shift) }
     }
 
+    /// Every stored countdown; fails on the first record that cannot be read
+    /// (`listing()` reads past such records).
     public func list() throws -> [StoredCountdown] {
+        let listing = try listing()
+        if let first = listing.unreadable.first { throw first }
+        return listing.countdowns
+    }
+
+    /// The countdowns that can be read, and the records that cannot, each named.
+    /// Offline: what this process last saw.
+    public func listing() throws -> StoredCountdownListing {
         let shift = try shiftForOperation()
         if let connection {
             do {
@@ -112,22 +122,32 @@ public final class RedisCountdownStore: CountdownPersistence {
                     throw RedisError(connectionLost: false, message: "\(url): unexpected reply to HGETALL")
                 }
                 var all: [String: StoredCountdown] = [:]
+                var unreadable: [UnreadableCountdown] = []
                 var i = 0
                 while i + 1 < items.count {
-                    if let id = items[i].string, let r = try decode(id: id, items[i + 1]) { all[id] = r }
+                    if let id = items[i].string {
+                        do {
+                            if let r = try decode(id: id, items[i + 1]) { all[id] = r }
+                        } catch let error as UnreadableCountdown {
+                            unreadable.append(error)
+                        }
+                    }
                     i += 2
                 }
                 cache = all
                 listedAll = true
-                return all.values.sorted { $0.id < $1.id }.map { RedisRecord.shifted($0, by: -shift) }
+                return StoredCountdownListing(
+                    countdowns: all.values.sorted { $0.id < $1.id }.map { RedisRecord.shifted($0, by: -shift) },
+                    unreadable: unreadable.sorted { $0.id < $1.id })
             } catch let error as RedisError where error.connectionLost {
                 wentOffline(error)
             }
         }
-        return cache.values.sorted { $0.id < $1.id }.map { RedisRecord.shifted($0, by: -shift) }
+        return StoredCountdownListing(countdowns: cache.values.sorted { $0.id < $1.id }.map { RedisRecord.shifted($0, by: -shift) })
     }
 
     public func save(_ countdown: StoredCountdown) throws {
+        try checkStorable(countdown)
         let shift = try shiftForOperation()
         let record = RedisRecord.shifted(countdown, by: shift)
         try write(id: countdown.id, before: cache[countdown.id], after: record, unconditional: true)
@@ -166,6 +186,7 @@ public final class RedisCountdownStore: CountdownPersistence {
             let result = change(&record)
             let after = record.map { RedisRecord.shifted($0, by: shift) }
             if after == before { return result }
+            if let record { try checkStorable(record) }
             do {
                 if try write(id: id, before: before, after: after, unconditional: false) { return result }
             } catch let error as RedisError where !error.connectionLost && attempts < 1000 {
@@ -177,9 +198,10 @@ public final class RedisCountdownStore: CountdownPersistence {
     }
 
     /// Removes every countdown that has finished by `now`; returns their ids.
+    /// Records that cannot be read are left (see `removeUnreadable`).
     public func removeFinished(at now: StoreInstant) throws -> [String] {
         var removed: [String] = []
-        for record in try list() where record.effectiveState(at: now) == .finished {
+        for record in try listing().countdowns where record.effectiveState(at: now) == .finished {
             let gone = try modify(id: record.id) { stored -> Bool in
                 guard let s = stored, s.effectiveState(at: now) == .finished else { return false }
                 stored = nil
@@ -188,6 +210,24 @@ public final class RedisCountdownStore: CountdownPersistence {
             if gone { removed.append(record.id) }
         }
         return removed
+    }
+
+    /// Removes every record that cannot be read as a countdown; returns what was removed.
+    public func removeUnreadable() throws -> [UnreadableCountdown] {
+        var removed: [UnreadableCountdown] = []
+        for record in try listing().unreadable where try delete(id: record.id) {
+            removed.append(record)
+        }
+        return removed
+    }
+
+    /// Nothing is written that could not be read back.
+    private func checkStorable(_ countdown: StoredCountdown) throws {
+        do {
+            try CountdownRange.check(countdown)
+        } catch {
+            throw RedisError(connectionLost: false, message: "\(url): the countdown '\(VisibleText.escaped(countdown.id))' cannot be stored: \(error)")
+        }
     }
 
     // MARK: Writing
@@ -207,9 +247,9 @@ public final class RedisCountdownStore: CountdownPersistence {
         do {
             let outcome = try runScript(id: id, operation: operation, expected: before, new: after, unconditional: unconditional)
             switch outcome {
-            case .written(let previous), .alreadyApplied(let previous):
+            case .written(let existed), .alreadyApplied(let existed):
                 cache[id] = after
-                return unconditional ? previous != nil : true
+                return unconditional ? existed : true
             case .conflict(let current):
                 cache[id] = current
                 return false
@@ -229,8 +269,10 @@ public final class RedisCountdownStore: CountdownPersistence {
     }
 
     enum ScriptOutcome {
-        case written(previous: StoredCountdown?)
-        case alreadyApplied(previous: StoredCountdown?)
+        /// `existed`: something was stored before, readable or not (removing an
+        /// unreadable record by its id is how it is cleaned up).
+        case written(existed: Bool)
+        case alreadyApplied(existed: Bool)
         case conflict(current: StoredCountdown?)
     }
 
@@ -255,11 +297,11 @@ public final class RedisCountdownStore: CountdownPersistence {
             if case .error(let e) = reply { throw RedisError(connectionLost: false, message: "\(url): \(e)") }
             throw RedisError(connectionLost: false, message: "\(url): unexpected reply \(reply)")
         }
-        let other = try decode(id: id, parts[1])
+        let existed = parts[1].string.map { !$0.isEmpty } ?? false
         switch status {
-        case 1: return .written(previous: other)
-        case 2: return .alreadyApplied(previous: other)
-        default: return .conflict(current: other)
+        case 1: return .written(existed: existed)
+        case 2: return .alreadyApplied(existed: existed)
+        default: return .conflict(current: try decode(id: id, parts[1]))
         }
     }
 
@@ -356,10 +398,11 @@ public final class RedisCountdownStore: CountdownPersistence {
         case .null: return nil
         case .string(let s) where s.isEmpty: return nil
         case .string(let s):
-            guard let r = RedisRecord.decode(id: id, s) else {
-                throw RedisError(connectionLost: false, message: "\(url): the countdown '\(id)' is stored in a form this cdscript does not know; it was left as it is")
+            do {
+                return try RedisRecord.read(id: id, s)
+            } catch {
+                throw UnreadableCountdown(id: id, location: url.description, problem: "field \(error)")
             }
-            return r
         case .error(let e): throw RedisError(connectionLost: false, message: "\(url): \(e)")
         default: throw RedisError(connectionLost: false, message: "\(url): unexpected reply \(reply)")
         }

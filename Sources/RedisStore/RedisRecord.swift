@@ -12,15 +12,37 @@ enum RedisRecord {
          String(c.every), String(c.total), String(c.updatedAt)].joined(separator: "|")
     }
 
+    /// Decodes a record and checks it against `CountdownRange`, the validation the
+    /// SQLite store uses too. The error names the field (by the SQLite column's
+    /// name), its value and why it cannot be used; nothing traps.
+    static func read(id: String, _ text: String) throws(StoredValueError) -> StoredCountdown {
+        let f = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard f.count == 8 else {
+            throw StoredValueError(field: "record", value: text, reason: "expected 8 fields separated by '|', got \(f.count)")
+        }
+        guard f[0] == "1" else { throw StoredValueError(field: "version", value: f[0], reason: "expected 1") }
+        guard let state = StoredCountdown.State(rawValue: f[1]) else {
+            throw StoredValueError(field: "state", value: f[1], reason: "expected running, paused or finished")
+        }
+        guard let kind = StoredCountdown.Kind(rawValue: f[2]) else {
+            throw StoredValueError(field: "kind", value: f[2], reason: "expected duration or wall")
+        }
+        func integer(_ field: String, _ text: String) throws(StoredValueError) -> Int64 {
+            guard let n = Int64(text) else { throw StoredValueError(field: field, value: text, reason: "expected an integer (nanoseconds)") }
+            return n
+        }
+        let record = StoredCountdown(
+            id: id, state: state, kind: kind, wallDeadline: try integer("wall_deadline", f[3]),
+            pausedRemaining: f[4].isEmpty ? nil : try integer("paused_remaining", f[4]),
+            every: try integer("every", f[5]), total: try integer("total", f[6]),
+            bootID: nil, bootDeadline: nil, updatedAt: try integer("updated_at", f[7]))
+        try CountdownRange.check(record)
+        return record
+    }
+
+    /// The record, or nil when it cannot be read (see `read`).
     static func decode(id: String, _ text: String) -> StoredCountdown? {
-        let f = text.split(separator: "|", omittingEmptySubsequences: false)
-        guard f.count == 8, f[0] == "1", let state = StoredCountdown.State(rawValue: String(f[1])),
-              let kind = StoredCountdown.Kind(rawValue: String(f[2])), let wall = Int64(f[3]),
-              let every = Int64(f[5]), every > 0, let total = Int64(f[6]), let updated = Int64(f[7]) else { return nil }
-        let paused = f[4].isEmpty ? nil : Int64(f[4])
-        if !f[4].isEmpty && paused == nil { return nil }
-        return StoredCountdown(id: id, state: state, kind: kind, wallDeadline: wall, pausedRemaining: paused,
-                               every: every, total: total, bootID: nil, bootDeadline: nil, updatedAt: updated)
+        try? read(id: id, text)
     }
 
     /// `record` moved between the local wall clock and the server's (`shift` = server - local).

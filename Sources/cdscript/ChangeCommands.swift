@@ -28,6 +28,9 @@ struct AppendCommand: ParsableCommand {
     func validate() throws {
         try CommandArguments.checkValues(secondsArguments, names: "SECONDS")
         guard let text = secondsArguments.first else { throw ValidationError("Missing expected argument '<seconds>'") }
+        if let seconds = Double(text), abs(seconds) > Double(CountdownRange.longestSeconds) {
+            throw ValidationError("SECONDS must be at most \(CountdownRange.longestText) either way, the longest a countdown can be, got \(text)")
+        }
         guard let seconds = Double(text), seconds.isFinite, let ns = Time.nanoseconds(fromSeconds: seconds), ns != 0 else {
             throw ValidationError("SECONDS must be a number of seconds other than 0 (negative takes time off), got \(text)")
         }
@@ -37,7 +40,11 @@ struct AppendCommand: ParsableCommand {
     func run() throws {
         let amount = self.amount
         try StoredChange.apply(id: id, options: storeOptions, verb: "append to") { record, now in
-            record.append(amount, at: now) ? .changed : .ended
+            // Refused before anything is written: every stored value must read back.
+            if let why = record.appendRefusal(amount, at: now) {
+                return .refused("cannot add \(secondsArguments.first ?? "") seconds: \(why)")
+            }
+            return record.append(amount, at: now) ? .changed : .ended
         }
     }
 }
@@ -95,6 +102,8 @@ enum StoredChange {
         case changed
         case unchanged(String)
         case ended
+        /// Beyond `CountdownRange`: nothing changed; says why, naming the bound.
+        case refused(String)
     }
 
     static func apply(id: String, options: StoreOptions, verb: String,
@@ -122,6 +131,9 @@ enum StoredChange {
         case .ended?:
             printError("cdscript: the stored countdown '\(shown)' has finished: nothing to \(verb) (in \(store.location))")
             throw ExitCode(ExitStatus.unknownCountdown.rawValue)
+        case .refused(let why)?:
+            printError("cdscript: '\(shown)': \(why); it was left as it is")
+            throw ExitCode(ExitStatus.usage.rawValue)
         case .unchanged(let why)?:
             emit("\(shown): \(why), \(describe(after, at: now))", what: "the report")
         case .changed?:

@@ -5,7 +5,7 @@ import CountdownStore
 struct ClearCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "clear",
-        abstract: "Remove the stored countdowns that have finished."
+        abstract: "Remove the stored countdowns that have finished, and any that cannot be read."
     )
 
     @OptionGroup var storeOptions: StoreOptions
@@ -13,13 +13,19 @@ struct ClearCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.openShared()
         var removed: [String] = []
+        var unreadable: [UnreadableCountdown] = []
         if store.exists {
             do {
                 removed = try store.removeFinished(at: try store.now())
+                // Records that cannot be read can never run again: clear removes them too, naming each.
+                unreadable = try store.removeUnreadable()
             } catch {
                 throw failOnStore(error)
             }
         }
         emit("removed \(removed.count) finished countdown\(removed.count == 1 ? "" : "s")" + (removed.isEmpty ? "" : ": " + removed.map(VisibleText.escaped).joined(separator: ", ")), what: "the report")
+        if !unreadable.isEmpty {
+            emit("removed \(unreadable.count) unreadable countdown\(unreadable.count == 1 ? "" : "s"): " + unreadable.map { "\($0.shownID) (\($0.problem))" }.joined(separator: ", "), what: "the report")
+        }
     }
 }

@@ -15,7 +15,9 @@ struct CompleteIDsCommand: ParsableCommand {
 
     func run() throws {
         let store = storeOptions.makeStore()
-        guard store.fileExists, let countdowns = try? store.list() else { return }
-        for countdown in countdowns { emit(countdown.id, what: "the ids") }
+        guard store.fileExists, let listing = try? store.listing() else { return }
+        // Unreadable ones too: `cancel` removes them by id.
+        let ids = listing.countdowns.map(\.id) + listing.unreadable.filter(\.idIsText).map(\.id)
+        for id in ids.sorted() { emit(id, what: "the ids") }
     }
 }

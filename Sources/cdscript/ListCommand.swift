@@ -18,9 +18,13 @@ struct ListCommand: ParsableCommand {
     func run() throws {
         let store = try storeOptions.openShared()
         var countdowns: [StoredCountdown] = []
+        var unreadable: [UnreadableCountdown] = []
         let now: StoreInstant
         do {
-            if store.exists { countdowns = try store.persistence.list() }
+            if store.exists {
+                let listing = try store.persistence.listing()
+                (countdowns, unreadable) = (listing.countdowns, listing.unreadable)
+            }
             now = try store.now()
         } catch {
             throw failOnStore(error)
@@ -28,9 +32,15 @@ struct ListCommand: ParsableCommand {
         if json {
             emit(CountdownListing.json(countdowns, at: now), what: "the listing")
         } else if countdowns.isEmpty {
-            emit("no stored countdowns in \(store.location)", what: "the listing")
+            if unreadable.isEmpty { emit("no stored countdowns in \(store.location)", what: "the listing") }
         } else {
             emit(CountdownListing.table(countdowns, at: now), terminator: "", what: "the listing")
+        }
+        // The readable ones are listed above; each unreadable one is named, and
+        // the exit status says the store is not whole.
+        guard unreadable.isEmpty else {
+            for record in unreadable { printError("cdscript: \(record)") }
+            throw ExitCode(ExitStatus.storeError.rawValue)
         }
     }
 }

@@ -18,6 +18,8 @@ protocol SharedStore: AnyObject {
     func changeFeed() throws -> CountdownChangeFeed
     /// Removes the countdowns that have finished by `now`; returns their ids.
     func removeFinished(at now: StoreInstant) throws -> [String]
+    /// Removes the records that cannot be read as countdowns; returns what was removed.
+    func removeUnreadable() throws -> [UnreadableCountdown]
 }
 
 extension SharedStore {
@@ -48,6 +50,10 @@ final class SQLiteSharedStore: SharedStore {
 
     func removeFinished(at now: StoreInstant) throws -> [String] {
         try store.removeFinished(at: now)
+    }
+
+    func removeUnreadable() throws -> [UnreadableCountdown] {
+        try store.removeUnreadable()
     }
 }
 
@@ -82,5 +88,9 @@ final class RedisSharedStore: SharedStore {
 
     func removeFinished(at now: StoreInstant) throws -> [String] {
         try store.removeFinished(at: now)
+    }
+
+    func removeUnreadable() throws -> [UnreadableCountdown] {
+        try store.removeUnreadable()
     }
 }

@@ -84,6 +84,8 @@ final class StoreWatcher: SchedulerDelegate {
     private var keys: [String: CountdownKey] = [:]
     private var idsByKey: [CountdownKey: String] = [:]
     private var reportedError: String?
+    /// Ids shown as unreadable, so that their removal shows too.
+    private var unreadableIDs: Set<String> = []
 
     init(store: SharedStore, only: Set<String>?, scheduler: Scheduler, view: ViewController) {
         self.store = store
@@ -98,22 +100,36 @@ final class StoreWatcher: SchedulerDelegate {
     /// Reads the countdowns that may have changed and shows what differs.
     func refresh(_ changes: CountdownChanges) throws {
         guard changes != .none else { return }
-        let records = store.exists ? try store.persistence.list() : []
-        reportedError = nil
+        let listing = store.exists ? try store.persistence.listing() : StoredCountdownListing(countdowns: [])
+        let records = listing.countdowns
         let now = try store.now()
         var seen: Set<String> = []
+        // An unreadable record is named (once) and shown as such; the others go on.
+        let unreadable = listing.unreadable.filter { only?.contains($0.id) ?? true }
+        if unreadable.isEmpty { reportedError = nil } else { showError(unreadable.map(\.description).joined(separator: "\ncdscript: ")) }
+        for bad in unreadable {
+            seen.insert(bad.id)
+            if let key = keys.removeValue(forKey: bad.id) {
+                idsByKey[key] = nil
+                scheduler.cancel(key, reason: .stopped)
+            }
+            shown[bad.id] = nil
+            show(bad.id, "unreadable", nil)
+        }
         for record in records where only?.contains(record.id) ?? true {
             seen.insert(record.id)
             guard changes.contains(record.id), shown[record.id] != record else { continue }
             shown[record.id] = record
             restart(record, now: now)
         }
-        for id in (only ?? Set(shown.keys)).sorted() where !seen.contains(id) {
+        let wasUnreadable = unreadableIDs
+        unreadableIDs = Set(unreadable.map(\.id))
+        for id in (only ?? Set(shown.keys).union(wasUnreadable)).sorted() where !seen.contains(id) {
             if let key = keys.removeValue(forKey: id) {
                 idsByKey[key] = nil
                 scheduler.cancel(key, reason: .stopped)
             }
-            if shown.removeValue(forKey: id) != nil || only != nil {
+            if shown.removeValue(forKey: id) != nil || wasUnreadable.contains(id) || only != nil {
                 show(id, only != nil && view.element(elementID(id)) == nil ? "not stored" : "removed", nil)
             }
         }
