@@ -15,17 +15,19 @@ struct CPULimitTests {
                 collectgarbage()
             end }
             """#)
-        let result = try BinaryRunner.run(["run", "--cpu-limit", "1"] + options + [script], timeout: 15)
+        // The limit is CPU time (2 to 3 s of it end this run), and wall time on a
+        // busy machine is anyone's guess: 11.2 s were seen on 2 loaded cores. The
+        // message, which only the CPU-time timer writes, is the bound checked; the
+        // timeout only keeps a hang from holding the suite.
+        let result = try BinaryRunner.run(["run", "--cpu-limit", "1"] + options + [script], timeout: 90)
         #expect(result.status == 1, "\(options): \(result.status) \(result.stderr)")
         #expect(result.stderr.contains("a callback ran for more than 1 s of CPU time (--cpu-limit) and could not be stopped"), "\(result.stderr)")
-        // 2 to 3 s of CPU; the wall time may be longer on a loaded machine.
-        #expect(result.seconds < 10, "took \(result.seconds) s")
     }
 
     @Test("a looping __gc in the main chunk ends the run too")
     func finalizerInMainChunk() throws {
         let script = try BinaryRunner.script(#"setmetatable({}, { __gc = function() while true do end end }) collectgarbage()"#)
-        let result = try BinaryRunner.run(["run", "--cpu-limit", "1", script], timeout: 15)
+        let result = try BinaryRunner.run(["run", "--cpu-limit", "1", script], timeout: 90)
         #expect(result.status == 1, "\(result.status) \(result.stderr)")
         #expect(result.stderr.contains("more than 1 s of CPU time"), "\(result.stderr)")
     }
@@ -50,7 +52,7 @@ struct CPULimitTests {
             countdown.start{ id = "other", seconds = 4, every = 0.5, on_done = function() print("other done") end }
             """#)
         // run's default limits: no instruction count, so the CPU-time limit is what stops it.
-        let result = try BinaryRunner.run(["run", "--cpu-limit", "1", script], timeout: 20)
+        let result = try BinaryRunner.run(["run", "--cpu-limit", "1", script], timeout: 90)
         #expect(result.status == 1, "\(result.status) \(result.stdout) \(result.stderr)")
         // Reported as any hook error (on_error "stop"): the countdown stops, the run goes on.
         #expect(result.stderr.contains("error in on_tick of countdown \"busy\""), "\(result.stderr)")
@@ -75,7 +77,7 @@ struct CPULimitTests {
         try tmux.waitForText("press x")
         try tmux.waitUntil("alternate screen") { try tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" }
         try tmux.send("x")
-        try tmux.waitUntil("the end of the run", timeout: 10) { tmux.hasEnded }
+        try tmux.waitUntil("the end of the run", timeout: 60) { tmux.hasEnded }
         #expect(tmux.exitStatus == 1)
         #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
         let screen = try tmux.screen().replacingOccurrences(of: "\n", with: "")  // rows wrap at 40 columns
