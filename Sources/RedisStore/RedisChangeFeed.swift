@@ -46,10 +46,10 @@ public final class RedisChangeFeed: CountdownChangeFeed {
         // for its timeout and take the silence for a lost server.
         guard let subscriber, Self.isReadable(subscriber.fd) else { return changes }
         do {
-            var ids: Set<String> = []
+            var ids: Set<CountdownID> = []
             for reply in try subscriber.pendingReplies() {
                 if case .array(let parts) = reply, parts.count == 3, parts[0].string == "message", let id = parts[2].string {
-                    ids.insert(id)
+                    ids.insert(CountdownID(id))
                 }
             }
             if !ids.isEmpty { changes = changes.merged(with: .ids(ids)) }

@@ -31,7 +31,7 @@ public final class RedisCountdownStore: CountdownPersistence {
     private(set) var everConnected = false
     private var scriptSHA: String?
     /// What this process last saw of each countdown, server terms; the answer while offline.
-    private var cache: [String: StoredCountdown] = [:]
+    private var cache: [CountdownID: StoredCountdown] = [:]
     private var listedAll = false
     /// Changes made while offline, in order.
     private(set) var pending: [PendingChange] = []
@@ -95,13 +95,13 @@ public final class RedisCountdownStore: CountdownPersistence {
             do {
                 let reply = try connection.command(["HGET", Self.hashKey, id])
                 let record = try decode(id: id, reply)
-                cache[id] = record
+                cache[CountdownID(id)] = record
                 return record.map { RedisRecord.shifted($0, by: -shift) }
             } catch let error as RedisError where error.connectionLost {
                 wentOffline(error)
             }
         }
-        return cache[id].map { RedisRecord.shifted($0, by: -shift) }
+        return cache[CountdownID(id)].map { RedisRecord.shifted($0, by: -shift) }
     }
 
     public func list() throws -> [StoredCountdown] {
@@ -111,34 +111,34 @@ public final class RedisCountdownStore: CountdownPersistence {
                 guard case .array(let items) = try connection.command(["HGETALL", Self.hashKey]) else {
                     throw RedisError(connectionLost: false, message: "\(url): unexpected reply to HGETALL")
                 }
-                var all: [String: StoredCountdown] = [:]
+                var all: [CountdownID: StoredCountdown] = [:]
                 var i = 0
                 while i + 1 < items.count {
-                    if let id = items[i].string, let r = try decode(id: id, items[i + 1]) { all[id] = r }
+                    if let id = items[i].string, let r = try decode(id: id, items[i + 1]) { all[CountdownID(id)] = r }
                     i += 2
                 }
                 cache = all
                 listedAll = true
-                return all.values.sorted { $0.id < $1.id }.map { RedisRecord.shifted($0, by: -shift) }
+                return all.values.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) }
             } catch let error as RedisError where error.connectionLost {
                 wentOffline(error)
             }
         }
-        return cache.values.sorted { $0.id < $1.id }.map { RedisRecord.shifted($0, by: -shift) }
+        return cache.values.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) }
     }
 
     public func save(_ countdown: StoredCountdown) throws {
         let shift = try shiftForOperation()
         let record = RedisRecord.shifted(countdown, by: shift)
-        try write(id: countdown.id, before: cache[countdown.id], after: record, unconditional: true)
+        try write(id: countdown.id, before: cache[CountdownID(countdown.id)], after: record, unconditional: true)
     }
 
     @discardableResult
     public func delete(id: String) throws -> Bool {
         _ = try shiftForOperation()
         if connection == nil {
-            let existed = cache[id] != nil
-            try write(id: id, before: cache[id], after: nil, unconditional: true)
+            let existed = cache[CountdownID(id)] != nil
+            try write(id: id, before: cache[CountdownID(id)], after: nil, unconditional: true)
             return existed
         }
         return try write(id: id, before: nil, after: nil, unconditional: true)
@@ -160,7 +160,7 @@ public final class RedisCountdownStore: CountdownPersistence {
                     continue
                 }
             } else {
-                before = cache[id]
+                before = cache[CountdownID(id)]
             }
             var record = before.map { RedisRecord.shifted($0, by: -shift) }
             let result = change(&record)
@@ -208,10 +208,10 @@ public final class RedisCountdownStore: CountdownPersistence {
             let outcome = try runScript(id: id, operation: operation, expected: before, new: after, unconditional: unconditional)
             switch outcome {
             case .written(let previous), .alreadyApplied(let previous):
-                cache[id] = after
+                cache[CountdownID(id)] = after
                 return unconditional ? previous != nil : true
             case .conflict(let current):
-                cache[id] = current
+                cache[CountdownID(id)] = current
                 return false
             }
         } catch let error as RedisError where error.connectionLost {
@@ -225,7 +225,7 @@ public final class RedisCountdownStore: CountdownPersistence {
 
     private func queue(_ change: PendingChange) {
         pending.append(change)
-        cache[change.id] = change.after
+        cache[CountdownID(change.id)] = change.after
     }
 
     enum ScriptOutcome {
@@ -343,7 +343,7 @@ public final class RedisCountdownStore: CountdownPersistence {
                                current.map(RedisRecord.encode) ?? "", target.map(RedisRecord.encode) ?? "", channel, "compare"]
             switch try evaluate(keysAndArgs, connection: connection, id: change.id) {
             case .written, .alreadyApplied:
-                cache[change.id] = target
+                cache[CountdownID(change.id)] = target
                 return
             case .conflict:
                 continue

@@ -44,7 +44,7 @@ struct WatchCommand: ParsableCommand {
             }
         }
         // After onOpen is set: the first element opens the view and starts the keys.
-        let watcher = StoreWatcher(store: store, only: ids.isEmpty ? nil : Set(ids), scheduler: scheduler, view: controller)
+        let watcher = StoreWatcher(store: store, only: ids.isEmpty ? nil : Set(ids.map { CountdownID($0) }), scheduler: scheduler, view: controller)
         scheduler.delegate = watcher
         let feed: CountdownChangeFeed
         do {
@@ -72,15 +72,16 @@ struct WatchCommand: ParsableCommand {
 /// aligned to the stored deadline, and re-reads the store when it changes.
 final class StoreWatcher: SchedulerDelegate {
     let store: SharedStore
-    let only: Set<String>?
+    /// Keyed by bytes: ids that differ only in Unicode normal form are two countdowns.
+    let only: Set<CountdownID>?
     let scheduler: Scheduler
     let view: ViewController
-    private var shown: [String: StoredCountdown] = [:]
-    private var keys: [String: CountdownKey] = [:]
+    private var shown: [CountdownID: StoredCountdown] = [:]
+    private var keys: [CountdownID: CountdownKey] = [:]
     private var idsByKey: [CountdownKey: String] = [:]
     private var reportedError: String?
 
-    init(store: SharedStore, only: Set<String>?, scheduler: Scheduler, view: ViewController) {
+    init(store: SharedStore, only: Set<CountdownID>?, scheduler: Scheduler, view: ViewController) {
         self.store = store
         self.only = only
         self.scheduler = scheduler
@@ -96,19 +97,21 @@ final class StoreWatcher: SchedulerDelegate {
         let records = store.exists ? try store.persistence.list() : []
         reportedError = nil
         let now = try store.now()
-        var seen: Set<String> = []
-        for record in records where only?.contains(record.id) ?? true {
-            seen.insert(record.id)
-            guard changes.contains(record.id), shown[record.id] != record else { continue }
-            shown[record.id] = record
+        var seen: Set<CountdownID> = []
+        for record in records where only?.contains(CountdownID(record.id)) ?? true {
+            let id = CountdownID(record.id)
+            seen.insert(id)
+            guard changes.contains(record.id), shown[id] != record else { continue }
+            shown[id] = record
             restart(record, now: now)
         }
-        for id in (only ?? Set(shown.keys)).sorted() where !seen.contains(id) {
-            if let key = keys.removeValue(forKey: id) {
+        for countdownID in (only ?? Set(shown.keys)).sorted() where !seen.contains(countdownID) {
+            let id = countdownID.string
+            if let key = keys.removeValue(forKey: countdownID) {
                 idsByKey[key] = nil
                 scheduler.cancel(key, reason: .stopped)
             }
-            if shown.removeValue(forKey: id) != nil || only != nil {
+            if shown.removeValue(forKey: countdownID) != nil || only != nil {
                 show(id, only != nil && view.element(elementID(id)) == nil ? "not stored" : "removed", nil)
             }
         }
@@ -121,7 +124,7 @@ final class StoreWatcher: SchedulerDelegate {
     }
 
     private func restart(_ record: StoredCountdown, now: StoreInstant) {
-        if let key = keys.removeValue(forKey: record.id) {
+        if let key = keys.removeValue(forKey: CountdownID(record.id)) {
             idsByKey[key] = nil
             scheduler.cancel(key, reason: .stopped)
         }
@@ -132,7 +135,7 @@ final class StoreWatcher: SchedulerDelegate {
             show(record.id, "paused", remaining)
         case .running(let deadline, remaining: _):
             let key = scheduler.start(CountdownSpec(id: record.id, deadline: deadline, every: record.every, length: record.total))
-            keys[record.id] = key
+            keys[CountdownID(record.id)] = key
             idsByKey[key] = record.id
             scheduler.announce(key)
         }
@@ -145,7 +148,7 @@ final class StoreWatcher: SchedulerDelegate {
 
     func countdownDidEnd(_ tick: Tick, reason: EndReason) {
         guard reason == .finished, let id = idsByKey.removeValue(forKey: tick.key) else { return }
-        keys[id] = nil
+        keys[CountdownID(id)] = nil
         show(id, "finished", 0)
     }
 

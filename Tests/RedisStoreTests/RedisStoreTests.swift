@@ -55,7 +55,7 @@ struct RedisStoreTests {
         #expect(try s.delete(id: "a"))
         #expect(try !s.delete(id: "a"))
         #expect(try s.load(id: "a") == nil)
-        var seen: Set<String> = []
+        var seen: Set<CountdownID> = []
         let deadline = Date().addingTimeInterval(2)
         while !seen.contains("a") && Date() < deadline {
             var fds = feed.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
