@@ -131,9 +131,14 @@ struct RunCommand: ParsableCommand {
         let outcome = loop.run()
         Self.closeState(of: host)
         view.finish()
-        if let redis = shared as? RedisSharedStore, redis.store.pendingCount > 0, !redis.store.reconnect() {
-            printError("cdscript: \(redis.store.pendingCount) change(s) could not reach \(redis.location) before the run ended; they are lost")
-            storeUnusable = true
+        if let redis = shared as? RedisSharedStore {
+            // Bounded: after a signal the watchdog ends the process 0.3 s after it.
+            let budget = outcome == .finished || outcome == .stopped ? 2_000 : 100
+            if !redis.store.flush(withinMilliseconds: budget) {
+                printError("cdscript: \(redis.store.pendingCount) change(s) to \(redis.store.pendingCountdowns) countdown(s) could not reach \(redis.location) before the run ended; they are lost")
+                storeUnusable = true
+            }
+            if !redis.store.lostIDs.isEmpty { storeUnusable = true }
         }
         if case .signal(let signal) = outcome { try Self.exit(afterSignal: signal) }
         if host.hookErrorCount > 0 {

@@ -49,6 +49,7 @@ struct RedisIDBytesTests {
 
         try server.start()
         #expect(store.reconnect())
+        #expect(store.replayPending(forMilliseconds: 1000))
         let other = try self.store()
         #expect(try other.load(id: nfc)?.total == 100 * s)
         #expect(try other.load(id: nfd)?.total == 205 * s)

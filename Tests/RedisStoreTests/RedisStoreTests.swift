@@ -135,7 +135,9 @@ struct RedisStoreTests {
         let other = try store()
         try other.modify(id: "q") { $0?.append(10_000_000_000, at: now) }
         #expect(s.reconnect())
+        #expect(s.replayPending(forMilliseconds: 1000))
         #expect(s.pendingCount == 0)
+        #expect(s.lostIDs.isEmpty, "a restart with persistence lost nothing")
         #expect(try other.load(id: "q")?.total == 113_000_000_000)
     }
 }
