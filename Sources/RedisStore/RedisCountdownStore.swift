@@ -418,20 +418,23 @@ public final class RedisCountdownStore: CountdownPersistence {
         guard let connection else { throw RedisError(connectionLost: true, message: "\(url): not connected") }
         // A change whose reply was lost is sent under its own sequence number first.
         var sequence = change.sequence
+        // First guess: the server holds what the change was computed from (one
+        // round trip per change); a conflict returns what it holds instead.
+        var current = change.before
+        var known = false
         var attempts = 0
         while attempts < 1000 {
             attempts += 1
-            let current = try decode(id: change.id, try connection.command(["HGET", Self.hashKey, change.id]))
-            if change.restore, current != nil {
+            if change.restore, known, current != nil {
                 // Written back (or started again) by another process meanwhile.
                 cache[CountdownID(change.id)] = current
                 return
             }
-            let target = change.unconditional ? change.after
-                : current == change.before ? change.after
+            let target = change.unconditional || current == change.before ? change.after
                 : RedisRecord.rebase(before: change.before, after: change.after, onto: current, at: change.instant)
             let keysAndArgs = ["2", Self.hashKey, writerKey, change.id, current.map(RedisRecord.encode) ?? "",
-                               target.map(RedisRecord.encode) ?? "", channel, "compare", String(sequence ?? nextSequence())]
+                               target.map(RedisRecord.encode) ?? "", channel, change.unconditional ? "any" : "compare",
+                               String(sequence ?? nextSequence())]
             sequence = nil
             switch try evaluate(keysAndArgs, connection: connection, id: change.id) {
             case .written:
@@ -440,8 +443,9 @@ public final class RedisCountdownStore: CountdownPersistence {
             case .alreadyApplied(let stored):
                 cache[CountdownID(change.id)] = stored
                 return
-            case .conflict:
-                continue
+            case .conflict(let stored):
+                current = stored
+                known = true
             }
         }
     }
