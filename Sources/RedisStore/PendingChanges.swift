@@ -38,6 +38,17 @@ struct PendingChanges {
     /// Changes waiting, counting merged ones.
     private(set) var changeCount = 0
 
+    /// About what one entry takes: the slot, two records, the id twice (entry
+    /// and merge index) and the index's bucket.
+    static func entryBytes(_ change: PendingChange) -> Int {
+        MemoryLayout<PendingChange?>.stride + 2 * MemoryLayout<StoredCountdown>.stride + 2 * change.id.utf8.count + 64
+    }
+
+    /// True when `change` would be merged into an entry (and take no more memory).
+    func merges(_ change: PendingChange) -> Bool {
+        change.sequence == nil && !change.restore && mergeable[CountdownID(change.id)] != nil
+    }
+
     var isEmpty: Bool { head == slots.count }
     /// Entries waiting (countdowns with changes, give or take a change whose reply was lost).
     var entryCount: Int { slots.count - head }

@@ -55,6 +55,9 @@ public final class RedisCountdownStore: CountdownPersistence {
     public private(set) var lostIDs: [String] = []
     /// Changes sent since the last reconnection (for the notice once all are sent).
     private var replayedSinceReconnect = 0
+    /// Counts the memory queued changes take against the run's limit (negative
+    /// gives it back); false refuses. A run wires it to `--memory-limit`.
+    public var chargeMemory: (Int) -> Bool = { _ in true }
     /// Called when the connection is lost (the feed arms its reconnect timer).
     var onLost: () -> Void = {}
     /// Notices for the user (lost, reconnected); stderr in the command line.
@@ -221,7 +224,7 @@ public final class RedisCountdownStore: CountdownPersistence {
     private func write(id: String, before: StoredCountdown?, after: StoredCountdown?, unconditional: Bool) throws -> Bool {
         if answersFromCache {
             guard everConnected else { throw RedisError(connectionLost: true, message: "cannot reach \(url)") }
-            queue(PendingChange(id: id, before: before, after: after, instant: clock.serverNow(), unconditional: unconditional))
+            try queue(PendingChange(id: id, before: before, after: after, instant: clock.serverNow(), unconditional: unconditional))
             return true
         }
         let sequence = nextSequence()
@@ -239,14 +242,31 @@ public final class RedisCountdownStore: CountdownPersistence {
             // The reply was lost, not necessarily the change: replaying it under the
             // same sequence number applies it at most once.
             wentOffline(error)
-            queue(PendingChange(id: id, before: before, after: after, instant: clock.serverNow(), unconditional: unconditional, sequence: sequence))
+            // Kept whatever the limit: it may be on the server already.
+            try queue(PendingChange(id: id, before: before, after: after, instant: clock.serverNow(), unconditional: unconditional, sequence: sequence))
             return true
         }
     }
 
-    private func queue(_ change: PendingChange) {
+    private func queue(_ change: PendingChange) throws(RedisError) {
+        if !pending.merges(change) {
+            // Merged changes take no more room: the queue grows with the countdowns
+            // changed, and those are bounded by the memory limit.
+            guard chargeMemory(PendingChanges.entryBytes(change)) || change.sequence != nil else {
+                throw RedisError(connectionLost: false, message: "\(url) is out of reach, and keeping more changes for it would pass the memory limit (--memory-limit); changes to more countdowns are not kept")
+            }
+        }
         pending.append(change)
         cache[CountdownID(change.id)] = change.after
+    }
+
+    private func dropFirstPending() {
+        if let first = pending.first { _ = chargeMemory(-PendingChanges.entryBytes(first)) }
+        pending.removeFirst()
+    }
+
+    private func dropAllPending() {
+        while !pending.isEmpty { dropFirstPending() }
     }
 
     private func nextSequence() -> Int {
@@ -347,14 +367,17 @@ public final class RedisCountdownStore: CountdownPersistence {
     /// queued for it is in the record written back.
     private func serverLostItsData() {
         scriptSHA = nil
-        pending.removeAll()
+        dropAllPending()
         replayedSinceReconnect = 0
         for id in used.sorted() {
             guard let record = cache[id], record.state != .finished else { continue }
             lostIDs.append(id.string)
             notice("cdscript: the store lost countdown \(id.string.debugDescription) (\(url) came back without its data); it runs on here and is written back")
-            pending.append(PendingChange(id: id.string, before: nil, after: record, instant: clock.serverNow(),
-                                         unconditional: false, restore: true))
+            let restore = PendingChange(id: id.string, before: nil, after: record, instant: clock.serverNow(),
+                                        unconditional: false, restore: true)
+            // Kept whatever the limit: the server has nothing else of it.
+            _ = chargeMemory(PendingChanges.entryBytes(restore))
+            pending.append(restore)
         }
     }
 
@@ -395,7 +418,7 @@ public final class RedisCountdownStore: CountdownPersistence {
                 notice("cdscript: could not apply a change to '\(change.id)' made while \(url) was out of reach: \(error)")
             }
             replayedSinceReconnect += change.count
-            pending.removeFirst()
+            dropFirstPending()
             if BootClock().bootNow() - start >= budget { break }
         }
         guard connection != nil, pending.isEmpty else { return false }

@@ -92,6 +92,10 @@ struct RunCommand: ParsableCommand {
         if let scaled = clock as? ScaledClock {
             loop.realInstant = { scaled.baseInstant($0) }
         }
+        // Changes queued for an unreachable Redis count against --memory-limit.
+        if let redis = shared as? RedisSharedStore {
+            redis.store.chargeMemory = { [weak host] in host?.chargeMemory($0) ?? true }
+        }
         // Changes other processes make to the countdowns this run holds arrive
         // through the store's feed, in the loop's one poll (StoreFollowing.swift).
         if let shared {

@@ -75,6 +75,36 @@ struct RedisOutageTests {
         print("replay of \(changes) queued changes to \(countdowns) countdowns: queued in \(queueingSeconds) s, sent in \(replaySeconds) s over \(slices) slices, longest \(longestSlice * 1000) ms")
     }
 
+    @Test("the queue counts against a memory budget: past it changes to more countdowns are refused (a store error), appends to queued ones still merge, and replay gives the memory back")
+    func queueWithinMemoryLimit() throws {
+        let store = try store()
+        var used = 0
+        let budget = 10 * PendingChanges.entryBytes(PendingChange(id: "c0", before: nil, after: nil, instant: 0, unconditional: false))
+        store.chargeMemory = { bytes in
+            guard bytes <= 0 || used + bytes <= budget else { return false }
+            used += bytes
+            return true
+        }
+        for i in 0..<11 { try store.save(record("c\(i)", seconds: 100)) }
+        server.stop()
+        for i in 0..<10 { try store.modify(id: "c\(i)") { $0?.total += s } }
+        do {
+            try store.modify(id: "c10") { $0?.total += s }
+            Issue.record("an 11th countdown's change was queued past the budget")
+        } catch {
+            #expect("\(error)".contains("--memory-limit"), "\(error)")
+        }
+        for _ in 0..<1000 { try store.modify(id: "c3") { $0?.total += s } }
+        #expect(store.pendingCountdowns == 10 && store.pendingCount == 1010)
+        try server.start()
+        #expect(store.reconnect())
+        #expect(store.replayPending(forMilliseconds: 5000))
+        #expect(used == 0, "the memory was given back")
+        let other = try self.store()
+        #expect(try other.load(id: "c3")?.total == 1101 * s)
+        #expect(try other.load(id: "c10")?.total == 100 * s)
+    }
+
     @Test("no key per change: after 500 changes the server holds the hash, the epoch and one writer key that expires")
     func noKeyPerChange() throws {
         let store = try store()
