@@ -70,7 +70,7 @@ extension StoreFaults {
             return changes
         }
 
-        @Test("no CPU and no wake-ups beyond one per change beside a missing, appearing, replaced, removed or file-shaped state folder, or one on a read-only file system")
+        @Test("no CPU, no wake-ups beyond one per change and none once they stop, beside a missing, appearing, replaced, removed or file-shaped state folder, or one on a read-only file system")
         func idleWhateverTheFolderDoes() throws {
             let parent = Scratch.directory("idle-state")
             defer { try? FileManager.default.removeItem(atPath: parent) }
@@ -103,6 +103,12 @@ extension StoreFaults {
                 if name == "run creating its store" || name == "run on a read-only file system" {
                     #expect(wakes <= 5, "\(name) woke \(wakes) times for changes it does not watch")
                 }
+            }
+            // Once the changes stop, nothing at all: no timer was left armed.
+            let quiet = processes.map { Self.wakeups($0.1.pid) }
+            Thread.sleep(forTimeInterval: 1.5)
+            for ((name, p), woken) in zip(processes, quiet) {
+                #expect(Self.wakeups(p.pid) - woken == 0, "\(name) woke while nothing changed")
             }
             #expect(FileManager.default.fileExists(atPath: parent + "/created/state.sqlite"))
         }
