@@ -20,6 +20,8 @@ struct PendingChange {
     var restore = false
     /// How many changes this entry stands for.
     var count = 1
+    /// Whether its memory was counted against the limit (and is given back).
+    var charged = false
 }
 
 /// The changes waiting for the server, oldest first, with the changes to one

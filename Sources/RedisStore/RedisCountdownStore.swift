@@ -242,17 +242,20 @@ public final class RedisCountdownStore: CountdownPersistence {
             // The reply was lost, not necessarily the change: replaying it under the
             // same sequence number applies it at most once.
             wentOffline(error)
-            // Kept whatever the limit: it may be on the server already.
             try queue(PendingChange(id: id, before: before, after: after, instant: clock.serverNow(), unconditional: unconditional, sequence: sequence))
             return true
         }
     }
 
     private func queue(_ change: PendingChange) throws(RedisError) {
+        var change = change
         if !pending.merges(change) {
             // Merged changes take no more room: the queue grows with the countdowns
             // changed, and those are bounded by the memory limit.
-            guard chargeMemory(PendingChanges.entryBytes(change)) || change.sequence != nil else {
+            change.charged = chargeMemory(PendingChanges.entryBytes(change))
+            // A change whose reply was lost is kept whatever the limit: it may be
+            // on the server already.
+            guard change.charged || change.sequence != nil else {
                 throw RedisError(connectionLost: false, message: "\(url) is out of reach, and keeping more changes for it would pass the memory limit (--memory-limit); changes to more countdowns are not kept")
             }
         }
@@ -261,7 +264,7 @@ public final class RedisCountdownStore: CountdownPersistence {
     }
 
     private func dropFirstPending() {
-        if let first = pending.first { _ = chargeMemory(-PendingChanges.entryBytes(first)) }
+        if let first = pending.first, first.charged { _ = chargeMemory(-PendingChanges.entryBytes(first)) }
         pending.removeFirst()
     }
 
@@ -373,10 +376,10 @@ public final class RedisCountdownStore: CountdownPersistence {
             guard let record = cache[id], record.state != .finished else { continue }
             lostIDs.append(id.string)
             notice("cdscript: the store lost countdown \(id.string.debugDescription) (\(url) came back without its data); it runs on here and is written back")
-            let restore = PendingChange(id: id.string, before: nil, after: record, instant: clock.serverNow(),
+            var restore = PendingChange(id: id.string, before: nil, after: record, instant: clock.serverNow(),
                                         unconditional: false, restore: true)
             // Kept whatever the limit: the server has nothing else of it.
-            _ = chargeMemory(PendingChanges.entryBytes(restore))
+            restore.charged = chargeMemory(PendingChanges.entryBytes(restore))
             pending.append(restore)
         }
     }
