@@ -2,8 +2,8 @@
 public enum CountdownChanges: Equatable, Sendable {
     /// Nothing changed (the wake-up was this process's own write, say).
     case none
-    /// These ids may have changed.
-    case ids(Set<String>)
+    /// These ids may have changed (keyed by bytes: see `CountdownID`).
+    case ids(Set<CountdownID>)
     /// Something changed; the feed cannot tell what (re-read what you hold).
     case unknown
 
@@ -11,7 +11,7 @@ public enum CountdownChanges: Equatable, Sendable {
     public func contains(_ id: String) -> Bool {
         switch self {
         case .none: return false
-        case .ids(let ids): return ids.contains(id)
+        case .ids(let ids): return ids.contains(CountdownID(id))
         case .unknown: return true
         }
     }

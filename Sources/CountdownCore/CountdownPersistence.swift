@@ -33,32 +33,32 @@ extension CountdownPersistence {
 
 /// A store in memory, for tests and for hosts that run on a virtual clock.
 public final class InMemoryCountdownStore: CountdownPersistence {
-    public private(set) var countdowns: [String: StoredCountdown] = [:]
+    public private(set) var countdowns: [CountdownID: StoredCountdown] = [:]
     /// Changes committed so far.
     public private(set) var commits = 0
 
     public init() {}
 
-    public func load(id: String) throws -> StoredCountdown? { countdowns[id] }
+    public func load(id: String) throws -> StoredCountdown? { countdowns[CountdownID(id)] }
 
     public func list() throws -> [StoredCountdown] {
-        countdowns.values.sorted { $0.id < $1.id }
+        countdowns.values.sorted { $0.id.precedesInBytes($1.id) }
     }
 
     public func save(_ countdown: StoredCountdown) throws {
-        countdowns[countdown.id] = countdown
+        countdowns[CountdownID(countdown.id)] = countdown
         commits += 1
     }
 
     public func delete(id: String) throws -> Bool {
         commits += 1
-        return countdowns.removeValue(forKey: id) != nil
+        return countdowns.removeValue(forKey: CountdownID(id)) != nil
     }
 
     public func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result {
-        var record = countdowns[id]
+        var record = countdowns[CountdownID(id)]
         let result = change(&record)
-        countdowns[id] = record
+        countdowns[CountdownID(id)] = record
         commits += 1
         return result
     }

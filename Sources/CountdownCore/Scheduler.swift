@@ -26,7 +26,7 @@ public final class Scheduler {
 
     var records = PagedArray(filler: Record())
     private var freeSlots: [Int32] = []
-    private var ids: [String: CountdownKey] = [:]
+    private var ids: [CountdownID: CountdownKey] = [:]
     /// Ids by slot, kept apart so that records stay plain data and anonymous countdowns pay nothing.
     private var idBySlot: [Int32: String] = [:]
     private var queue = TickQueue()
@@ -83,7 +83,7 @@ public final class Scheduler {
     public func start(id: String?, deadline: Deadline, every: Nanoseconds, wantsTicks: Bool, length: Nanoseconds?,
                       context: UInt64) -> CountdownKey {
         precondition(every > 0, "tick interval must be positive")
-        if let id, let old = ids[id] {
+        if let id, let old = ids[CountdownID(id)] {
             end(old, reason: .replaced, at: now)
         }
         let now = self.now
@@ -131,7 +131,7 @@ public final class Scheduler {
         activeCount += 1
         let key = CountdownKey(slot: slot, generation: record.generation)
         if let id {
-            ids[id] = key
+            ids[CountdownID(id)] = key
             idBySlot[slot] = id
         }
         return key
@@ -329,7 +329,7 @@ public final class Scheduler {
     }
 
     /// The active countdown started under `id`.
-    public func key(forID id: String) -> CountdownKey? { ids[id] }
+    public func key(forID id: String) -> CountdownKey? { ids[CountdownID(id)] }
 
     /// Active countdowns in start order.
     public var activeKeys: [CountdownKey] {
@@ -600,7 +600,7 @@ public final class Scheduler {
         records[slot].epoch &+= 1
         if r.isWall { wallDeadlines[Int32(slot)] = nil }
         // Only stored countdowns have ids here; an empty table needs no hashing.
-        if !idBySlot.isEmpty, let id = idBySlot.removeValue(forKey: Int32(slot)), ids[id] == key { ids[id] = nil }
+        if !idBySlot.isEmpty, let id = idBySlot.removeValue(forKey: Int32(slot)), ids[CountdownID(id)] == key { ids[CountdownID(id)] = nil }
         activeCount -= 1
         freeSlots.append(Int32(slot))
         if activeCount == 0 { queue.removeAll() }

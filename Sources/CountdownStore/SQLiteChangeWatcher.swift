@@ -27,6 +27,8 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
     private let recheckFD: Int32
     private var watch: Int32 = -1
     private var watchingStoreDirectory = false
+    /// While an ancestor is watched: the name whose creation in it matters.
+    private var awaitedName: String?
     private var lastVersion: Int?
     private var pendingRechecks = 0
     private var knewFile = false
@@ -92,7 +94,7 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
     public func drain() -> CountdownChanges {
         var relevant = false
         var signalled = false
-        var directoryAppeared = false
+        var moved = false
         withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
             while true {
                 let n = read(inotifyFD, buffer.baseAddress, buffer.count)
@@ -101,6 +103,17 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
                 while offset + MemoryLayout<inotify_event>.size <= n {
                     let event = (buffer.baseAddress! + offset).assumingMemoryBound(to: inotify_event.self)
                     let nameLength = Int(event.pointee.len)
+                    defer { offset += MemoryLayout<inotify_event>.size + nameLength }
+                    // Events of a watch this process already removed, above all the
+                    // IN_IGNORED that removing it queues: they say nothing about the
+                    // folder (taking that IN_IGNORED for "the folder appeared" and
+                    // watching again, which queues another, spun a core).
+                    guard event.pointee.wd == watch else { continue }
+                    let mask = event.pointee.mask
+                    if mask & Self.watchedFolderGone != 0 {
+                        moved = true
+                        continue
+                    }
                     let name = nameLength > 0
                         ? String(cString: (buffer.baseAddress! + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self))
                         : ""
@@ -110,19 +123,21 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
                         } else if name.hasPrefix(StateDirectory.fileName) {
                             relevant = true
                         }
-                    } else {
-                        directoryAppeared = true
+                    } else if name == awaitedName {
+                        // Only the next component of the store's path matters; any
+                        // other file in an ancestor is a wake-up and nothing more.
+                        moved = true
                     }
-                    if event.pointee.mask & UInt32(IN_IGNORED) != 0 { directoryAppeared = true }
-                    offset += MemoryLayout<inotify_event>.size + nameLength
                 }
             }
         }
         var expirations: UInt64 = 0
         let timerFired = read(recheckFD, &expirations, 8) == 8
-        if directoryAppeared {
+        if moved {
             rewatch()
-            relevant = true
+            // A store directory that appeared (or was replaced) may hold a store
+            // already; one without a store, or one that went away, needs no look.
+            if watchingStoreDirectory, store.fileExists { relevant = true }
         }
         if signalled {
             // A cdscript writer says its commit is visible: no re-check needed.
@@ -175,22 +190,66 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
         timerfd_settime(recheckFD, 0, &spec, nil)
     }
 
-    /// Watches the store's directory, or while it does not exist, its nearest
-    /// existing ancestor for the creation of the next component.
+    /// What says the watched folder itself went away: deleted, moved, or on a
+    /// file system that was unmounted (the kernel then drops the watch: IN_IGNORED).
+    static let watchedFolderGone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)
+
+    /// Watches the store's directory, or while it does not exist (or is not a
+    /// folder), its nearest existing ancestor for the creation of the next
+    /// component of the path (`awaitedName`).
     private func rewatch() {
         if watch >= 0 { inotify_rm_watch(inotifyFD, watch) }
-        let storeMask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE)
-        watch = inotify_add_watch(inotifyFD, store.directory, storeMask)
-        if watch >= 0 {
-            watchingStoreDirectory = true
-            return
+        watch = -1
+        // The awaited component may appear between the failed watch on it and the
+        // watch on its parent; it is then looked for again. A path that keeps
+        // changing under this loop leaves the nearest ancestor watched.
+        for _ in 0..<8 {
+            let storeMask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE) | Self.watchedFolderGone | UInt32(IN_ONLYDIR)
+            watch = inotify_add_watch(inotifyFD, store.directory, storeMask)
+            if watch >= 0 {
+                watchingStoreDirectory = true
+                awaitedName = nil
+                return
+            }
+            watchingStoreDirectory = false
+            var child = store.directory.hasPrefix("/") ? store.directory : "./" + store.directory
+            var path = Self.parent(of: child)
+            let ancestorMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR) | Self.watchedFolderGone
+            while true {
+                watch = inotify_add_watch(inotifyFD, path, ancestorMask)
+                if watch >= 0 { break }
+                guard path != "/", path != "." else {
+                    // Nothing on the path can be watched (no permission): no events, no wake-ups.
+                    awaitedName = nil
+                    return
+                }
+                child = path
+                path = Self.parent(of: path)
+            }
+            awaitedName = Self.lastComponent(of: child)
+            guard Self.isDirectory(child) else { return }
+            inotify_rm_watch(inotifyFD, watch)
+            watch = -1
         }
-        watchingStoreDirectory = false
+        // Still racing: the parent of the last component seen is watched.
         var path = store.directory.hasPrefix("/") ? store.directory : "./" + store.directory
-        while watch < 0, path != "/", !path.isEmpty {
+        while watch < 0, path != "/", path != "." {
+            awaitedName = Self.lastComponent(of: path)
             path = Self.parent(of: path)
-            watch = inotify_add_watch(inotifyFD, path, UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF))
+            watch = inotify_add_watch(inotifyFD, path, UInt32(IN_CREATE | IN_MOVED_TO | IN_ONLYDIR) | Self.watchedFolderGone)
         }
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    static func lastComponent(of path: String) -> String {
+        var trimmed = path
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        return String(trimmed[trimmed.index(after: slash)...])
     }
 
     static func parent(of path: String) -> String {

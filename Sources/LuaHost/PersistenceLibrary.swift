@@ -75,7 +75,7 @@ extension LuaHost {
         L.pop(2)
         guard let handle, handle.pointee.persistent != 0 else { return nil }
         let key = LuaHost.key(handle)
-        return persistentID(key) == id ? key : nil
+        return persistentID(key)?.sameBytes(as: id) == true ? key : nil
     }
 
     /// Called by `launch` once a persistent countdown exists and before its first tick.

@@ -20,8 +20,8 @@ extension LuaHost {
         let held: [String]
         switch changes {
         case .none: return
-        case .ids(let ids): held = ids.filter { persistentKey(forID: $0) != nil }.sorted()
-        case .unknown: held = persistentIDs.all.sorted()
+        case .ids(let ids): held = ids.filter { persistentKey(forID: $0.string) != nil }.sorted().map(\.string)
+        case .unknown: held = persistentIDs.all.sorted { $0.precedesInBytes($1) }
         }
         for id in held {
             // An earlier change's hooks may have ended or replaced it.

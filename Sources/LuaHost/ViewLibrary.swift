@@ -8,10 +8,10 @@ import TerminalView
 public final class ViewBinding {
     public let controller: ViewController
     /// Registry references to `on_press` callbacks, by button id.
-    var pressRefs: [String: Int32] = [:]
+    var pressRefs: [ElementKey: Int32] = [:]
     /// Bytes of text (ids, labels, titles) the view holds for the script, counted
     /// against the memory limit (`cd_limits_charge`).
-    var heldTextBytes: [String: Int] = [:]
+    var heldTextBytes: [ElementKey: Int] = [:]
     /// Countdowns paused by the Space key, resumed by the next Space.
     var pausedBySpace: [CountdownKey] = []
 
@@ -68,7 +68,7 @@ extension LuaHost {
         let outcome = view.controller.press(key)
         switch outcome {
         case .pressed(let id):
-            if let ref = view.pressRefs[id] { callPressHook(ref, id: id) }
+            if let ref = view.pressRefs[ElementKey(id)] { callPressHook(ref, id: id) }
         case .togglePause:
             // Nothing was running to pause, nor paused to resume: nothing happened.
             if !togglePauseAll(view) { return .unbound }
@@ -131,20 +131,20 @@ extension LuaHost {
     /// Returns what was held there before (for `restoreViewText`).
     @discardableResult
     fileprivate func chargeViewText(_ L: OpaquePointer, _ view: ViewBinding, key: String, bytes: Int, function fn: String) throws(APIError) -> Int {
-        let old = view.heldTextBytes[key] ?? 0
+        let old = view.heldTextBytes[ElementKey(key)] ?? 0
         guard cd_limits_charge(L, Int64(bytes - old)) != 0 else {
             let cap = Int(cd_get_limits(L).pointee.cap)
             throw APIError("\(fn): memory limit exceeded: the view's text (\(bytes) bytes here) and the script's Lua memory would pass \(cap >= 1 << 20 ? "\(cap >> 20) MB" : "\(cap) bytes") (raise it with --memory-limit)")
         }
-        view.heldTextBytes[key] = bytes
+        view.heldTextBytes[ElementKey(key)] = bytes
         return old
     }
 
     /// Undoes a charge whose change the view refused.
     fileprivate func restoreViewText(_ L: OpaquePointer, _ view: ViewBinding, key: String, to previous: Int) {
-        let now = view.heldTextBytes[key] ?? 0
+        let now = view.heldTextBytes[ElementKey(key)] ?? 0
         _ = cd_limits_charge(L, Int64(previous - now))
-        view.heldTextBytes[key] = previous == 0 ? nil : previous
+        view.heldTextBytes[ElementKey(key)] = previous == 0 ? nil : previous
     }
 
     private static func create(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ kind: ElementKind) -> Int32 {
@@ -172,7 +172,7 @@ extension LuaHost {
             }
             if fields.onPress != 0 {
                 lua_pushvalue(L, fields.onPress)
-                view.pressRefs[id] = cd_ref(L)
+                view.pressRefs[ElementKey(id)] = cd_ref(L)
             }
             L.push(id)
             return 1
@@ -210,9 +210,9 @@ extension LuaHost {
                 throw APIError("\(fn): \(error.message)")
             }
             if fields.onPress != 0 {
-                if let old = view.pressRefs[id] { cd_unref(L, old) }
+                if let old = view.pressRefs[ElementKey(id)] { cd_unref(L, old) }
                 lua_pushvalue(L, fields.onPress)
-                view.pressRefs[id] = cd_ref(L)
+                view.pressRefs[ElementKey(id)] = cd_ref(L)
             }
             return 0
         }
@@ -238,7 +238,7 @@ extension LuaHost {
                 }
                 L.setRawField(-2, name)
             }
-            if let ref = view.pressRefs[id] {
+            if let ref = view.pressRefs[ElementKey(id)] {
                 cd_push_ref(L, ref)
                 L.setRawField(-2, "on_press")
             }

@@ -9,10 +9,12 @@ import CountdownCore
 /// Each change script publishes the id it changed.
 ///
 /// When the server is lost (either connection fails), a one-shot timer retries
-/// with backoff (0.1 s doubling to 2 s: no busy loop, no wake-up storm). On
-/// reconnection the store sends the changes queued meanwhile, and the feed
-/// reports `.unknown` so holders re-read everything: changes published while
-/// nobody listened are not lost.
+/// with backoff (0.1 s doubling to 2 s: no busy loop, no wake-up storm). Once the
+/// store is connected again, the changes queued meanwhile are sent in slices of
+/// a few milliseconds, one per pass of the run loop (the timer fires again at
+/// once), so ticks, redraws and keys go on during a long replay. When all are
+/// sent the feed reports `.unknown` so holders re-read everything: changes
+/// published while nobody listened are not lost.
 public final class RedisChangeFeed: CountdownChangeFeed {
     public let store: RedisCountdownStore
     private var subscriber: RedisConnection?
@@ -46,10 +48,10 @@ public final class RedisChangeFeed: CountdownChangeFeed {
         // for its timeout and take the silence for a lost server.
         guard let subscriber, Self.isReadable(subscriber.fd) else { return changes }
         do {
-            var ids: Set<String> = []
+            var ids: Set<CountdownID> = []
             for reply in try subscriber.pendingReplies() {
                 if case .array(let parts) = reply, parts.count == 3, parts[0].string == "message", let id = parts[2].string {
-                    ids.insert(id)
+                    ids.insert(CountdownID(id))
                 }
             }
             if !ids.isEmpty { changes = changes.merged(with: .ids(ids)) }
@@ -86,14 +88,31 @@ public final class RedisChangeFeed: CountdownChangeFeed {
         if wasSubscribed { store.markLost("lost the connection to \(store.url)") }
     }
 
+    /// How long one slice of a replay may send for.
+    static let replaySliceMilliseconds = 5
+
     private func retry() -> Bool {
-        let storeBack = store.reconnect()
-        if storeBack, subscriber != nil || subscribe() {
+        guard store.reconnect() else {
+            scheduleRetry()
+            return false
+        }
+        guard store.replayPending(forMilliseconds: Self.replaySliceMilliseconds) else {
+            if store.isOffline { scheduleRetry() } else { fireSoon() }
+            return false
+        }
+        if subscriber != nil || subscribe() {
             backoff = 0
             return true
         }
         scheduleRetry()
         return false
+    }
+
+    /// The next slice of a replay, after the run loop's next pass.
+    private func fireSoon() {
+        var spec = itimerspec()
+        spec.it_value = timespec(tv_sec: 0, tv_nsec: 1)
+        timerfd_settime(timerFD, 0, &spec, nil)
     }
 
     private func scheduleRetry() {

@@ -94,6 +94,10 @@ struct RunCommand: ParsableCommand {
         if let scaled = clock as? ScaledClock {
             loop.realInstant = { scaled.baseInstant($0) }
         }
+        // Changes queued for an unreachable Redis count against --memory-limit.
+        if let redis = shared as? RedisSharedStore {
+            redis.store.chargeMemory = { [weak host] in host?.chargeMemory($0) ?? true }
+        }
         // Changes other processes make to the countdowns this run holds arrive
         // through the store's feed, in the loop's one poll (StoreFollowing.swift).
         if let shared {
@@ -142,10 +146,19 @@ struct RunCommand: ParsableCommand {
         let quitEarly = view.controller.quitKey != nil && scheduler.activeCount > 0
         Self.closeState(of: host)
         view.finish()
-        if let redis = shared as? RedisSharedStore, redis.store.pendingCount > 0, !redis.store.reconnect() {
-            printError("cdscript: \(redis.store.pendingCount) change(s) could not reach \(redis.location) before the run ended; they are lost")
-            storeUnusable = true
+        var changesLost = false
+        if let redis = shared as? RedisSharedStore {
+            // Bounded: after a signal the watchdog ends the process 0.3 s after it.
+            let budget = outcome == .finished || outcome == .stopped ? 2_000 : 100
+            if !redis.store.flush(withinMilliseconds: budget) {
+                printError("cdscript: \(redis.store.pendingCount) change(s) to \(redis.store.pendingCountdowns) countdown(s) could not reach \(redis.location) before the run ended; they are lost")
+                changesLost = true
+            }
+            if !redis.store.lostIDs.isEmpty { changesLost = true }
         }
+        // Stored countdowns lost or changes not sent outweigh how the run ended:
+        // 6 even after Ctrl-C, so that a script around it can tell.
+        if changesLost { throw ExitCode(ExitStatus.storeError.rawValue) }
         if case .signal(let signal) = outcome { try Self.exit(afterSignal: signal) }
         try OutputContract.check()
         if view.controller.quitKey == "ctrl-c" { throw ExitCode(ExitStatus.interrupted.rawValue) }

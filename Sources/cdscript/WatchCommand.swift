@@ -45,7 +45,7 @@ struct WatchCommand: ParsableCommand {
             }
         }
         // After onOpen is set: the first element opens the view and starts the keys.
-        let watcher = StoreWatcher(store: store, only: ids.isEmpty ? nil : Set(ids), scheduler: scheduler, view: controller)
+        let watcher = StoreWatcher(store: store, only: ids.isEmpty ? nil : Set(ids.map { CountdownID($0) }), scheduler: scheduler, view: controller)
         scheduler.delegate = watcher
         let feed: CountdownChangeFeed
         do {
@@ -77,17 +77,18 @@ struct WatchCommand: ParsableCommand {
 /// aligned to the stored deadline, and re-reads the store when it changes.
 final class StoreWatcher: SchedulerDelegate {
     let store: SharedStore
-    let only: Set<String>?
+    /// Keyed by bytes: ids that differ only in Unicode normal form are two countdowns.
+    let only: Set<CountdownID>?
     let scheduler: Scheduler
     let view: ViewController
-    private var shown: [String: StoredCountdown] = [:]
-    private var keys: [String: CountdownKey] = [:]
+    private var shown: [CountdownID: StoredCountdown] = [:]
+    private var keys: [CountdownID: CountdownKey] = [:]
     private var idsByKey: [CountdownKey: String] = [:]
     private var reportedError: String?
     /// Ids shown as unreadable, so that their removal shows too.
-    private var unreadableIDs: Set<String> = []
+    private var unreadableIDs: Set<CountdownID> = []
 
-    init(store: SharedStore, only: Set<String>?, scheduler: Scheduler, view: ViewController) {
+    init(store: SharedStore, only: Set<CountdownID>?, scheduler: Scheduler, view: ViewController) {
         self.store = store
         self.only = only
         self.scheduler = scheduler
@@ -103,33 +104,36 @@ final class StoreWatcher: SchedulerDelegate {
         let listing = store.exists ? try store.persistence.listing() : StoredCountdownListing(countdowns: [])
         let records = listing.countdowns
         let now = try store.now()
-        var seen: Set<String> = []
+        var seen: Set<CountdownID> = []
         // An unreadable record is named (once) and shown as such; the others go on.
-        let unreadable = listing.unreadable.filter { only?.contains($0.id) ?? true }
+        let unreadable = listing.unreadable.filter { only?.contains(CountdownID($0.id)) ?? true }
         if unreadable.isEmpty { reportedError = nil } else { showError(unreadable.map(\.description).joined(separator: "\ncdscript: ")) }
         for bad in unreadable {
-            seen.insert(bad.id)
-            if let key = keys.removeValue(forKey: bad.id) {
-                idsByKey[key] = nil
-                scheduler.cancel(key, reason: .stopped)
-            }
-            shown[bad.id] = nil
-            show(bad.id, "unreadable", nil)
-        }
-        for record in records where only?.contains(record.id) ?? true {
-            seen.insert(record.id)
-            guard changes.contains(record.id), shown[record.id] != record else { continue }
-            shown[record.id] = record
-            restart(record, now: now)
-        }
-        let wasUnreadable = unreadableIDs
-        unreadableIDs = Set(unreadable.map(\.id))
-        for id in (only ?? Set(shown.keys).union(wasUnreadable)).sorted() where !seen.contains(id) {
+            let id = CountdownID(bad.id)
+            seen.insert(id)
             if let key = keys.removeValue(forKey: id) {
                 idsByKey[key] = nil
                 scheduler.cancel(key, reason: .stopped)
             }
-            if shown.removeValue(forKey: id) != nil || wasUnreadable.contains(id) || only != nil {
+            shown[id] = nil
+            show(bad.id, "unreadable", nil)
+        }
+        for record in records where only?.contains(CountdownID(record.id)) ?? true {
+            let id = CountdownID(record.id)
+            seen.insert(id)
+            guard changes.contains(record.id), shown[id] != record else { continue }
+            shown[id] = record
+            restart(record, now: now)
+        }
+        let wasUnreadable = unreadableIDs
+        unreadableIDs = Set(unreadable.map { CountdownID($0.id) })
+        for countdownID in (only ?? Set(shown.keys).union(wasUnreadable)).sorted() where !seen.contains(countdownID) {
+            let id = countdownID.string
+            if let key = keys.removeValue(forKey: countdownID) {
+                idsByKey[key] = nil
+                scheduler.cancel(key, reason: .stopped)
+            }
+            if shown.removeValue(forKey: countdownID) != nil || wasUnreadable.contains(countdownID) || only != nil {
                 show(id, only != nil && view.element(elementID(id)) == nil ? "not stored" : "removed", nil)
             }
         }
@@ -142,7 +146,7 @@ final class StoreWatcher: SchedulerDelegate {
     }
 
     private func restart(_ record: StoredCountdown, now: StoreInstant) {
-        if let key = keys.removeValue(forKey: record.id) {
+        if let key = keys.removeValue(forKey: CountdownID(record.id)) {
             idsByKey[key] = nil
             scheduler.cancel(key, reason: .stopped)
         }
@@ -153,7 +157,7 @@ final class StoreWatcher: SchedulerDelegate {
             show(record.id, "paused", remaining)
         case .running(let deadline, remaining: _):
             let key = scheduler.start(CountdownSpec(id: record.id, deadline: deadline, every: record.every, length: record.total))
-            keys[record.id] = key
+            keys[CountdownID(record.id)] = key
             idsByKey[key] = record.id
             scheduler.announce(key)
         }
@@ -166,7 +170,7 @@ final class StoreWatcher: SchedulerDelegate {
 
     func countdownDidEnd(_ tick: Tick, reason: EndReason) {
         guard reason == .finished, let id = idsByKey.removeValue(forKey: tick.key) else { return }
-        keys[id] = nil
+        keys[CountdownID(id)] = nil
         show(id, "finished", 0)
     }
 

@@ -98,6 +98,37 @@ struct SQLiteChangeWatcherTests {
         #expect(try mine.load(id: "late") != nil)
     }
 
+    @Test("a store folder moved away and replaced by a new one is followed: the new store's commits are reported")
+    func folderReplaced() throws {
+        let root = temporaryDirectory()
+        let dir = root + "/state"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let mine = CountdownStore(directory: dir)
+        let watcher = try SQLiteChangeWatcher(store: mine)
+        #expect(rename(dir, root + "/state.old") == 0)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
+        #expect(changes(watcher, within: 0.3) == .none, "an empty folder is no change")
+        let other = CountdownStore(directory: dir)
+        try other.save(record("new"))
+        #expect(changes(watcher) == .unknown)
+    }
+
+    @Test("a file where the store folder should be is not watched as the folder; the folder that replaces it is")
+    func fileInPlaceOfFolder() throws {
+        let root = temporaryDirectory()
+        let dir = root + "/state"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try "not a folder".write(toFile: dir, atomically: false, encoding: .utf8)
+        let mine = CountdownStore(directory: dir)
+        let watcher = try SQLiteChangeWatcher(store: mine)
+        try "still not".write(toFile: dir, atomically: false, encoding: .utf8)
+        #expect(wakes(watcher, within: 0.3) == 0, "writes to the file woke the watcher")
+        try FileManager.default.removeItem(atPath: dir)
+        let other = CountdownStore(directory: dir)
+        try other.save(record("new"))
+        #expect(changes(watcher) == .unknown)
+    }
+
     @Test("a commit made by another tool (no signal file) is still seen, through the re-checks")
     func foreignWriter() throws {
         let dir = temporaryDirectory()

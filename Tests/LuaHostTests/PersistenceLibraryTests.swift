@@ -25,7 +25,7 @@ private final class LoggingStore: CountdownPersistence {
         try check("modify \(id)")
         return try inner.modify(id: id, change)
     }
-    subscript(id: String) -> StoredCountdown? { inner.countdowns[id] }
+    subscript(id: String) -> StoredCountdown? { inner.countdowns[CountdownID(id)] }
 }
 
 /// One process: a host on a virtual clock sharing `store`.

@@ -55,7 +55,7 @@ struct RedisStoreTests {
         #expect(try s.delete(id: "a"))
         #expect(try !s.delete(id: "a"))
         #expect(try s.load(id: "a") == nil)
-        var seen: Set<String> = []
+        var seen: Set<CountdownID> = []
         let deadline = Date().addingTimeInterval(2)
         while !seen.contains("a") && Date() < deadline {
             var fds = feed.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
@@ -135,7 +135,9 @@ struct RedisStoreTests {
         let other = try store()
         try other.modify(id: "q") { $0?.append(10_000_000_000, at: now) }
         #expect(s.reconnect())
+        #expect(s.replayPending(forMilliseconds: 1000))
         #expect(s.pendingCount == 0)
+        #expect(s.lostIDs.isEmpty, "a restart with persistence lost nothing")
         #expect(try other.load(id: "q")?.total == 113_000_000_000)
     }
 }

@@ -70,11 +70,11 @@ public final class ViewController {
     private var writer = FrameWriter()
     private var dirty = false
     private var pendingControl = ""
-    private var plainLines: [String: String] = [:]
+    private var plainLines: [ElementKey: String] = [:]
     /// The ids on screen after the last render when some elements did not fit;
     /// nil when all are shown or the layout must be worked out again. A change to
     /// an element off screen then costs no redraw.
-    private var shownIDs: Set<String>?
+    private var shownIDs: Set<ElementKey>?
 
     public init(output: Output) {
         self.output = output
@@ -178,7 +178,7 @@ public final class ViewController {
         dirty = false
         let size = surface.size
         let elements = model.elements
-        shownIDs = Layout.shownIndices(elements, size: bodySize(size)).map { Set($0.map { elements[$0].id }) }
+        shownIDs = Layout.shownIndices(elements, size: bodySize(size)).map { Set($0.map { ElementKey(elements[$0].id) }) }
         let frame = pendingControl + writer.frame(composed(size))
         pendingControl = ""
         if !frame.isEmpty { surface.write(frame) }
@@ -239,12 +239,12 @@ public final class ViewController {
         guard !isClosed else { return }
         switch output {
         case .screen:
-            if let shownIDs, !shownIDs.contains(element.id) { return }
+            if let shownIDs, !shownIDs.contains(ElementKey(element.id)) { return }
             dirty = true
         case .plain(let emit):
             let line = PlainLine.line(for: element)
-            if plainLines[element.id] != line {
-                plainLines[element.id] = line
+            if plainLines[ElementKey(element.id)] != line {
+                plainLines[ElementKey(element.id)] = line
                 emit(line)
             }
         }

@@ -2,13 +2,13 @@
 /// that span elements: unique ids and keys bound at most once.
 public struct ViewModel: Sendable {
     public private(set) var elements: [Element] = []
-    private var indexByID: [String: Int] = [:]
+    private var indexByID: [ElementKey: Int] = [:]
     private var buttonByKey: [String: String] = [:]
 
     public init() {}
 
     public func element(_ id: String) -> Element? {
-        indexByID[id].map { elements[$0] }
+        indexByID[ElementKey(id)].map { elements[$0] }
     }
 
     /// The id of the button bound to `key`.
@@ -19,8 +19,8 @@ public struct ViewModel: Sendable {
     @discardableResult
     public mutating func add(_ kind: ElementKind, id: String, fields: [(String, FieldValue)]) throws(ViewError) -> Element {
         guard !id.isEmpty else { throw ViewError("'id' must not be empty") }
-        guard indexByID[id] == nil else {
-            throw ViewError("duplicate id '\(id)': a \(elements[indexByID[id]!].kind.rawValue) already has it")
+        guard indexByID[ElementKey(id)] == nil else {
+            throw ViewError("duplicate id '\(id)': a \(elements[indexByID[ElementKey(id)]!].kind.rawValue) already has it")
         }
         var element = Element(id: id, kind: kind)
         for (name, value) in fields { try element.set(name, value) }
@@ -32,7 +32,7 @@ public struct ViewModel: Sendable {
             try checkKey(element.key, for: id)
             buttonByKey[element.key] = id
         }
-        indexByID[id] = elements.count
+        indexByID[ElementKey(id)] = elements.count
         elements.append(element)
         return element
     }
@@ -41,7 +41,7 @@ public struct ViewModel: Sendable {
     /// Returns whether anything visible changed.
     @discardableResult
     public mutating func set(_ id: String, fields: [(String, FieldValue)]) throws(ViewError) -> Bool {
-        guard let index = indexByID[id] else { throw unknownID(id) }
+        guard let index = indexByID[ElementKey(id)] else { throw unknownID(id) }
         var element = elements[index]
         for (name, value) in fields { try element.set(name, value) }
         let old = elements[index]

@@ -1,0 +1,100 @@
+import CountdownCore
+
+/// One change (or several, merged) that has not reached the server yet.
+struct PendingChange {
+    let id: String
+    /// What the first merged change was computed from (server terms).
+    var before: StoredCountdown?
+    /// What the last merged change made of it.
+    var after: StoredCountdown?
+    /// When the first merged change was made, on the server's clock.
+    var instant: Nanoseconds
+    /// A save or delete: replayed as it is, whatever the server holds.
+    var unconditional: Bool
+    /// Set for a change that was sent and whose reply was lost: it is replayed
+    /// under the same sequence number, which the server has recorded if it
+    /// applied it (so it is applied at most once). Never merged with others.
+    var sequence: Int?
+    /// A countdown written back after the server lost its data: created only
+    /// where the server has none (another process may have written it back).
+    var restore = false
+    /// How many changes this entry stands for.
+    var count = 1
+    /// Whether its memory was counted against the limit (and is given back).
+    var charged = false
+}
+
+/// The changes waiting for the server, oldest first, with the changes to one
+/// countdown merged into one entry (two appends are one sum: the entry keeps the
+/// first `before` and the last `after`). Its size is bounded by the number of
+/// countdowns changed, not by the number of changes: an outage during which a
+/// countdown is appended to every 0.1 s leaves one entry.
+///
+/// A slot array drained from a head index: taking the first entry is O(1)
+/// (`Array.removeFirst` made replaying 200,000 changes quadratic).
+struct PendingChanges {
+    private var slots: [PendingChange?] = []
+    private var head = 0
+    /// The slot of each countdown's entry that later changes are merged into.
+    private var mergeable: [CountdownID: Int] = [:]
+    /// Changes waiting, counting merged ones.
+    private(set) var changeCount = 0
+
+    /// About what one entry takes: the slot, two records, the id twice (entry
+    /// and merge index) and the index's bucket.
+    static func entryBytes(_ change: PendingChange) -> Int {
+        MemoryLayout<PendingChange?>.stride + 2 * MemoryLayout<StoredCountdown>.stride + 2 * change.id.utf8.count + 64
+    }
+
+    /// True when `change` would be merged into an entry (and take no more memory).
+    func merges(_ change: PendingChange) -> Bool {
+        change.sequence == nil && !change.restore && mergeable[CountdownID(change.id)] != nil
+    }
+
+    var isEmpty: Bool { head == slots.count }
+    /// Entries waiting (countdowns with changes, give or take a change whose reply was lost).
+    var entryCount: Int { slots.count - head }
+    var first: PendingChange? { isEmpty ? nil : slots[head] }
+
+    mutating func append(_ change: PendingChange) {
+        let key = CountdownID(change.id)
+        changeCount += change.count
+        if change.sequence == nil, !change.restore, let slot = mergeable[key], var entry = slots[slot] {
+            entry.after = change.after
+            entry.unconditional = entry.unconditional || change.unconditional
+            entry.count += change.count
+            slots[slot] = entry
+            return
+        }
+        slots.append(change)
+        // A change whose reply was lost, or a write-back, stays apart: the next
+        // change to that countdown opens an entry of its own.
+        mergeable[key] = change.sequence == nil && !change.restore ? slots.count - 1 : nil
+    }
+
+    mutating func removeFirst() {
+        guard let entry = slots[head] else { return }
+        let key = CountdownID(entry.id)
+        if mergeable[key] == head { mergeable[key] = nil }
+        slots[head] = nil
+        head += 1
+        changeCount -= entry.count
+        if head == slots.count {
+            slots.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 1024, head * 2 >= slots.count {
+            // Amortized: each slot moves at most once per halving.
+            slots.removeFirst(head)
+            let removed = head
+            mergeable = mergeable.mapValues { $0 - removed }
+            head = 0
+        }
+    }
+
+    mutating func removeAll() {
+        slots.removeAll()
+        head = 0
+        mergeable.removeAll()
+        changeCount = 0
+    }
+}
