@@ -222,3 +222,18 @@ int cd_limits_charge(lua_State *L, int64_t delta) {
     else limits->used += (size_t)delta;
     return 1;
 }
+
+void cd_limits_end_failed_hook(lua_State *L, cd_limits *limits, cd_limits_saved saved) {
+    if (limits != NULL && limits->depth > 1 && cd_interrupt_pending() == 0) {
+        if (limits->budget > 0 && limits->spent > limits->budget) {
+            limits->spent = saved.spent;
+            /* Over budget the thread's hook fires at every instruction: the usual
+             * period again (a coroutine the hook left behind gets it at its next
+             * resume, see auxresume). */
+            if (cd_script_hook_count == 0) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
+            else cd_reapply_hook(L);
+        }
+        cd_cpu_limit_release_stopped();
+    }
+    cd_limits_end(L, limits, saved);
+}

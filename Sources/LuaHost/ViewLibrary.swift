@@ -85,7 +85,7 @@ extension LuaHost {
         cd_push_ref(L, ref)
         L.push(id)
         // After a terminating signal, "interrupted" is no error of the script.
-        if cd_pcall_traceback(L, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
+        if cd_pcall_hook(L, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
             hookErrorCount += 1
             reportError("cdscript: error in on_press of button \"\(id)\": \(L.string(at: -1) ?? "(error object is not a string)")")
         }

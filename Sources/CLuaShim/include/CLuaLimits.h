@@ -167,6 +167,18 @@ static inline void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_save
     }
 }
 
+/* Ends a hook's callback begun by cd_limits_begin whose protected call failed.
+ * A hook run inside another callback (a start's first tick, the on_done a cancel
+ * runs) shares that callback's budget and CPU time; when it ran out of either, the
+ * limit is the hook's error alone: the enclosing callback goes on with the
+ * instructions and CPU time it had when it called the hook, instead of raising
+ * the same error at its next instruction (issue 29). What the hook spent is not
+ * charged to it: the hook paid with its error. Interruptions stay everybody's. */
+void cd_limits_end_failed_hook(lua_State *L, cd_limits *limits, cd_limits_saved saved);
+/* For cd_limits_end_failed_hook: the CPU-time limit lets go of the callback it
+ * stopped (a nested hook's), so that the enclosing one runs on. */
+void cd_cpu_limit_release_stopped(void);
+
 /* Counts `delta` bytes the host holds for the script (view text) against the
  * memory cap, beside Lua's own memory. A growth past the cap is refused: returns
  * 0 and changes nothing. Shrinking always succeeds. */

@@ -49,6 +49,10 @@ int cd_load_text(lua_State *L, const char *source, size_t length, const char *ch
  * traceback. Returns a Lua status; on error the message (with traceback) is on top.
  * LUA_ERRMEM skips the handler: the message is then Lua's bare one. */
 int cd_pcall_traceback(lua_State *L, int nargs, int nresults);
+/* cd_pcall_traceback for a hook (on_press, on_error, a global hook): when it runs
+ * inside another callback and runs out of that callback's budget or CPU time, the
+ * limit is the hook's error alone (see cd_limits_end_failed_hook). */
+int cd_pcall_hook(lua_State *L, int nargs, int nresults);
 
 /* A hook's `t`: a read-only snapshot of one tick. It is a small userdata, not a
  * table, so that a tick costs one allocation; its fields (id, remaining, days,
