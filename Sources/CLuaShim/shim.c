@@ -70,6 +70,15 @@ int cd_load_text(lua_State *L, const char *source, size_t length, const char *ch
     return luaL_loadbufferx(L, source, length, chunk_name, "t");
 }
 
+int cd_load_script(lua_State *L, const char *source, size_t length, const char *chunk_name, int allow_binary) {
+    if (length == 0 || source[0] != LUA_SIGNATURE[0]) return luaL_loadbufferx(L, source, length, chunk_name, "t");
+    if (allow_binary) return luaL_loadbufferx(L, source, length, chunk_name, "b");
+    /* Crafted bytecode can crash the VM: under --sandbox scripts are source only. */
+    const char *name = (chunk_name[0] == '@' || chunk_name[0] == '=') ? chunk_name + 1 : chunk_name;
+    lua_pushfstring(L, "%s: precompiled (binary) chunks are refused under --sandbox (run the Lua source instead)", name);
+    return LUA_ERRSYNTAX;
+}
+
 static int traceback_handler(lua_State *L) {
     const char *message = lua_tostring(L, 1);
     if (message == NULL) {
