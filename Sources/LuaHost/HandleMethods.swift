@@ -60,10 +60,12 @@ extension LuaHost {
             if amount < 0, let left = host.scheduler.remaining(key), left + amount <= 0 {
                 // Taking off all that is left ends it inside append, and its stored
                 // copy must say so before on_done runs: stored first, finished.
-                host.storeChange(key) { record, now in record.takeOff(amount, at: now) }
+                host.storeChange(key) { record, now in record.takeOff(-amount, at: now) }
                 host.scheduler.append(key, amount)
             } else if host.scheduler.append(key, amount) {
-                host.storeChange(key) { record, now in record.append(amount, at: now) }
+                host.storeChange(key) { record, now in
+                    if amount < 0 { record.takeOff(-amount, at: now) } else { record.append(amount, at: now) }
+                }
                 // What the countdown shows changes now, not at its next tick.
                 host.scheduler.tickNow(key)
             } else if amount < 0 {
@@ -133,11 +135,15 @@ extension LuaHost {
 }
 
 extension StoredCountdown {
-    /// A negative append that leaves nothing: the record ends, finished, here and
-    /// now (`finish(at:)` takes only a running record at its end, not a paused one).
-    mutating func takeOff(_ amount: Nanoseconds, at now: StoreInstant) {
-        append(amount, at: now)
-        guard state != .finished, timeLeft(at: now) <= 0 else { return }
+    /// Takes `size` off the stored record, never more than it has left there
+    /// (another process may have taken some off already): its length keeps what
+    /// elapsed and stays a valid length for the store. A record left with nothing
+    /// ends, finished, here and now (`finish(at:)` takes only a running record
+    /// at its end, not a paused one).
+    mutating func takeOff(_ size: Nanoseconds, at now: StoreInstant) {
+        guard effectiveState(at: now) != .finished else { return }
+        append(-min(size, remaining(at: now)), at: now)
+        guard remaining(at: now) <= 0 else { return }
         state = .finished
         pausedRemaining = nil
         updatedAt = now.wall

@@ -96,6 +96,9 @@ struct TakeOffTests {
         #expect(shortened.total == 40 * Time.nanosecondsPerSecond)
         bed.mustRun("h:append(-60)")
         #expect(store.countdowns["tea"]?.state == .finished)
+        // Never a negative length in the store (a store refuses to read one back):
+        // the length keeps what elapsed.
+        #expect(store.countdowns["tea"]?.total == 5 * Time.nanosecondsPerSecond)
         try bed.runAll()
         #expect(bed.lines.filter { $0.hasPrefix("done") } == ["done finished 0.0 1.0"])
         #expect(bed.errors.isEmpty, "\(bed.errors)")
