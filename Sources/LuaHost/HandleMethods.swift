@@ -41,11 +41,14 @@ extension LuaHost {
                 throw APIError("append: 'seconds' must be a number, got \(L.typeName(at: 2))")
             }
             guard !seconds.isNaN else {
-                throw APIError("append: 'seconds' must be a number of seconds other than 0 (a negative one takes time off), got nan")
+                throw APIError("append: 'seconds' must be a number of seconds, got nan")
             }
             // A negative amount takes time off (issue 29); its size has the bounds of a length.
-            guard abs(seconds) <= StartOptions.longestSeconds else {
-                throw APIError("append: 'seconds' must be from -\(StartOptions.format(StartOptions.longestSeconds)) to \(StartOptions.format(StartOptions.longestSeconds)) seconds (about 73 years either way), got \(StartOptions.format(seconds))")
+            if seconds > StartOptions.longestSeconds {
+                throw APIError("append: 'seconds' must be at most \(StartOptions.longestText), got \(StartOptions.format(seconds))")
+            }
+            if seconds < -StartOptions.longestSeconds {
+                throw APIError("append: 'seconds' must be at least -\(StartOptions.longestText), got \(StartOptions.format(seconds))")
             }
             guard let size = Time.nanoseconds(fromSeconds: abs(seconds)), size > 0 else {
                 throw APIError("append: 'seconds' must be a number of seconds other than 0 (a negative one takes time off), got \(StartOptions.format(seconds))")
