@@ -55,6 +55,22 @@ struct FirstTickLimitTests {
         #expect(bed.errors.count == 2, "\(bed.errors)")
     }
 
+    @Test("a loop of spinning first ticks cannot multiply the budget: after four the main chunk runs out too")
+    func failuresAreBounded() {
+        let bed = HostBed(limits: Self.limits)
+        let failure = bed.run("""
+            started = 0
+            for i = 1, 100 do
+              started = i
+              countdown.start{ seconds = 3, on_tick = function() while true do end end }
+            end
+            """)
+        #expect(failure?.message.contains("instruction budget exceeded") == true, "\(failure?.message ?? "ran to its end")")
+        #expect(bed.errors.count == 5, "\(bed.errors)")
+        bed.mustRun("print(started)")
+        #expect(bed.lines == ["5"])
+    }
+
     @Test("an on_done run inside cancel, and an on_error handler, that run out fail alone")
     func nestedDoneAndHandler() {
         let bed = HostBed(limits: Self.limits)

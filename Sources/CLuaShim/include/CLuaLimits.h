@@ -88,7 +88,15 @@ typedef struct cd_limits {
      * identifies it. */
     int hook_pin_ref;
     int hook_pinned;
+    /* Nested hooks that ran out and failed alone in this outermost callback (see
+     * cd_limits_end_failed_hook); reset when an outermost callback begins. */
+    int forgiven;
 } cd_limits;
+
+/* How many nested hooks of one outermost callback may run out and fail alone;
+ * past that the limit is the callback's own, so that a loop starting countdowns
+ * whose first ticks spin cannot multiply the limit without end. */
+#define CD_FORGIVEN_MAX 4
 
 /* A new state whose allocator and count hook enforce the given limits (0: none).
  * NULL when even the state could not be allocated. */
@@ -140,6 +148,7 @@ static inline cd_limits_saved cd_limits_begin(lua_State *L, cd_limits *limits) {
      * budget of the callback that caused it: one budget for all it causes. */
     if (limits->depth++ == 0) {
         limits->spent = 0;
+        limits->forgiven = 0;
         cd_callback_sequence++; /* what the CPU-time limit tells callbacks apart by */
     }
     limits->capped = 1;
@@ -173,11 +182,14 @@ static inline void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_save
  * limit is the hook's error alone: the enclosing callback goes on with the
  * instructions and CPU time it had when it called the hook, instead of raising
  * the same error at its next instruction (issue 29). What the hook spent is not
- * charged to it: the hook paid with its error. Interruptions stay everybody's. */
+ * charged to it: the hook paid with its error. At most CD_FORGIVEN_MAX times per
+ * outermost callback; interruptions stay everybody's. */
 void cd_limits_end_failed_hook(lua_State *L, cd_limits *limits, cd_limits_saved saved);
 /* For cd_limits_end_failed_hook: the CPU-time limit lets go of the callback it
  * stopped (a nested hook's), so that the enclosing one runs on. */
 void cd_cpu_limit_release_stopped(void);
+/* Nonzero when the CPU-time limit has stopped the callback running now. */
+int cd_cpu_limit_stopped_now(void);
 
 /* Counts `delta` bytes the host holds for the script (view text) against the
  * memory cap, beside Lua's own memory. A growth past the cap is refused: returns
