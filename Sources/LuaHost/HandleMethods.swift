@@ -63,11 +63,11 @@ extension LuaHost {
             if amount < 0, let left = host.scheduler.remaining(key), left + amount <= 0 {
                 // Taking off all that is left ends it inside append, and its stored
                 // copy must say so before on_done runs: stored first, finished.
-                host.storeChange(key) { record, now in record.takeOff(-amount, at: now) }
+                host.storeChange(key) { record, now in record.takeOffAtMostWhatIsLeft(-amount, at: now) }
                 host.scheduler.append(key, amount)
             } else if host.scheduler.append(key, amount) {
                 host.storeChange(key) { record, now in
-                    if amount < 0 { record.takeOff(-amount, at: now) } else { record.append(amount, at: now) }
+                    if amount < 0 { record.takeOffAtMostWhatIsLeft(-amount, at: now) } else { record.append(amount, at: now) }
                 }
                 // What the countdown shows changes now, not at its next tick.
                 host.scheduler.tickNow(key)
@@ -134,21 +134,5 @@ extension LuaHost {
             L.push(host.state(of: handle).description)
             return 1
         }
-    }
-}
-
-extension StoredCountdown {
-    /// Takes `size` off the stored record, never more than it has left there
-    /// (another process may have taken some off already): its length keeps what
-    /// elapsed and stays a valid length for the store. A record left with nothing
-    /// ends, finished, here and now (`finish(at:)` takes only a running record
-    /// at its end, not a paused one).
-    mutating func takeOff(_ size: Nanoseconds, at now: StoreInstant) {
-        guard effectiveState(at: now) != .finished else { return }
-        append(-min(size, remaining(at: now)), at: now)
-        guard remaining(at: now) <= 0 else { return }
-        state = .finished
-        pausedRemaining = nil
-        updatedAt = now.wall
     }
 }
