@@ -229,6 +229,7 @@ void cd_limits_end_failed_hook(lua_State *L, cd_limits *limits, cd_limits_saved 
         int over_time = cd_cpu_limit_stopped_now();
         if ((over_budget || over_time) && limits->forgiven < CD_FORGIVEN_MAX) {
             limits->forgiven++;
+            limits->hook_dirty = 1; /* the outermost callback's end resets the count */
             if (over_budget) {
                 limits->spent = saved.spent;
                 /* Over budget the thread's hook fires at every instruction: the usual

@@ -89,7 +89,8 @@ typedef struct cd_limits {
     int hook_pin_ref;
     int hook_pinned;
     /* Nested hooks that ran out and failed alone in this outermost callback (see
-     * cd_limits_end_failed_hook); reset when an outermost callback begins. */
+     * cd_limits_end_failed_hook, which sets `hook_dirty`, so that the reset at the
+     * callback's end costs nothing on the usual path). */
     int forgiven;
 } cd_limits;
 
@@ -148,7 +149,6 @@ static inline cd_limits_saved cd_limits_begin(lua_State *L, cd_limits *limits) {
      * budget of the callback that caused it: one budget for all it causes. */
     if (limits->depth++ == 0) {
         limits->spent = 0;
-        limits->forgiven = 0;
         cd_callback_sequence++; /* what the CPU-time limit tells callbacks apart by */
     }
     limits->capped = 1;
@@ -169,10 +169,13 @@ static inline void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_save
     /* Back to the usual count after a budget ran out (the hook then counts every
      * instruction) or after an interruption. Every outermost callback ends here,
      * so the next one starts with the usual count. */
-    if (limits->hook_dirty && limits->budget > 0 && cd_interrupt_pending() == 0) {
-        limits->hook_dirty = 0;
-        if (cd_script_hook_count == 0) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
-        else cd_reapply_hook(L);
+    if (limits->hook_dirty) {
+        limits->forgiven = 0;
+        if (limits->budget > 0 && cd_interrupt_pending() == 0) {
+            limits->hook_dirty = 0;
+            if (cd_script_hook_count == 0) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
+            else cd_reapply_hook(L);
+        }
     }
 }
 
