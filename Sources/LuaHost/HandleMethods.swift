@@ -63,7 +63,7 @@ extension LuaHost {
             if amount < 0, let left = host.scheduler.remaining(key), left + amount <= 0 {
                 // Taking off all that is left ends it inside append, and its stored
                 // copy must say so before on_done runs: stored first, finished.
-                host.storeChange(key) { record, now in record.takeOffAtMostWhatIsLeft(-amount, at: now) }
+                host.storeTakeOffThatEnds(key, size: -amount)
                 host.scheduler.append(key, amount)
             } else if host.scheduler.append(key, amount) {
                 host.storeChange(key) { record, now in

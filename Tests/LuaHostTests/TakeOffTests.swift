@@ -103,6 +103,20 @@ struct TakeOffTests {
         #expect(bed.lines.filter { $0.hasPrefix("done") } == ["done finished 0.0 1.0"])
         #expect(bed.errors.isEmpty, "\(bed.errors)")
     }
+
+    @Test("taking all off a countdown removed from the store meanwhile ends it here and does not store it again")
+    func removedMeanwhile() throws {
+        let store = InMemoryCountdownStore()
+        let bed = LuaTestbed()
+        bed.host.persistence = store
+        bed.host.bootID = "boot"
+        bed.mustRun("h = countdown.start{id = 'gone', seconds = 60, persist = true, \(Self.hooks)}")
+        try store.delete(id: "gone")
+        bed.mustRun("h:append(-60)")
+        #expect(store.countdowns["gone"] == nil)
+        #expect(bed.lines.filter { $0.hasPrefix("done") } == ["done finished 0.0 1.0"])
+        #expect(bed.errors.isEmpty, "\(bed.errors)")
+    }
 }
 
 private let second = Time.nanosecondsPerSecond
