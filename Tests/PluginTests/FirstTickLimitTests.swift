@@ -71,6 +71,21 @@ struct FirstTickLimitTests {
         #expect(bed.lines == ["5"])
     }
 
+    @Test("the memory limit hit in a first tick is that hook's error too; its garbage goes, the main chunk runs on")
+    func memoryInFirstTick() {
+        let bed = HostBed(limits: ScriptLimits(memoryLimit: 16 * 1024 * 1024, instructionBudget: 0))
+        let failure = bed.run("""
+            countdown.start{ id = "hog", seconds = 3, on_tick = function()
+              local t = {} for i = 1, 1e9 do t[i] = ("x"):rep(64) .. i end
+            end }
+            local kept = {} for i = 1, 1000 do kept[i] = i end
+            print("main chunk goes on", #kept)
+            """)
+        #expect(failure == nil, "\(failure?.message ?? "")")
+        #expect(bed.lines == ["main chunk goes on 1000"])
+        #expect(bed.errors.count == 1 && bed.errors[0].contains("memory limit exceeded"), "\(bed.errors)")
+    }
+
     @Test("an on_done run inside cancel, and an on_error handler, that run out fail alone")
     func nestedDoneAndHandler() {
         let bed = HostBed(limits: Self.limits)
