@@ -34,6 +34,8 @@
 local Handle = {}
 
 ---Moves the deadline later; on an ended countdown, starts a new one of that length with the same id, hooks and interval.
+---A negative number takes time off: taking off all that is left ends the countdown at once with on_done(t, "finished");
+---on an ended countdown it does nothing.
 ---Calls on_tick at once with the new remaining time (not from the countdown's own on_tick).
 ---@param seconds number
 ---@return cdscript.Handle self

@@ -186,6 +186,15 @@ int cd_cpu_limit_check(void) {
     return 0;
 }
 
+int cd_cpu_limit_stopped_now(void) { return cpu_stopping && cpu_stopped == cd_callback_sequence; }
+
+void cd_cpu_limit_release_stopped(void) {
+    /* A new number for the enclosing callback: the hook left on its threads sees
+     * a later callback and puts the usual one back, and the next fire counts the
+     * enclosing callback's CPU time from here. */
+    if (cd_cpu_limit_stopped_now()) cd_callback_sequence++;
+}
+
 void cd_cpu_hook(lua_State *L, lua_Debug *ar) {
     if (cd_interrupted) cd_stop_hook(L, ar);
     cd_limits *limits = cd_get_limits(L);

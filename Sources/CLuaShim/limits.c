@@ -222,3 +222,24 @@ int cd_limits_charge(lua_State *L, int64_t delta) {
     else limits->used += (size_t)delta;
     return 1;
 }
+
+void cd_limits_end_failed_hook(lua_State *L, cd_limits *limits, cd_limits_saved saved) {
+    if (limits != NULL && limits->depth > 1 && cd_interrupt_pending() == 0) {
+        int over_budget = limits->budget > 0 && limits->spent > limits->budget;
+        int over_time = cd_cpu_limit_stopped_now();
+        if ((over_budget || over_time) && limits->forgiven < CD_FORGIVEN_MAX) {
+            limits->forgiven++;
+            limits->hook_dirty = 1; /* the outermost callback's end resets the count */
+            if (over_budget) {
+                limits->spent = saved.spent;
+                /* Over budget the thread's hook fires at every instruction: the usual
+                 * period again (a coroutine the hook left behind gets it at its next
+                 * resume, see auxresume). */
+                if (cd_script_hook_count == 0) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
+                else cd_reapply_hook(L);
+            }
+            if (over_time) cd_cpu_limit_release_stopped();
+        }
+    }
+    cd_limits_end(L, limits, saved);
+}

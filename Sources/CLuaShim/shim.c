@@ -72,6 +72,15 @@ int cd_load_text(lua_State *L, const char *source, size_t length, const char *ch
     return luaL_loadbufferx(L, source, length, chunk_name, "t");
 }
 
+int cd_load_script(lua_State *L, const char *source, size_t length, const char *chunk_name, int allow_binary) {
+    if (length == 0 || source[0] != LUA_SIGNATURE[0]) return luaL_loadbufferx(L, source, length, chunk_name, "t");
+    if (allow_binary) return luaL_loadbufferx(L, source, length, chunk_name, "b");
+    /* Crafted bytecode can crash the VM: under --sandbox scripts are source only. */
+    const char *name = (chunk_name[0] == '@' || chunk_name[0] == '=') ? chunk_name + 1 : chunk_name;
+    lua_pushfstring(L, "%s: precompiled (binary) chunks are refused under --sandbox (run the Lua source instead)", name);
+    return LUA_ERRSYNTAX;
+}
+
 static int traceback_handler(lua_State *L) {
     const char *message = lua_tostring(L, 1);
     if (message == NULL) {
@@ -82,6 +91,19 @@ static int traceback_handler(lua_State *L) {
     }
     luaL_traceback(L, L, message, 1);
     return 1;
+}
+
+int cd_pcall_hook(lua_State *L, int nargs, int nresults) {
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, traceback_handler);
+    lua_insert(L, base);
+    cd_limits *limits = cd_get_limits(L);
+    cd_limits_saved saved = cd_limits_begin(L, limits);
+    int status = lua_pcall(L, nargs, nresults, base);
+    if (status == LUA_OK) cd_limits_end(L, limits, saved);
+    else cd_limits_end_failed_hook(L, limits, saved);
+    lua_remove(L, base);
+    return status;
 }
 
 int cd_pcall_traceback(lua_State *L, int nargs, int nresults) {
@@ -462,7 +484,8 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
         push_shared_tick_call(L, caller, shared_hook, handle_ref, &tick);  /* fn t */
         cd_limits_saved saved = cd_limits_begin(L, caller->limits);
         int status = lua_pcall(L, 1, 0, msgh);        /* [err] */
-        cd_limits_end(L, caller->limits, saved);
+        if (status == LUA_OK) cd_limits_end(L, caller->limits, saved);
+        else cd_limits_end_failed_hook(L, caller->limits, saved);
         caller->shared_tick_busy = 0;
         return settle(L, base, status);
     }
@@ -493,7 +516,8 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
     }
     cd_limits_saved saved = cd_limits_begin(L, caller->limits);
     int status = lua_pcall(L, nargs, 0, msgh);         /* h [err] */
-    cd_limits_end(L, caller->limits, saved);
+    if (status == LUA_OK) cd_limits_end(L, caller->limits, saved);
+    else cd_limits_end_failed_hook(L, caller->limits, saved);
     if (shared) caller->shared_tick_busy = 0;
     return settle(L, base, status);
 }
@@ -614,7 +638,7 @@ int cd_run_tick_batch(lua_State *L, cd_hook_caller *caller, cd_tick_batch *batch
     int status = lua_pcall(L, 2, 0, base + 1);
     if (batch->in_tick) {
         /* A hook raised: close its callback as cd_call_hook does after lua_pcall. */
-        cd_limits_end(L, caller->limits, batch->saved);
+        cd_limits_end_failed_hook(L, caller->limits, batch->saved);
         caller->shared_tick_busy = 0;
         batch->ended = caller->in_flight_ended;
     }

@@ -167,18 +167,28 @@ public final class Scheduler {
     // MARK: Changing
 
     /// Moves the deadline later (or earlier, for a negative amount) by `amount`.
-    /// Returns false when the countdown has ended.
+    /// Taking off as much as is left, or more, takes off what is left: the
+    /// countdown ends at once, finished (its end is reported once, here), whether
+    /// it was running or paused. Returns false when the countdown had ended.
     @discardableResult
     public func append(_ key: CountdownKey, _ amount: Nanoseconds) -> Bool {
         guard let slot = liveSlot(key) else { return false }
+        let takesOff = amount < 0
+        // Never below nothing left: the length keeps what has elapsed.
+        let amount = takesOff ? max(amount, -remaining(slot: slot, now: now)) : amount
         records[slot].total += amount
         if records[slot].isWall { wallDeadlines[Int32(slot), default: 0] += amount }
         if records[slot].state == .paused {
-            records[slot].pausedRemaining = max(0, records[slot].pausedRemaining + amount)
+            records[slot].pausedRemaining += amount
             if records[slot].isWall { records[slot].deadline += amount }
+            if takesOff, records[slot].pausedRemaining <= 0 { end(key, reason: .finished, at: now) }
             return true
         }
         records[slot].deadline += amount
+        if takesOff, records[slot].deadline <= now {
+            end(key, reason: .finished, at: now)
+            return true
+        }
         // Whole intervals keep the queued tick aligned; anything else re-phases it.
         if !records[slot].wantsTicks || amount % records[slot].every != 0 || amount < 0 {
             reschedule(slot, now: now)

@@ -134,9 +134,9 @@ public struct StoredCountdown: Equatable, Sendable {
     // MARK: Changes, applied to the stored record itself so that changes made by
     // several processes add up instead of overwriting each other.
 
-    /// Moves the end by `amount`; a negative amount takes time off, and the
-    /// remaining time stops at 0 (a running countdown then ends). The length moves
-    /// by what was really added or taken. Returns false when there is nothing to
+    /// Moves the end by `amount`; a negative amount takes time off: the remaining
+    /// time stops at 0, and a countdown left with nothing, running or paused, is
+    /// finished. The length moves by what was really added or taken. Returns false when there is nothing to
     /// move (finished, or its end has passed), and, changing nothing, when the
     /// result would leave `CountdownRange`: ask `appendRefusal` first to say why.
     @discardableResult
@@ -158,6 +158,13 @@ public struct StoredCountdown: Equatable, Sendable {
             total = max(0, total + moved)
         }
         updatedAt = now.wall
+        // Time taken off that leaves nothing ends it here and now, paused or not,
+        // so that every process following the record ends it too (`finish(at:)`
+        // takes only a running record at its end).
+        if amount < 0, remaining(at: now) <= 0 {
+            state = .finished
+            pausedRemaining = nil
+        }
         return true
     }
 

@@ -28,7 +28,7 @@ extension LuaHost {
             let (text, traceback) = Self.splitTraceback(message)
             L.push(text)
             L.push(traceback)
-            let status = cd_pcall_traceback(L, 2, 0)
+            let status = cd_pcall_hook(L, 2, 0)
             if status == LUA_OK { return false }
             let handlerMessage = hookFailureMessage(L, status: status)
             reportHookError(countdown: id, hook: hook, message: message)

@@ -56,7 +56,7 @@ extension LuaHost {
             lua_rawgeti(L, list, lua_Integer(i))
             cd_push_tick(L, handle, &snapshot)
             lua_pushvalue(L, handle)
-            let status = cd_pcall_traceback(L, 2, 0)
+            let status = cd_pcall_hook(L, 2, 0)
             if status != LUA_OK {
                 let message = hookFailureMessage(L, status: status)
                 L.pop()

@@ -40,14 +40,32 @@ extension LuaHost {
             guard let seconds = L.number(at: 2) else {
                 throw APIError("append: 'seconds' must be a number, got \(L.typeName(at: 2))")
             }
-            let amount = try StartOptions.duration(seconds, name: "seconds", function: "append")
+            guard !seconds.isNaN else {
+                throw APIError("append: 'seconds' must be a number of seconds, got nan")
+            }
+            // A negative amount takes time off (issue 29); its size has the bounds of a length.
+            if seconds > StartOptions.longestSeconds {
+                throw APIError("append: 'seconds' must be at most \(StartOptions.longestText), got \(StartOptions.format(seconds))")
+            }
+            if seconds < -StartOptions.longestSeconds {
+                throw APIError("append: 'seconds' must be at least -\(StartOptions.longestText), got \(StartOptions.format(seconds))")
+            }
+            guard let size = Time.nanoseconds(fromSeconds: abs(seconds)), size > 0 else {
+                throw APIError("append: 'seconds' must be a number of seconds other than 0 (a negative one takes time off), got \(StartOptions.format(seconds))")
+            }
+            let amount = seconds < 0 ? -size : size
             // The scheduler adds without overflow checks: keep the length within what start accepts.
             let key = LuaHost.key(handle)
-            if let total = host.scheduler.total(key), let remaining = host.scheduler.remaining(key),
+            if amount > 0, let total = host.scheduler.total(key), let remaining = host.scheduler.remaining(key),
                max(total, remaining) > Time.maximumDuration - amount {
                 throw APIError("append: the countdown would be longer than \(StartOptions.format(Time.seconds(Time.maximumDuration).rounded(.down))) seconds")
             }
-            if host.scheduler.append(key, amount) {
+            if amount < 0, let left = host.scheduler.remaining(key), left + amount <= 0 {
+                // Taking off all that is left ends it inside append, and its stored
+                // copy must say so before on_done runs: stored first, finished.
+                host.storeTakeOffThatEnds(key, size: -amount)
+                host.scheduler.append(key, amount)
+            } else if host.scheduler.append(key, amount) {
                 host.storeChange(key) { record, now in
                     // Others' appends to the stored copy may leave less room than this process sees.
                     if let why = record.appendRefusal(amount, at: now) {
@@ -58,6 +76,8 @@ extension LuaHost {
                 }
                 // What the countdown shows changes now, not at its next tick.
                 host.scheduler.tickNow(key)
+            } else if amount < 0 {
+                // Nothing is left to take off a countdown that has ended.
             } else {
                 // Ended: start again with the same id, hooks and interval.
                 try host.launch(L, handleIndex: 1, deadline: .after(amount), function: "append")

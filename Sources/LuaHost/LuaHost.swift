@@ -194,6 +194,7 @@ public final class LuaHost {
         hookErrorCount += 1
         let name = id.map { "countdown \"\(VisibleText.escaped($0))\"" } ?? "an anonymous countdown"
         reportError("cdscript: error in \(hook) of \(name): \(message)")
+        showErrorInView("error in \(hook) of \(name)", message: message)
     }
 }
 

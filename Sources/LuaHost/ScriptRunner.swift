@@ -20,12 +20,14 @@ extension LuaHost {
 
     /// The text of a script file as `lua.c` reads it: a UTF-8 byte order mark is
     /// dropped, and a first line starting with `#` (`#!/usr/bin/env cdscript`) is
-    /// emptied but kept as a line, so error line numbers still match the file.
+    /// emptied but kept as a line, so error line numbers still match the file;
+    /// before a precompiled chunk (ESC) the line goes whole, as lua.c drops it.
     public static func executableScriptText(_ source: Data) -> Data {
         var bytes = source[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         if bytes.first == UInt8(ascii: "#") {
             bytes = bytes[(bytes.firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex)...]
+            if bytes.dropFirst().first == 0x1B { bytes = bytes.dropFirst() }
         }
         return Data(bytes)
     }
@@ -36,7 +38,8 @@ extension LuaHost {
         let base = lua_gettop(L)
         defer { lua_settop(L, base) }
         let status = source.withUnsafeBytes { raw in
-            cd_load_text(L, raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, chunkName)
+            // Precompiled chunks run as lua5.4 runs them, except under --sandbox.
+            cd_load_script(L, raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, chunkName, vm.limits.sandbox ? 0 : 1)
         }
         if status != LUA_OK {
             let message = L.string(at: -1) ?? "unknown load error"

@@ -13,8 +13,8 @@ extension LuaHost {
     /// Applies what changed in the store to the countdowns this process holds:
     /// `on_tick` fires at once with the new remaining time after an append, pause
     /// or resume made elsewhere; a countdown removed from the store (cancelled
-    /// elsewhere) ends with `on_done(t, "cancelled")`; one finished elsewhere ends
-    /// here, finished, once.
+    /// elsewhere) ends with `on_done(t, "cancelled")`; one finished elsewhere, or
+    /// with nothing left after time was taken off elsewhere, ends here, finished, once.
     public func applyStoreChanges(_ changes: CountdownChanges) {
         guard changes != .none, let store = persistence else { return }
         let held: [String]
@@ -53,6 +53,11 @@ extension LuaHost {
             scheduler.cancel(key, reason: .finished)
         case .paused:
             let left = record.pausedRemaining ?? 0
+            // Time taken off elsewhere (a negative append) left nothing: the end, once.
+            if left <= 0 {
+                scheduler.cancel(key, reason: .finished)
+                return
+            }
             if localState == .paused, abs(left - localRemaining) <= tolerance, abs(record.total - localTotal) <= tolerance { return }
             scheduler.adopt(key, remaining: left, total: record.total, paused: true)
         case .running:

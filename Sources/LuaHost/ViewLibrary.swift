@@ -85,10 +85,21 @@ extension LuaHost {
         cd_push_ref(L, ref)
         L.push(id)
         // After a terminating signal, "interrupted" is no error of the script.
-        if cd_pcall_traceback(L, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
+        if cd_pcall_hook(L, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
             hookErrorCount += 1
-            reportError("cdscript: error in on_press of button \"\(id)\": \(L.string(at: -1) ?? "(error object is not a string)")")
+            let message = L.string(at: -1) ?? "(error object is not a string)"
+            reportError("cdscript: error in on_press of button \"\(id)\": \(message)")
+            showErrorInView("error in on_press of button \"\(VisibleText.escaped(id))\"", message: message)
         }
+    }
+
+    /// Puts a hook's error on the open view's bottom row at once (issue 29): the
+    /// message without its traceback, control characters escaped as on stderr;
+    /// the whole report still goes to `reportError`.
+    func showErrorInView(_ what: String, message: String) {
+        guard let view else { return }
+        let (text, _) = Self.splitTraceback(message)
+        view.controller.showError("\(what): \(VisibleText.escaped(text))")
     }
 
     /// Space: pause every running duration countdown; the next Space resumes the

@@ -142,7 +142,7 @@ struct StoredAppendRangeTests {
         #expect(!did { c.append(-s, at: later) })
     }
 
-    @Test("a negative append on a paused countdown stops at 0; an `at` one's deadline moves by what was taken")
+    @Test("a negative append on a paused countdown stops at 0 and finishes it; an `at` one's deadline moves by what was taken")
     func negativePaused() throws {
         for kind in StoredCountdown.Kind.allCases {
             var c = running(60 * s, kind: kind)
@@ -150,7 +150,7 @@ struct StoredAppendRangeTests {
             #expect(did { c.pause(at: later) })
             let deadline = c.wallDeadline
             #expect(did { c.append(-80 * s, at: later) })
-            #expect(c.pausedRemaining == 0)
+            #expect(c.state == .finished && c.remaining(at: later) == 0)
             #expect(c.total == 10 * s)
             if kind == .wall { #expect(c.wallDeadline == deadline - 50 * s) }
             try CountdownRange.check(c)

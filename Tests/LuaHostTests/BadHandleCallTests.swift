@@ -57,9 +57,10 @@ struct BadHandleCallTests {
         #expect(bed.eval("h:state()") == "running")
     }
 
-    @Test("h:append needs a positive number of seconds", arguments: [
-        ("h:append(-1)", "'seconds' must be a number of seconds > 0, got -1"),
-        ("h:append(0)", "'seconds' must be a number of seconds > 0, got 0"),
+    @Test("h:append needs a number of seconds other than 0", arguments: [
+        ("h:append(0)", "'seconds' must be a number of seconds other than 0 (a negative one takes time off), got 0"),
+        ("h:append(0/0)", "'seconds' must be a number of seconds, got nan"),
+        ("h:append(-1e30)", "'seconds' must be at least -2305843009 seconds (about 73 years), got -1e+30"),
         ("h:append('5')", "'seconds' must be a number, got string"),
         ("h:append()", "'seconds' must be a number, got no value"),
     ])

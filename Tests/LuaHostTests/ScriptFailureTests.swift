@@ -53,13 +53,45 @@ struct ScriptFailureTests {
         #expect(custom.message.hasPrefix("custom text"), "\(custom.message)")
     }
 
-    @Test("precompiled bytecode is refused as a syntax failure")
-    func binaryChunk() throws {
+    @Test("a broken precompiled chunk is a syntax failure that names the chunk")
+    func brokenBinaryChunk() throws {
         let bed = LuaTestbed()
         // A chunk that starts with ESC is a binary chunk to Lua's loader.
-        let failure = try #require(bed.host.runScript(source: Data([0x1B]) + Data("LuaT".utf8), chunkName: "=bin"))
+        let failure = try #require(bed.host.runScript(source: Data([0x1B]) + Data("LuaT".utf8), chunkName: "@bin.lua"))
         #expect(failure.kind == .syntax)
-        #expect(failure.message.contains("binary chunk"), "\(failure.message)")
+        #expect(failure.message.hasPrefix("bin.lua: bad binary format"), "\(failure.message)")
+    }
+
+    @Test("a precompiled main chunk runs outside the sandbox (issue 29: as lua5.4 runs it)")
+    func binaryChunkRuns() throws {
+        let bed = LuaTestbed()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-bc-\(UUID().uuidString).lua").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        bed.mustRun(#"""
+            local f = assert(io.open("\#(path)", "wb"))
+            f:write("#!/usr/bin/env cdscript\n", string.dump(load("print('from bytecode', ...)")))
+            f:close()
+            """#)
+        let failure = bed.host.runScript(atPath: path, arguments: ["x"])
+        #expect(failure == nil, "\(failure?.message ?? "")")
+        #expect(bed.lines.last == "from bytecode x")
+    }
+
+    @Test("under the sandbox a precompiled main chunk is refused, naming the file")
+    func binaryChunkSandboxed() throws {
+        let bed = LuaTestbed(limits: ScriptLimits(sandbox: true))
+        let source = Data([0x1B]) + Data("LuaT".utf8)
+        let failure = try #require(bed.host.runScript(source: source, chunkName: "@dir/bc.lua"))
+        #expect(failure.kind == .syntax)
+        #expect(failure.message == "dir/bc.lua: precompiled (binary) chunks are refused under --sandbox (run the Lua source instead)")
+    }
+
+    @Test("a first # line before a precompiled chunk goes whole, as lua.c drops it")
+    func shebangBeforeBytecode() {
+        let text = LuaHost.executableScriptText(Data("#!/usr/bin/env cdscript\n\u{1B}Lua".utf8))
+        #expect(text == Data("\u{1B}Lua".utf8))
+        let source = LuaHost.executableScriptText(Data("#!/usr/bin/env cdscript\nprint(1)".utf8))
+        #expect(source == Data("\nprint(1)".utf8))
     }
 
     @Test("an unreadable path is .unreadable")

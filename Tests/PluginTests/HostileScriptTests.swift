@@ -156,11 +156,14 @@ struct HostileScriptTests {
             local h = countdown.start{ id = "gone", seconds = 10 }
             print(h:cancel(), h:cancel(), h:pause(), h:resume(), h:remaining(), h:state(), h.id, tostring(h))
             print(pcall(h.pause))
+            print(pcall(h.append, h, 0))
             print(pcall(h.append, h, -1))
             """)
         #expect(bed.lines[0] == "true false false false 0.0 cancelled gone countdown \"gone\" (cancelled)")
         #expect(bed.lines[1].contains("call it as a method with a colon"))
-        #expect(bed.lines[2].contains("'seconds' must be a number of seconds > 0"))
+        #expect(bed.lines[2].contains("'seconds' must be a number of seconds other than 0"))
+        // Nothing is left to take off an ended countdown: no restart, no error.
+        #expect(bed.lines[3] == "true countdown \"gone\" (cancelled)", "\(bed.lines[3])")
     }
 
     /// Values of every type, for argument fuzzing.

@@ -88,7 +88,16 @@ typedef struct cd_limits {
      * identifies it. */
     int hook_pin_ref;
     int hook_pinned;
+    /* Nested hooks that ran out and failed alone in this outermost callback (see
+     * cd_limits_end_failed_hook, which sets `hook_dirty`, so that the reset at the
+     * callback's end costs nothing on the usual path). */
+    int forgiven;
 } cd_limits;
+
+/* How many nested hooks of one outermost callback may run out and fail alone;
+ * past that the limit is the callback's own, so that a loop starting countdowns
+ * whose first ticks spin cannot multiply the limit without end. */
+#define CD_FORGIVEN_MAX 4
 
 /* A new state whose allocator and count hook enforce the given limits (0: none).
  * NULL when even the state could not be allocated. */
@@ -160,12 +169,30 @@ static inline void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_save
     /* Back to the usual count after a budget ran out (the hook then counts every
      * instruction) or after an interruption. Every outermost callback ends here,
      * so the next one starts with the usual count. */
-    if (limits->hook_dirty && limits->budget > 0 && cd_interrupt_pending() == 0) {
-        limits->hook_dirty = 0;
-        if (cd_script_hook_count == 0) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
-        else cd_reapply_hook(L);
+    if (limits->hook_dirty) {
+        limits->forgiven = 0;
+        if (limits->budget > 0 && cd_interrupt_pending() == 0) {
+            limits->hook_dirty = 0;
+            if (cd_script_hook_count == 0) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
+            else cd_reapply_hook(L);
+        }
     }
 }
+
+/* Ends a hook's callback begun by cd_limits_begin whose protected call failed.
+ * A hook run inside another callback (a start's first tick, the on_done a cancel
+ * runs) shares that callback's budget and CPU time; when it ran out of either, the
+ * limit is the hook's error alone: the enclosing callback goes on with the
+ * instructions and CPU time it had when it called the hook, instead of raising
+ * the same error at its next instruction (issue 29). What the hook spent is not
+ * charged to it: the hook paid with its error. At most CD_FORGIVEN_MAX times per
+ * outermost callback; interruptions stay everybody's. */
+void cd_limits_end_failed_hook(lua_State *L, cd_limits *limits, cd_limits_saved saved);
+/* For cd_limits_end_failed_hook: the CPU-time limit lets go of the callback it
+ * stopped (a nested hook's), so that the enclosing one runs on. */
+void cd_cpu_limit_release_stopped(void);
+/* Nonzero when the CPU-time limit has stopped the callback running now. */
+int cd_cpu_limit_stopped_now(void);
 
 /* Counts `delta` bytes the host holds for the script (view text) against the
  * memory cap, beside Lua's own memory. A growth past the cap is refused: returns

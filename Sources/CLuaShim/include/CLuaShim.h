@@ -45,11 +45,20 @@ int cd_open_libs(lua_State *L);
 /* Loads source text only (precompiled bytecode can crash the VM); returns a Lua status
  * and leaves the chunk or the error message on the stack. */
 int cd_load_text(lua_State *L, const char *source, size_t length, const char *chunk_name);
+/* Loads a script's main chunk as lua.c does: source text, or a precompiled
+ * (binary) chunk when `allow_binary` (outside --sandbox: `luac5.4 -o bc.lua x.lua`
+ * then runs as `lua5.4 bc.lua` runs it). Without it a binary chunk is refused with
+ * a message that names the chunk ("bc.lua: precompiled ..."), as LUA_ERRSYNTAX. */
+int cd_load_script(lua_State *L, const char *source, size_t length, const char *chunk_name, int allow_binary);
 
 /* Calls the function below `nargs` arguments, with a message handler that adds a
  * traceback. Returns a Lua status; on error the message (with traceback) is on top.
  * LUA_ERRMEM skips the handler: the message is then Lua's bare one. */
 int cd_pcall_traceback(lua_State *L, int nargs, int nresults);
+/* cd_pcall_traceback for a hook (on_press, on_error, a global hook): when it runs
+ * inside another callback and runs out of that callback's budget or CPU time, the
+ * limit is the hook's error alone (see cd_limits_end_failed_hook). */
+int cd_pcall_hook(lua_State *L, int nargs, int nresults);
 
 /* A hook's `t`: a read-only snapshot of one tick. It is a small userdata, not a
  * table, so that a tick costs one allocation; its fields (id, remaining, days,

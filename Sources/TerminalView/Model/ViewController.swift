@@ -61,6 +61,16 @@ public final class ViewController {
     /// starts reading keys then).
     public var onOpen: () -> Void = {}
 
+    /// The last error of a hook while the view is open, as shown on the bottom
+    /// row (issue 29: an error must not leave a frozen screen with no sign of it);
+    /// nil when there was none. Its traceback is printed after the terminal is
+    /// given back, with everything else written to stderr meanwhile.
+    public private(set) var errorNote: String?
+    /// Errors shown since the view opened.
+    public private(set) var errorCount = 0
+    /// How the error line is drawn.
+    public static let errorStyle = CellStyle(bold: true, colour: .red)
+
     /// The note shown while Space holds countdowns paused (see `PauseNote`).
     public private(set) var pauseNote = PauseNote()
     /// True while Space holds countdowns paused.
@@ -166,6 +176,19 @@ public final class ViewController {
         }
     }
 
+    /// Shows a hook's error on the bottom row of the full screen at the next
+    /// `render`, in place of the last one, with the count of the others
+    /// ("(+2 more)"). The rest of the view runs on. Plain output shows nothing:
+    /// its stderr is not held back, so the error is printed at once there.
+    /// `text` should be one line; control characters are drawn as blanks.
+    public func showError(_ text: String) {
+        guard isOpen, !isClosed, case .screen = output else { return }
+        errorCount += 1
+        errorNote = errorCount > 1 ? "\(text) (+\(errorCount - 1) more)" : text
+        shownIDs = nil
+        dirty = true
+    }
+
     /// Closes the view: the run ends after the current pass. The terminal is
     /// given back by the host when the run ends.
     public func close() {
@@ -207,21 +230,45 @@ public final class ViewController {
 
     private var showsPauseNote: Bool { isPausedBySpace && pauseNote.visible }
 
-    /// The rows left to the elements: all but the bottom one while the pause note shows.
-    private func bodySize(_ size: TerminalSize) -> TerminalSize {
-        showsPauseNote && size.rows >= 2 ? TerminalSize(columns: size.columns, rows: size.rows - 1) : size
+    /// The lines under the elements, top to bottom: the pause note while it
+    /// shows, then the error line.
+    private var notes: [(text: String, style: CellStyle)] {
+        var lines: [(text: String, style: CellStyle)] = []
+        if showsPauseNote { lines.append((pauseNote.text, pauseNote.style)) }
+        if let errorNote { lines.append((errorNote, Self.errorStyle)) }
+        return lines
     }
 
-    /// The screen: the elements, and the pause note on the bottom row while it
-    /// shows (alone when the terminal has one row: being paused matters most).
+    /// The notes that fit: all of them while a row is left to the elements; on a
+    /// one-row terminal the first alone (being paused matters most).
+    private func shownNotes(_ size: TerminalSize) -> [(text: String, style: CellStyle)] {
+        let all = notes
+        guard !all.isEmpty, size.rows >= 1 else { return [] }
+        return Array(all.prefix(max(1, size.rows - 1)))
+    }
+
+    /// The rows left to the elements: all but those of the notes.
+    private func bodySize(_ size: TerminalSize) -> TerminalSize {
+        let taken = shownNotes(size).count
+        return taken > 0 && size.rows > taken ? TerminalSize(columns: size.columns, rows: size.rows - taken) : size
+    }
+
+    /// The screen: the elements, and the notes on the bottom rows (a note alone
+    /// when the terminal has one row).
     private func composed(_ size: TerminalSize) -> Screen {
-        guard showsPauseNote, size.rows >= 1 else { return layout.compose(model.elements, size: size) }
-        let body = layout.compose(model.elements, size: bodySize(size))
+        let shown = shownNotes(size)
+        guard !shown.isEmpty else { return layout.compose(model.elements, size: size) }
         var screen = Screen(size: size)
-        for row in 0..<(size.rows - 1) {
-            for column in 0..<size.columns { screen[row, column] = body[row, column] }
+        let bodyRows = size.rows - shown.count
+        if bodyRows > 0 {
+            let body = layout.compose(model.elements, size: bodySize(size))
+            for row in 0..<bodyRows {
+                for column in 0..<size.columns { screen[row, column] = body[row, column] }
+            }
         }
-        layout.place(pauseNote.text, style: pauseNote.style, row: size.rows - 1, on: &screen)
+        for (i, note) in shown.enumerated() {
+            layout.place(note.text, style: note.style, row: bodyRows + i, on: &screen)
+        }
         return screen
     }
 
