@@ -109,11 +109,13 @@ extension StoreFaults {
             let continuing = try #require(second.waitForLine { $0.hasPrefix("continuing the stored cooldown: ") })
             let left = try #require(Double(continuing.text.split(separator: " ")[4]))
             let expected = 3 - second.started.addingTimeInterval(continuing.at).timeIntervalSince(startedAt)
-            #expect(abs(left - expected) < 0.15, "continued with \(left) s left, expected \(expected)")
+            // Times are when this process read each line: on a busy machine that lags
+            // by a few hundred ms. A restarted cooldown would be off by over 1.4 s.
+            #expect(abs(left - expected) < 0.6, "continued with \(left) s left, expected \(expected)")
             #expect(second.wait() == 0)
             let enabled = try #require(second.lines.first { $0.text == "[Resend code] enabled" })
             let endedAfter = second.started.addingTimeInterval(enabled.at).timeIntervalSince(startedAt)
-            #expect(abs(endedAfter - 3) < 0.2, "the cooldown ended \(endedAfter) s after it began")
+            #expect(abs(endedAfter - 3) < 0.6, "the cooldown ended \(endedAfter) s after it began")
             let third = try LiveProcess.run(["--state-dir", dir, "examples/persistent_sms.lua", "3"])
             #expect(third.lines == ["[Resend code] enabled (the stored cooldown ended while nothing ran)"])
         }
