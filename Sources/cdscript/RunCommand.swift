@@ -83,6 +83,9 @@ struct RunCommand: ParsableCommand {
         // Signals interrupt running Lua code, and whatever path ends the process
         // gives the terminal back first (see docs/hardening.md, "Guarantees").
         MainLoop.setSignalActions(interrupt: LuaHost.interruptFromSignal, restore: TerminalSession.restoreFromSignal)
+        // Ctrl-Z stops the process within 0.5 s even while a hook runs; after `fg`
+        // the hook goes on where it was.
+        MainLoop.setStopActions(pause: LuaHost.pauseFromSignal, suspend: TerminalSession.suspendFromSignal)
         let loop = try MainLoop.forCommand(scheduler: scheduler)
         // The CPU-time limit per callback reaches what no hook does (finalizers,
         // loops in C): a timer on this thread's CPU clock, silent while it sleeps.
