@@ -125,4 +125,37 @@ struct StopWhileHookRunsTests {
         #expect(tmux.exitStatus == 130)
         #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
     }
+
+    @Test("what the script printed while the view was open survives a Ctrl-Z and fg taken by the loop, even when the run must be forced to end")
+    func capturedOutputAfterStop() throws {
+        let path = try BinaryRunner.script(#"""
+            view.label{ id = "status", text = "press x" }
+            view.button{ id = "spin", label = "Spin", key = "x", on_press = function()
+                print("printed while the view was open")
+                string.find(string.rep("a", 40000), ".-.-.-.-b")
+            end }
+            countdown.start{ seconds = 60 }
+            """#)
+        let tmux = try Tmux([path], columns: 50, rows: 8)
+        defer { tmux.stop() }
+        try tmux.waitForText("press x")
+        try tmux.waitUntil("the view open") { try tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" }
+        let pid = try #require(try tmux.programPID())
+        // Idle: the loop stops the process itself, and takes the terminal again after fg.
+        kill(pid, SIGTSTP)
+        try tmux.waitUntil("the process stopped") { Self.stat(pid)?.state == "T" }
+        kill(pid, SIGCONT)
+        try tmux.waitUntil("the view back") { try tmux.display("#{alternate_on} #{cursor_flag}") == "1 0" }
+        // A loop in C that SIGINT cannot interrupt: the watchdog restores and ends the run.
+        try tmux.send("x")
+        let idle = try #require(Self.stat(pid)).cpu
+        try tmux.waitUntil("the loop in C running") { (Self.stat(pid)?.cpu ?? 0) > idle + 0.2 }
+        kill(pid, SIGINT)
+        try tmux.waitUntil("the end of the run") { tmux.hasEnded }
+        #expect(tmux.exitStatus == 130)
+        #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
+        let screen = try tmux.screen()
+        #expect(screen.contains("printed while the view was open"), "\(screen)")
+        #expect(screen.contains("the script did not stop in time"), "forced: \(screen)")
+    }
 }
