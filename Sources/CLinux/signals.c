@@ -1,6 +1,6 @@
 /* The process's signal handling; see CLinux.h for what each signal does.
  * Everything a handler or the watchdog runs is async-signal-safe: atomics,
- * write(2), sem_post, tcsetattr, _exit. */
+ * write(2), sem_post, tcsetattr, kill, _exit. */
 #define _GNU_SOURCE
 #include "CLinux.h"
 #include <errno.h>
@@ -27,7 +27,7 @@ static sem_t watchdog_wake;
 static struct sigaction previous[65];
 
 static const int TERMINATING[] = {SIGINT, SIGTERM, SIGHUP};
-static const int OBSERVED[] = {SIGWINCH, SIGCONT, SIGTSTP};
+static const int OBSERVED[] = {SIGWINCH, SIGCONT};
 static const int FATAL[] = {SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGQUIT, SIGXFSZ};
 static const int CRASH[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT};
 
@@ -103,6 +103,50 @@ static void on_observed(int signal) {
     wake_loop();
 }
 
+/* ---- Ctrl-Z (see CLinux.h): whoever comes first stops the process ---- */
+
+static _Atomic int stop_requested = 0;
+static _Atomic int64_t stop_deadline = 0; /* CLOCK_MONOTONIC ns; 0: none */
+static _Atomic(cdl_pause_fn) pauser = NULL;
+static _Atomic(cdl_restore_fn) suspender = NULL;
+static _Atomic int stop_grace_ms = 500;
+
+int cdl_take_stop_request(void) {
+    int expected = 1;
+    if (!atomic_compare_exchange_strong(&stop_requested, &expected, 0)) return 0;
+    atomic_store(&stop_deadline, 0);
+    return 1;
+}
+
+int cdl_stop_if_requested(void) {
+    if (!cdl_take_stop_request()) return 0;
+    int saved = errno;
+    cdl_restore_fn suspend = atomic_load(&suspender);
+    if (suspend) suspend();
+    /* SIGSTOP stops every thread, wherever it is; this call returns after SIGCONT. */
+    kill(getpid(), SIGSTOP);
+    errno = saved;
+    return 1;
+}
+
+static void on_stop(int signal) {
+    int saved = errno;
+    atomic_store(&stop_requested, 1);
+    /* Running Lua code stops at its next instruction; the loop, when it runs,
+     * takes the request first; the watchdog when neither did in time. */
+    cdl_pause_fn pause = atomic_load(&pauser);
+    if (pause) pause(cdl_stop_if_requested);
+    /* Only a command that can give the terminal back from any thread lets the
+     * watchdog stop it; otherwise the loop does, when it runs. */
+    if (atomic_load(&suspender)) {
+        atomic_store(&stop_deadline, monotonic_ns() + (int64_t)atomic_load(&stop_grace_ms) * 1000000);
+        sem_post(&watchdog_wake);
+    }
+    atomic_fetch_or(&observed, (uint64_t)1 << signal);
+    wake_loop();
+    errno = saved;
+}
+
 static void on_fatal(int signal) {
     cdl_restore_terminal();
     struct sigaction dfl;
@@ -146,10 +190,18 @@ static void *watchdog(void *unused) {
         while (sem_wait(&watchdog_wake) != 0 && errno == EINTR) {}
         for (;;) {
             int64_t deadline = atomic_load(&watchdog_deadline);
-            if (deadline == 0) break;
+            int64_t stop = atomic_load(&stop_deadline);
+            if (deadline == 0 && stop == 0) break;
             int64_t now = monotonic_ns();
-            if (now >= deadline) force_exit(atomic_load(&watchdog_code), atomic_load(&watchdog_message));
-            int64_t wait = deadline - now;
+            if (deadline != 0 && now >= deadline) force_exit(atomic_load(&watchdog_code), atomic_load(&watchdog_message));
+            if (stop != 0 && now >= stop) {
+                /* Ctrl-Z, and neither Lua's hook nor the loop took it: code in C
+                 * (a pattern match, a finalizer) or a host call that blocks. */
+                if (!cdl_stop_if_requested()) atomic_compare_exchange_strong(&stop_deadline, &stop, 0);
+                continue;
+            }
+            int64_t next = deadline == 0 || (stop != 0 && stop < deadline) ? stop : deadline;
+            int64_t wait = next - now;
             if (wait > 20000000) wait = 20000000; /* re-read: it may be disarmed or moved */
             struct timespec ts = {(time_t)(wait / 1000000000), (long)(wait % 1000000000)};
             nanosleep(&ts, NULL);
@@ -183,6 +235,7 @@ int cdl_signals_install(void) {
     for (size_t i = 0; i < sizeof CRASH / sizeof *CRASH; i++) handle(CRASH[i], on_crash, 1);
     for (size_t i = 0; i < sizeof FATAL / sizeof *FATAL; i++) handle(FATAL[i], on_fatal, 1);
     for (size_t i = 0; i < sizeof OBSERVED / sizeof *OBSERVED; i++) handle(OBSERVED[i], on_observed, 1);
+    handle(SIGTSTP, on_stop, 1);
     handle(SIGPIPE, on_pipe, 1);
     for (size_t i = 0; i < sizeof TERMINATING / sizeof *TERMINATING; i++) {
         /* Ignored by whoever started us (nohup, `&` without job control): stays ignored. */
@@ -201,6 +254,10 @@ int cdl_signals_install(void) {
 void cdl_set_interrupter(cdl_interrupt_fn fn) { atomic_store(&interrupter, fn); }
 void cdl_set_restorer(cdl_restore_fn fn) { atomic_store(&restorer, fn); }
 void cdl_set_grace_ms(int milliseconds) { atomic_store(&grace_ms, milliseconds); }
+void cdl_set_stop_actions(cdl_pause_fn pause, cdl_restore_fn suspend) {
+    atomic_store(&pauser, pause);
+    atomic_store(&suspender, suspend);
+}
 int cdl_terminating_signal(void) { return atomic_load(&terminating); }
 
 uint64_t cdl_take_observed_signals(void) {

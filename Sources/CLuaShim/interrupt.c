@@ -212,3 +212,35 @@ void cd_cpu_hook(lua_State *L, lua_Debug *ar) {
     lua_concat(L, 2);
     lua_error(L);
 }
+
+/* ---- Ctrl-Z while Lua code runs ---- */
+
+static int (*volatile pause_stop)(void) = NULL;
+
+void cd_pause(int (*stop_now)(void)) {
+    lua_State *L = interrupt_main;
+    if (L == NULL || cd_interrupted) return; /* ending anyway: the stop hook stays */
+    cd_limits *limits = cd_get_limits(L);
+    /* Between callbacks the loop runs: it takes the stop itself. */
+    if (limits == NULL || limits->depth == 0) return;
+    pause_stop = stop_now;
+    lua_sethook(L, cd_pause_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+    lua_State *co = interrupt_running;
+    if (co && co != L) lua_sethook(co, cd_pause_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+}
+
+void cd_pause_hook(lua_State *L, lua_Debug *ar) {
+    int (*stop_now)(void) = pause_stop;
+    /* Returns once the process is continued, or at once when the loop or the
+     * watchdog took the stop (or it was for another thread). */
+    if (stop_now) stop_now();
+    /* Then the hook this one displaced: a signal's or the CPU limit's, which
+     * raise, or the usual one, and the code goes on where it was. */
+    if (cd_interrupted) cd_stop_hook(L, ar);
+    cd_limits *limits = cd_get_limits(L);
+    if (cpu_stopping && limits && limits->depth > 0 && cd_callback_sequence == cpu_stopped) {
+        lua_sethook(L, cd_cpu_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+        cd_cpu_hook(L, ar);
+    }
+    cd_reapply_hook(L);
+}

@@ -14,6 +14,7 @@ static int output = -1, input = -1, has_saved_mode;
 static struct termios saved_mode;
 static int captured[2] = {-1, -1}, targets[2] = {-1, -1};
 static _Atomic int armed = 0;
+static _Atomic int suspended = 0; /* given back by cdt_suspend_now */
 
 void cdt_restore_arm(int output_fd, int input_fd, const struct termios *mode, int has_mode,
                      const char *seq, size_t length) {
@@ -25,6 +26,7 @@ void cdt_restore_arm(int output_fd, int input_fd, const struct termios *mode, in
     input = input_fd;
     has_saved_mode = has_mode && mode != NULL;
     if (has_saved_mode) saved_mode = *mode;
+    atomic_store(&suspended, 0);
     atomic_store(&armed, 1);
 }
 
@@ -39,6 +41,7 @@ int cdt_stdout_captured(void) { return captured[0] >= 0; }
 
 void cdt_restore_disarm(void) {
     atomic_store(&armed, 0);
+    atomic_store(&suspended, 0);
     captured[0] = captured[1] = targets[0] = targets[1] = -1;
 }
 
@@ -56,8 +59,11 @@ int cdt_restore_now(void) {
     int expected = 1;
     if (!atomic_compare_exchange_strong(&armed, &expected, 0)) return 0;
     int saved = errno;
-    write_all(output, sequence, sequence_length);
-    if (has_saved_mode && input >= 0) tcsetattr(input, TCSAFLUSH, &saved_mode);
+    /* Given back already for a stop: only the captured output is left to do. */
+    if (!atomic_load(&suspended)) {
+        write_all(output, sequence, sequence_length);
+        if (has_saved_mode && input >= 0) tcsetattr(input, TCSAFLUSH, &saved_mode);
+    }
     /* What the script printed while the view was open (bounded: see TerminalSession). */
     static char buffer[4096];
     for (int i = 0; i < 2; i++) {
@@ -79,6 +85,19 @@ int cdt_restore_now(void) {
     errno = saved;
     return 1;
 }
+
+int cdt_suspend_now(void) {
+    if (!atomic_load(&armed)) return 0;
+    int expected = 0;
+    if (!atomic_compare_exchange_strong(&suspended, &expected, 1)) return 0;
+    int saved = errno;
+    write_all(output, sequence, sequence_length);
+    if (has_saved_mode && input >= 0) tcsetattr(input, TCSAFLUSH, &saved_mode);
+    errno = saved;
+    return 1;
+}
+
+int cdt_suspended(void) { return atomic_load(&suspended); }
 
 int cdt_bounded_capture(size_t limit) {
     int fd = memfd_create("cdscript-output", MFD_CLOEXEC | MFD_ALLOW_SEALING);

@@ -33,9 +33,10 @@ public final class MainLoop {
     /// Extra descriptors to watch (terminal input, say) and their handlers.
     public private(set) var watched: [(fd: Int32, handler: () -> Void)] = []
     /// Signals that do not end the run are passed here (SIGWINCH, SIGCONT, ...).
-    /// The default stops the process on SIGTSTP, as if the signal were not caught.
+    /// The default stops the process on SIGTSTP, as if the signal were not caught,
+    /// unless the stop was carried out already (see `takeStopRequest`).
     public var onSignal: (Int32) -> Void = { signal in
-        if signal == SIGTSTP { raise(SIGSTOP) }
+        if signal == SIGTSTP, MainLoop.takeStopRequest() { raise(SIGSTOP) }
     }
     /// Called after every pass, once the due ticks have fired (a view redraws here).
     public var afterPass: () -> Void = {}
@@ -66,6 +67,21 @@ public final class MainLoop {
         cdl_set_interrupter(interrupt)
         cdl_set_restorer(restore)
     }
+
+    /// Wires what Ctrl-Z uses when the loop is busy: `pause` (from the SIGTSTP
+    /// handler: makes running Lua code stop the process at its next instruction)
+    /// and `suspend` (gives the terminal back from any thread); with `suspend` set,
+    /// the watchdog also stops the process after 0.5 s when nothing else did. Both
+    /// must be async-signal-safe.
+    public static func setStopActions(pause: (@convention(c) ((@convention(c) () -> Int32)?) -> Void)?,
+                                      suspend: (@convention(c) () -> Int32)?) {
+        cdl_set_stop_actions(pause, suspend)
+    }
+
+    /// Claims the pending Ctrl-Z: true when the caller is to stop the process (after
+    /// giving the terminal back), false when running code or the watchdog stopped
+    /// it already. One SIGTSTP, one stop.
+    public static func takeStopRequest() -> Bool { cdl_take_stop_request() != 0 }
 
     /// The first terminating signal received (SIGINT, SIGTERM, SIGHUP), or nil.
     public static var terminatingSignal: Int32? {

@@ -22,6 +22,11 @@ struct HardeningOptions: ParsableArguments {
     @Flag(help: "Remove io, os.execute, os.exit, os.remove, os.rename, package.loadlib, C modules and debug; refuse bytecode; read files only in the script's folder and the plugin folders; os.getenv only for locale, time zone and terminal variables.")
     var sandbox = false
 
+    // Off by default: the store is shared by every script and command of the user,
+    // so a sandboxed script could read, change, cancel or fill anyone's countdowns.
+    @Flag(name: .customLong("allow-store"), help: "With --sandbox: let the script use the countdown store (--state-dir, --store), where it can fetch, change and cancel any stored countdown. Without it a sandboxed script's persistent countdowns are kept in memory for the run only.")
+    var allowStore = false
+
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"))
     var pluginPath: [String] = []
 
@@ -36,6 +41,10 @@ struct HardeningOptions: ParsableArguments {
     var limits: ScriptLimits {
         ScriptLimits(memoryLimit: (try? Self.bytes(memoryLimit)) ?? ScriptLimits.defaultMemoryLimit, instructionBudget: budget, sandbox: sandbox)
     }
+
+    /// Whether the run opens the countdown store: always, except under `--sandbox`
+    /// without `--allow-store`, when persistent countdowns live in memory.
+    var opensStore: Bool { !sandbox || allowStore }
 
     var pluginDirectories: [PluginDirectory] { PluginPath.standard(extra: pluginPath) }
 

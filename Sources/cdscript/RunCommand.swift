@@ -60,10 +60,15 @@ struct RunCommand: ParsableCommand {
         host.pluginPath = hardening.pluginDirectories
         // Fast-forwarded time is not real time: a --speed run keeps its persistent
         // countdowns in memory, so a demo never leaves scaled deadlines in the store.
+        // So does a sandboxed run (unless --allow-store): the store holds everyone's
+        // countdowns, and no script from elsewhere may read, change or fill it.
         let shared: SharedStore?
         var storeUnusable = false
+        if speed == nil, !hardening.opensStore, storeOptions.stateDir != nil || storeOptions.store != nil {
+            printError("cdscript: --sandbox keeps persistent countdowns in memory; add --allow-store to use the store")
+        }
         do {
-            shared = speed == nil ? try storeOptions.openShared() : nil
+            shared = speed == nil && hardening.opensStore ? try storeOptions.openShared() : nil
         } catch {
             printError("cdscript: \(error); persistent countdowns run on without the store")
             shared = nil
@@ -78,6 +83,9 @@ struct RunCommand: ParsableCommand {
         // Signals interrupt running Lua code, and whatever path ends the process
         // gives the terminal back first (see docs/hardening.md, "Guarantees").
         MainLoop.setSignalActions(interrupt: LuaHost.interruptFromSignal, restore: TerminalSession.restoreFromSignal)
+        // Ctrl-Z stops the process within 0.5 s even while a hook runs; after `fg`
+        // the hook goes on where it was.
+        MainLoop.setStopActions(pause: LuaHost.pauseFromSignal, suspend: TerminalSession.suspendFromSignal)
         let loop = try MainLoop.forCommand(scheduler: scheduler)
         // The CPU-time limit per callback reaches what no hook does (finalizers,
         // loops in C): a timer on this thread's CPU clock, silent while it sleeps.

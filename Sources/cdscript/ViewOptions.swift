@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import CountdownCore
+import EventLoop
 import Foundation
 import TerminalView
 
@@ -38,6 +39,8 @@ struct ViewOptions: ParsableArguments {
         case SIGWINCH:
             controller.redrawAll()
         case SIGTSTP:
+            // Running Lua code, or the watchdog, may have carried it out already.
+            guard MainLoop.takeStopRequest() else { return }
             session?.suspend()
             raise(SIGSTOP)
         case SIGCONT:

@@ -21,7 +21,15 @@ int cdl_timer_cancel_on_set(void);
  *   within the grace period (code in C that no Lua hook sees, a finalizer, a host
  *   loop), the watchdog thread restores the terminal (the restorer) and ends the
  *   process with 128 + the signal. A second terminating signal forces at once.
- * - SIGWINCH, SIGCONT, SIGTSTP are recorded and handed to the loop.
+ * - SIGWINCH, SIGCONT are recorded and handed to the loop.
+ * - SIGTSTP (Ctrl-Z) requests a stop, which whoever comes first carries out
+ *   (cdl_take_stop_request makes sure only one does): the loop, handed the
+ *   signal as an observed one, when it is idle; running Lua code at its next
+ *   instruction (the pauser arms a hook that calls cdl_stop_if_requested); or,
+ *   after 0.5 s, the watchdog thread (code in C that no hook reaches, a host call
+ *   that blocks). The last two give the terminal back with the suspender and stop
+ *   the process with SIGSTOP; after SIGCONT the stopped code goes on where it
+ *   was, and the loop, handed SIGCONT, takes the terminal over again.
  * - SIGUSR1, SIGUSR2, SIGALRM, SIGXCPU, SIGVTALRM, SIGQUIT, SIGXFSZ: restore the
  *   terminal, then die by the default action (SIGQUIT included: no backtracer prompt).
  * - SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT (crashes, Swift traps):
@@ -43,12 +51,27 @@ typedef void (*cdl_interrupt_fn)(int signal);
  * only); returns nonzero when there was something to give back (a view open). */
 typedef int (*cdl_restore_fn)(void);
 
+/* Called from the SIGTSTP handler (async-signal-safe code only): when Lua code is
+ * running, arrange for it to call `stop_now` at its next instruction. */
+typedef void (*cdl_pause_fn)(int (*stop_now)(void));
+
 /* Installs the handlers (once) and returns the read end of the self-pipe, or -1. */
 int cdl_signals_install(void);
 void cdl_set_interrupter(cdl_interrupt_fn interrupter);
 void cdl_set_restorer(cdl_restore_fn restorer);
 /* How long the run may take to end after a terminating signal before it is forced. */
 void cdl_set_grace_ms(int milliseconds);
+/* What Ctrl-Z uses besides the loop: `pause` (see cdl_pause_fn) and `suspend`,
+ * which gives the terminal back without ending the view (async-signal-safe). */
+void cdl_set_stop_actions(cdl_pause_fn pause, cdl_restore_fn suspend);
+/* Claims the pending Ctrl-Z, if any: 1 when the caller is now to stop the
+ * process (giving the terminal back first), 0 when there is none or another
+ * path took it. */
+int cdl_take_stop_request(void);
+/* Claims the pending Ctrl-Z and carries it out: the suspender, then SIGSTOP;
+ * returns 1 after the process was continued, 0 at once when there was none.
+ * Async-signal-safe, any thread. */
+int cdl_stop_if_requested(void);
 /* The first terminating signal received, or 0. */
 int cdl_terminating_signal(void);
 /* Empties the self-pipe and returns the observed signals received since the

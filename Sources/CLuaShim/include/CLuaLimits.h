@@ -26,6 +26,14 @@ void cd_interrupt_detach(lua_State *L);
 void cd_interrupt(int signal);
 /* The hook cd_interrupt sets: raises "interrupted" at every instruction. */
 void cd_stop_hook(lua_State *L, lua_Debug *ar);
+/* For the SIGTSTP handler (async-signal-safe; see CLinux's cdl_pause_fn): when a
+ * callback is running, sets a hook on the running threads that calls `stop_now`
+ * at the next instruction (which gives the terminal back and stops the process),
+ * then puts back the hook it displaced, so that after SIGCONT the code goes on
+ * where it was. Does nothing between callbacks or once interrupted. */
+void cd_pause(int (*stop_now)(void));
+/* The hook cd_pause sets. */
+void cd_pause_hook(lua_State *L, lua_Debug *ar);
 /* Replaces coroutine.resume and coroutine.wrap with versions that track the
  * running thread and keep the budget across coroutines; returns a Lua status. */
 int cd_install_tracked_coroutines(lua_State *L);

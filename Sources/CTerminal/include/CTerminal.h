@@ -24,6 +24,13 @@ void cdt_restore_disarm(void);
 /* Restores once (later calls do nothing); async-signal-safe. Returns nonzero
  * when it restored (the view was open). */
 int cdt_restore_now(void);
+/* Gives the terminal back for a stop (Ctrl-Z) that the view does not see coming:
+ * the sequences and the termios, but the view stays open (the captured output
+ * stays captured) until the view takes the terminal again (cdt_restore_arm).
+ * Async-signal-safe; nonzero when it gave the terminal back. */
+int cdt_suspend_now(void);
+/* Nonzero while the terminal is given back by cdt_suspend_now. */
+int cdt_suspended(void);
 
 /* A memory file of `limit` bytes that cannot grow (writes past its end fail),
  * close-on-exec; -1 when the system has none. */

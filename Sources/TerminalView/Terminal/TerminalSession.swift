@@ -16,7 +16,9 @@ import CTerminal
 /// without allocating, whatever the main thread is doing.
 ///
 /// `end` restores everything and is safe to call on every path, more than once.
-/// `suspend` and `resume` bracket a Ctrl-Z stop.
+/// `suspend` and `resume` bracket a Ctrl-Z stop. A stop the loop does not see
+/// coming (Ctrl-Z while a hook runs) gives the terminal back from C
+/// (`suspendFromSignal`); `resume` takes it over after that one too.
 public final class TerminalSession: ViewSurface {
     /// The descriptor keys are read from (a terminal), or -1 for none.
     public let inputFD: Int32
@@ -48,6 +50,14 @@ public final class TerminalSession: ViewSurface {
     /// For signal handlers and the watchdog: gives the terminal back now, with
     /// the sequences and termios kept when the view opened (async-signal-safe).
     public static let restoreFromSignal: @convention(c) () -> Int32 = cdt_restore_now
+
+    /// For a stop the view does not see coming (Ctrl-Z while a hook runs): gives
+    /// the terminal back as `suspend` does, from any thread (async-signal-safe);
+    /// `resume` takes it over again.
+    public static let suspendFromSignal: @convention(c) () -> Int32 = cdt_suspend_now
+
+    /// Whether the terminal is given back now, by `suspend` or `suspendFromSignal`.
+    private var isGivenBack: Bool { isSuspended || cdt_suspended() != 0 }
 
     /// Whether `fd` is a terminal.
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
@@ -101,7 +111,7 @@ public final class TerminalSession: ViewSurface {
 
     public func end() {
         guard isActive else { return }
-        if !isSuspended { leaveTerminalMode() }
+        if isGivenBack { cdt_restore_disarm() } else { leaveTerminalMode() }
         isActive = false
         isSuspended = false
         fflush(nil)  // every C stream, before the descriptors move
@@ -125,15 +135,18 @@ public final class TerminalSession: ViewSurface {
     /// Gives the terminal back before the process stops (Ctrl-Z).
     public func suspend() {
         guard isActive, !isSuspended else { return }
-        leaveTerminalMode()
+        if cdt_suspended() != 0 { cdt_restore_disarm() } else { leaveTerminalMode() }
         isSuspended = true
     }
 
     /// Takes the terminal over again after SIGCONT; the caller redraws everything.
     public func resume() {
-        guard isActive, isSuspended else { return }
+        guard isActive, isGivenBack else { return }
         isSuspended = false
         enterTerminalMode()
+        // `suspend` let go of the captured output: a forced end restores it again.
+        cdt_restore_capture(0, capturedStdout, savedStdout)
+        cdt_restore_capture(1, capturedStderr, savedStderr)
     }
 
     /// Keys typed since the last call; nil once the input has ended.
