@@ -10,22 +10,10 @@ private let nfd = "cafe\u{301}"
 private let s: Int64 = 1_000_000_000
 
 @Suite("Redis keeps ids as bytes, online and offline", .serialized)
-struct RedisIDBytesTests {
+struct RedisIDBytesTests: RedisSuite {
     let server: RedisServer
 
     init() throws { server = try RedisServer() }
-
-    func store() throws -> RedisCountdownStore {
-        let store = RedisCountdownStore(url: try RedisURL(server.url))
-        try store.connect()
-        return store
-    }
-
-    func record(_ id: String, seconds: Int64) -> StoredCountdown {
-        let wall = BootClock().wallNow()
-        return StoredCountdown(id: id, state: .running, kind: .duration, wallDeadline: wall + seconds * s,
-                               every: s, total: seconds * s, bootID: nil, bootDeadline: nil, updatedAt: wall)
-    }
 
     @Test("NFC and NFD are two countdowns: listed as two, each loaded, changed and removed on its own, online and offline")
     func twoCountdowns() throws {

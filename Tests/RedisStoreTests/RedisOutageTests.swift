@@ -9,27 +9,10 @@ private let s: Int64 = 1_000_000_000
 /// What an outage leaves behind: queued changes, what the server keeps to make
 /// changes idempotent, and a server that comes back empty.
 @Suite("The Redis store through outages: replay, idempotence, a server that lost its data", .serialized)
-struct RedisOutageTests {
+struct RedisOutageTests: RedisSuite {
     let server: RedisServer
 
     init() throws { server = try RedisServer() }
-
-    func store() throws -> RedisCountdownStore {
-        let store = RedisCountdownStore(url: try RedisURL(server.url))
-        try store.connect()
-        return store
-    }
-
-    func record(_ id: String, seconds: Int64) -> StoredCountdown {
-        let wall = BootClock().wallNow()
-        return StoredCountdown(id: id, state: .running, kind: .duration, wallDeadline: wall + seconds * s,
-                               every: s, total: seconds * s, bootID: nil, bootDeadline: nil, updatedAt: wall)
-    }
-
-    var now: StoreInstant {
-        let c = BootClock()
-        return StoreInstant(boot: c.bootNow(), wall: c.wallNow(), bootID: nil)
-    }
 
     /// Stops the server and starts it again with nothing: no persistence files.
     func restartEmpty() throws {

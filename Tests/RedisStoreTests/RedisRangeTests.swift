@@ -11,21 +11,10 @@ private let longest = CountdownRange.longestDuration
 private func did(_ change: () -> Bool) -> Bool { change() }
 
 @Suite("The Redis store is as strict as the SQLite store: one range, bad records named and removable", .serialized)
-struct RedisRangeTests {
+struct RedisRangeTests: RedisSuite {
     let server: RedisServer
 
     init() throws { server = try RedisServer() }
-
-    func store() throws -> RedisCountdownStore {
-        let s = RedisCountdownStore(url: try RedisURL(server.url))
-        try s.connect()
-        return s
-    }
-
-    var now: StoreInstant {
-        let c = BootClock()
-        return StoreInstant(boot: c.bootNow(), wall: c.wallNow(), bootID: nil)
-    }
 
     func started(_ id: String, _ length: Nanoseconds, at now: StoreInstant, kind: StoredCountdown.Kind = .duration) -> StoredCountdown {
         StoredCountdown(id: id, state: .running, kind: kind, wallDeadline: now.wall + length, every: s, total: length,

@@ -5,26 +5,10 @@ import RedisTestServer
 import Testing
 
 @Suite("The Redis store against a real redis-server", .serialized)
-struct RedisStoreTests {
+struct RedisStoreTests: RedisSuite {
     let server: RedisServer
 
     init() throws { server = try RedisServer() }
-
-    func store() throws -> RedisCountdownStore {
-        let s = RedisCountdownStore(url: try RedisURL(server.url))
-        try s.connect()
-        return s
-    }
-
-    func record(_ id: String, seconds: Int64, now: StoreInstant) -> StoredCountdown {
-        StoredCountdown(id: id, state: .running, kind: .duration, wallDeadline: now.wall + seconds * 1_000_000_000,
-                        every: 1_000_000_000, total: seconds * 1_000_000_000, bootID: nil, bootDeadline: nil, updatedAt: now.wall)
-    }
-
-    var now: StoreInstant {
-        let c = BootClock()
-        return StoreInstant(boot: c.bootNow(), wall: c.wallNow(), bootID: nil)
-    }
 
     @Test("URLs: host, port, database and password; rediss:// is refused with the reason; the password never shows")
     func urls() throws {
