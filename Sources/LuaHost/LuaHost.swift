@@ -109,6 +109,8 @@ public final class LuaHost {
     var formattersRef: Int32 = LUA_NOREF
     /// Set by `cdscript test`: plugins' side effects are recorded here instead of done (PluginRecorder.swift).
     public var pluginRecorder: PluginRecorder?
+    /// Where `print` writes when `capturePrint` replaced it (PrintCapture.swift).
+    var printSink: ((String) -> Void)?
     /// Lines for the user from plugins (e.g. why no notification was shown); stderr by default.
     public var reportNotice: (String) -> Void = { message in
         StandardError.line(message)

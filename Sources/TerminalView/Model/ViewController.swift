@@ -92,6 +92,13 @@ public final class ViewController {
 
     public func element(_ id: String) -> Element? { model.element(id) }
 
+    /// An estimate of the memory the host holds for an element with `textBytes`
+    /// of text (its id and string fields): `ViewModel.bytesPerElement`, and the
+    /// text, twice in plain mode, which keeps each element's last line.
+    public func heldBytes(textBytes: Int) -> Int {
+        ViewModel.bytesPerElement + textBytes * (isPlain ? 2 : 1)
+    }
+
     /// Creates an element; the first one opens the view.
     @discardableResult
     public func add(_ kind: ElementKind, id: String, fields: [(String, FieldValue)]) throws(ViewError) -> Element {

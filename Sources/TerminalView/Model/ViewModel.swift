@@ -7,6 +7,12 @@ public struct ViewModel: Sendable {
 
     public init() {}
 
+    /// What one element costs the host besides its text, as an estimate for the
+    /// memory limit: the element in `elements` (with the array's spare room), its
+    /// entries in the id index and in the host's bookkeeping, the renderer's and
+    /// the plain output's per-element state. Measured: see ViewMemoryTests.
+    public static let bytesPerElement = 512
+
     public func element(_ id: String) -> Element? {
         indexByID[id].map { elements[$0] }
     }

@@ -1,0 +1,46 @@
+import CLua
+import CLuaShim
+import Foundation
+
+extension LuaHost {
+    /// Replaces the global `print` with one that hands each printed line to
+    /// `sink` instead of writing it to stdout. `cdscript plugins` lists plugins by
+    /// loading them: what one prints at its top level is shown escaped, never
+    /// passed raw to the terminal (where an OSC 52 could write the clipboard).
+    public func capturePrint(_ sink: @escaping (String) -> Void) {
+        printSink = sink
+        let L = vm.state
+        L.pushHostFunction(Self.capturedPrint, context: context)
+        setGlobal("print")
+    }
+
+    /// `print(...)` into `printSink`: values separated by tabs, as Lua's print.
+    /// No `tostring` or `__tostring` is called (a metamethod could raise across
+    /// this Swift frame): tables and functions are shown by type and address.
+    static let capturedPrint: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let count = lua_gettop(L)
+            var parts: [String] = []
+            if count > 0 {
+                for index in 1...count { parts.append(printedForm(L, at: index)) }
+            }
+            host.printSink?(parts.joined(separator: "\t"))
+            return 0
+        }
+    }
+
+    private static func printedForm(_ L: OpaquePointer, at index: Int32) -> String {
+        switch lua_type(L, index) {
+        case LUA_TNIL: return "nil"
+        case LUA_TBOOLEAN: return lua_toboolean(L, index) != 0 ? "true" : "false"
+        case LUA_TSTRING: return L.string(at: index) ?? ""
+        case LUA_TNUMBER:
+            if lua_isinteger(L, index) != 0 { return String(lua_tointegerx(L, index, nil)) }
+            let number = lua_tonumberx(L, index, nil)
+            let text = String(format: "%.14g", number)
+            return text.contains(where: { !$0.isNumber && $0 != "-" }) ? text : text + ".0"
+        default:
+            return "\(L.typeName(at: index)): \(lua_topointer(L, index).map { "\($0)" } ?? "?")"
+        }
+    }
+}

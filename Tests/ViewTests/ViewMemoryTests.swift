@@ -1,0 +1,55 @@
+import CountdownCore
+import Foundation
+import LuaHost
+import Testing
+import TerminalView
+
+/// What the view holds for a script (each element, not only its text) counts
+/// against --memory-limit: elements made in a loop stop with an error that
+/// names the limit, long before the host holds far more than the limit.
+@Suite("View elements count against the memory limit")
+struct ViewMemoryTests {
+    func host(limit: Int, plain: Bool) -> LuaHost {
+        let host = LuaHost(scheduler: Scheduler(clock: VirtualClock()), limits: ScriptLimits(memoryLimit: limit, instructionBudget: 100_000_000))
+        let output: ViewController.Output = plain ? .plain { _ in } : .screen(VirtualTerminal(columns: 40, rows: 7), colours: false)
+        host.installView(ViewController(output: output))
+        return host
+    }
+
+    /// Makes up to 200 000 progress bars (a few MB of text at most, so only the
+    /// per-element charge can stop it under 8 MB).
+    static let loop = """
+        made = 0
+        for i = 1, 200000 do
+          local ok, err = pcall(view.progress, { id = "p" .. i, value = 0.5 })
+          if not ok then refused = err break end
+          made = made + 1
+        end
+        assert(refused, "no refusal after " .. made .. " elements")
+        assert(refused:find("view.progress: memory limit exceeded: the view's elements and text", 1, true), refused)
+        assert(refused:find("would pass the --memory-limit of 8 MB", 1, true), refused)
+        """
+
+    @Test("elements made in a loop are refused at the limit, screen and plain", arguments: [false, true])
+    func elementsAgainstTheLimit(plain: Bool) {
+        let limit = 8 << 20
+        let host = host(limit: limit, plain: plain)
+        let failure = host.runScript(source: Data(Self.loop.utf8), chunkName: "=loop", arguments: ["loop"])
+        #expect(failure == nil, "\(failure?.message ?? "")")
+        let made = host.viewController?.model.elements.count ?? 0
+        // At ViewModel.bytesPerElement each, 8 MB holds at most this many.
+        #expect(made > 1000 && made <= limit / ViewModel.bytesPerElement, "\(made)")
+        #expect(host.vm.memoryInUse <= limit)
+    }
+
+    @Test("a fresh view (each test of cdscript test gets one) gives back what the old one's elements were charged")
+    func replacedViewReleases() {
+        let host = host(limit: 8 << 20, plain: false)
+        #expect(host.runScript(source: Data(Self.loop.utf8), chunkName: "=loop", arguments: ["loop"]) == nil)
+        host.replaceViewController(ViewController(output: .screen(VirtualTerminal(columns: 40, rows: 7), colours: false)))
+        let failure = host.runScript(source: Data("""
+            for i = 1, 1000 do view.progress{ id = "again" .. i, value = 1 } end
+            """.utf8), chunkName: "=again", arguments: ["again"])
+        #expect(failure == nil, "\(failure?.message ?? "")")
+    }
+}
