@@ -52,4 +52,19 @@ struct ViewMemoryTests {
             """.utf8), chunkName: "=again", arguments: ["again"])
         #expect(failure == nil, "\(failure?.message ?? "")")
     }
+
+    @Test("titles set and bells rung in a loop between two frames are held once: the last title, one bell")
+    func titlesAndBellsBetweenFrames() {
+        let h = ViewHarness()
+        #expect(h.run("""
+            view.label{ id = "a", text = "x" }
+            local pad = string.rep("t", 1000)
+            for i = 1, 10000 do view.title(pad .. i) view.bell() end
+            """) == nil)
+        _ = h.screen
+        // Before, every title waited for the frame: 10 MB of OSC sequences.
+        #expect(h.terminal.output.utf8.count < 20_000, "\(h.terminal.output.utf8.count) bytes written")
+        #expect(h.terminal.title == String(repeating: "t", count: 1000) + "10000")
+        #expect(h.terminal.bells == 1)
+    }
 }

@@ -69,7 +69,11 @@ public final class ViewController {
     private let layout: Layout
     private var writer = FrameWriter()
     private var dirty = false
-    private var pendingControl = ""
+    /// The title and the bell wait for the next `render`. Flags, not text: a
+    /// script setting the title or ringing in a loop between two frames makes the
+    /// host hold one title and one bell, not every one of them.
+    private var titlePending = false
+    private var bellPending = false
     private var plainLines: [String: String] = [:]
     /// The ids on screen after the last render when some elements did not fit;
     /// nil when all are shown or the layout must be worked out again. A change to
@@ -137,14 +141,14 @@ public final class ViewController {
     public func setTitle(_ text: String) {
         title = text
         guard isOpen, !isClosed, case .screen = output else { return }
-        pendingControl += ANSI.title(text)
+        titlePending = true
         dirty = true
     }
 
     /// Rings the terminal bell (full screen only).
     public func bell() {
         guard !isClosed, case .screen = output else { return }
-        pendingControl += ANSI.bell
+        bellPending = true
         dirty = true
     }
 
@@ -186,8 +190,10 @@ public final class ViewController {
         let size = surface.size
         let elements = model.elements
         shownIDs = Layout.shownIndices(elements, size: bodySize(size)).map { Set($0.map { elements[$0].id }) }
-        let frame = pendingControl + writer.frame(composed(size))
-        pendingControl = ""
+        let control = (titlePending ? title.map(ANSI.title) ?? "" : "") + (bellPending ? ANSI.bell : "")
+        titlePending = false
+        bellPending = false
+        let frame = control + writer.frame(composed(size))
         if !frame.isEmpty { surface.write(frame) }
     }
 
@@ -196,7 +202,7 @@ public final class ViewController {
     public func redrawAll() {
         writer.invalidate()
         shownIDs = nil
-        if let title, case .screen = output { pendingControl += ANSI.title(title) }
+        if title != nil, case .screen = output { titlePending = true }
         dirty = true
     }
 
@@ -237,7 +243,7 @@ public final class ViewController {
         isOpen = true
         if case .screen(let surface, _) = output {
             surface.begin()
-            if let title { pendingControl += ANSI.title(title) }
+            if title != nil { titlePending = true }
         }
         onOpen()
     }
