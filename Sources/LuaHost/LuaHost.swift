@@ -195,7 +195,8 @@ public final class LuaHost {
         if cd_interrupt_signal() != 0 { return }
         hookErrorCount += 1
         let name = id.map { "countdown \"\(VisibleText.escaped($0))\"" } ?? "an anonymous countdown"
-        reportError("cdscript: error in \(hook) of \(name): \(message)")
+        // The message is the script's (or a plugin's) text, on its way to a terminal.
+        reportError("cdscript: error in \(hook) of \(name): \(VisibleText.escapedKeepingLayout(message))")
     }
 }
 

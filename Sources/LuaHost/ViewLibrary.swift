@@ -91,7 +91,8 @@ extension LuaHost {
         // After a terminating signal, "interrupted" is no error of the script.
         if cd_pcall_traceback(L, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
             hookErrorCount += 1
-            reportError("cdscript: error in on_press of button \"\(id)\": \(L.string(at: -1) ?? "(error object is not a string)")")
+            let message = VisibleText.escapedKeepingLayout(L.string(at: -1) ?? "(error object is not a string)")
+            reportError("cdscript: error in on_press of button \"\(VisibleText.escaped(id))\": \(message)")
         }
     }
 

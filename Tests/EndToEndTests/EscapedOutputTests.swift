@@ -90,4 +90,20 @@ struct EscapedOutputTests {
         let list = try BinaryRunner.run(["list", "--state-dir", state])
         #expect(list.stdout.contains(#"A\e[2J"#), "\(list.stdout)")
     }
+
+    @Test("cdscript run: the messages of a hook's and of the main chunk's errors are escaped (the traceback keeps its lines)")
+    func errorMessages() throws {
+        let hook = try BinaryRunner.script("""
+            countdown.start{ id = "\(Self.hostileLua)", seconds = 0.05, on_done = function() error("hook \(Self.hostileLua)") end }
+            """)
+        let hookResult = try BinaryRunner.run(["run", hook])
+        #expect(hookResult.status == 1, "\(hookResult.stderr)")
+        #expect(Self.rawControls(hookResult.stderr).isEmpty, "\(hookResult.stderr.debugDescription)")
+        #expect(hookResult.stderr.contains("hook A\\e[2J\\x07\\u{009b}31m\\e]52;c;cHduZWQ=\\x07\\u{202e}Z\nstack traceback:\n"), "\(hookResult.stderr)")
+        let main = try BinaryRunner.script("error(\"main \(Self.hostileLua)\")")
+        let mainResult = try BinaryRunner.run(["run", main])
+        #expect(mainResult.status == 2, "\(mainResult.stderr)")
+        #expect(Self.rawControls(mainResult.stderr).isEmpty, "\(mainResult.stderr.debugDescription)")
+        #expect(mainResult.stderr.contains(#"main A\e[2J\x07"#), "\(mainResult.stderr)")
+    }
 }
