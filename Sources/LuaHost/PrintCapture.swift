@@ -3,15 +3,19 @@ import CLuaShim
 import Foundation
 
 extension LuaHost {
-    /// Replaces the global `print` with one that hands each printed line to
-    /// `sink` instead of writing it to stdout. `cdscript plugins` lists plugins by
-    /// loading them: what one prints at its top level is shown escaped, never
-    /// passed raw to the terminal (where an OSC 52 could write the clipboard).
-    public func capturePrint(_ sink: @escaping (String) -> Void) {
+    /// Replaces the globals `print` and `warn` with ones that hand each line to
+    /// `sink` instead of writing it to stdout or stderr (a warning as "Lua
+    /// warning: ...", whether or not `warn("@on")` was called). `cdscript plugins`
+    /// lists plugins by loading them: what one prints at its top level is shown
+    /// escaped, never passed raw to the terminal (where an OSC 52 could write the
+    /// clipboard).
+    public func captureOutput(_ sink: @escaping (String) -> Void) {
         printSink = sink
         let L = vm.state
         L.pushHostFunction(Self.capturedPrint, context: context)
         setGlobal("print")
+        L.pushHostFunction(Self.capturedWarn, context: context)
+        setGlobal("warn")
     }
 
     /// `print(...)` into `printSink`: values separated by tabs, as Lua's print.
@@ -25,6 +29,20 @@ extension LuaHost {
                 for index in 1...count { parts.append(printedForm(L, at: index)) }
             }
             host.printSink?(parts.joined(separator: "\t"))
+            return 0
+        }
+    }
+
+    /// `warn(...)` into `printSink`: the pieces joined; "@on" and "@off" ignored.
+    static let capturedWarn: cd_host_function = { L, context in
+        hostCall(L, context) { host, L throws(APIError) in
+            let count = lua_gettop(L)
+            var text = ""
+            if count > 0 {
+                for index in 1...count { text += printedForm(L, at: index) }
+            }
+            if count == 1, text.hasPrefix("@") { return 0 }
+            host.printSink?("Lua warning: " + text)
             return 0
         }
     }

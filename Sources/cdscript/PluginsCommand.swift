@@ -15,7 +15,7 @@ struct PluginsCommand: ParsableCommand {
             Each plugin is loaded (not set up) under --sandbox, with the run's memory limit
             and instruction budget, so that listing runs no plugin with full access; one
             that fails is named with its file and line, and the command exits 2. What a
-            plugin prints while loading is shown on stderr, escaped.
+            plugin prints (or warns) while loading is shown on stderr, escaped.
             """
     )
 
@@ -57,7 +57,7 @@ struct PluginsCommand: ParsableCommand {
             // Kept bounded: a plugin printing in a loop holds no memory here.
             var printed: [String] = []
             var notShown = 0
-            host.capturePrint { text in
+            host.captureOutput { text in
                 if printed.count < Self.printedLinesShown { printed.append(String(text.prefix(Self.printedLineLength))) } else { notShown += 1 }
             }
             let loaded = host.loadPlugin(named: plugin.name)

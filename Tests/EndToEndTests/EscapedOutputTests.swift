@@ -21,10 +21,10 @@ struct EscapedOutputTests {
         (try BinaryRunner.script("", name: "unused.lua") as NSString).deletingLastPathComponent
     }
 
-    @Test("cdscript plugins: a plugin's file name, description and top-level print are escaped")
+    @Test("cdscript plugins: a plugin's file name, description and top-level print and warn are escaped")
     func plugins() throws {
         let dir = try Self.folder()
-        let source = "print(\"\(Self.hostileLua)\") return { description = \"\(Self.hostileLua)\" }"
+        let source = "print(\"\(Self.hostileLua)\") warn('@on') warn(\"w \(Self.hostileLua)\") return { description = \"\(Self.hostileLua)\" }"
         try source.write(toFile: dir + "/hostile.lua", atomically: true, encoding: .utf8)
         try "return { description = 'named oddly' }".write(toFile: dir + "/odd\u{1B}[31m\u{9B}name.lua", atomically: true, encoding: .utf8)
         let result = try BinaryRunner.run(["plugins", "--plugin-path", dir])
@@ -34,6 +34,7 @@ struct EscapedOutputTests {
         #expect(result.stdout.contains(#"  hostile  \#(dir)/hostile.lua (--plugin-path) - A\e[2J\x07\u{009b}31m\e]52;c;cHduZWQ=\x07\u{202e}Z"#), "\(result.stdout)")
         #expect(result.stdout.contains(#"  odd\e[31m\u{009b}name  "#), "\(result.stdout)")
         #expect(result.stderr.contains(#"cdscript: plugin hostile printed while being listed: A\e[2J\x07\u{009b}31m\e]52"#), "\(result.stderr)")
+        #expect(result.stderr.contains(#"cdscript: plugin hostile printed while being listed: Lua warning: w A\e[2J"#), "\(result.stderr)")
     }
 
     @Test("the exec and notify plugins' warnings escape the countdown's id")
