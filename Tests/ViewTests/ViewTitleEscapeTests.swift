@@ -27,3 +27,30 @@ struct ViewTitleEscapeTests {
         #expect(ANSI.title("a\u{9C}b\u{1B}c\u{7F}d\u{9B}e") == "\u{1B}]0;abcde\u{07}")
     }
 }
+
+@Suite("view text: no control character or bidi override reaches the terminal, full screen or plain")
+struct ViewTextControlTests {
+    static let hostileLua = ViewTitleEscapeTests.hostileLua
+
+    static func hasControls(_ text: String) -> Bool {
+        text.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }
+    }
+
+    @Test("a label's ESC, BEL, C1, OSC 52 and bidi override are drawn as blanks on the full screen")
+    func fullScreen() {
+        let h = ViewHarness()
+        #expect(h.run("view.label{ id = 'a', text = \"\(Self.hostileLua)\" } view.button{ id = 'b', label = \"\(Self.hostileLua)\", key = 'r' }") == nil)
+        _ = h.screen
+        #expect(!h.terminal.output.contains("\u{1B}]52"))
+        #expect(!h.terminal.output.contains("\u{07}"))
+        #expect(!Self.hasControls(h.terminal.output), "\(h.terminal.output.debugDescription)")
+    }
+
+    @Test("plain lines: the same, one line per change")
+    func plainLines() {
+        var lines: [String] = []
+        let h = ViewHarness(plain: { lines.append($0) })
+        #expect(h.run("view.label{ id = 'a', text = \"\(Self.hostileLua)\" }") == nil)
+        #expect(lines == ["a: A [2J  31m  ]52;c;cHduZWQ=  Z"], "\(lines.map(\.debugDescription))")
+    }
+}
