@@ -347,6 +347,8 @@ extension LuaHost {
                 throw APIError("\(fn): 'hidden' must be a boolean, got \(got)")
             }
             L.pop()
+            let noteBytes = note.text.utf8.count + note.resumedText.utf8.count + note.styleText.utf8.count
+            try host.chargeViewText(L, view, key: "\u{0}paused_text", bytes: noteBytes, function: fn)
             view.controller.setPauseNote(note)
             return 0
         }

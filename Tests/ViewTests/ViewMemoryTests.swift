@@ -67,4 +67,18 @@ struct ViewMemoryTests {
         #expect(h.terminal.title == String(repeating: "t", count: 1000) + "10000")
         #expect(h.terminal.bells == 1)
     }
+
+    @Test("view.paused_text's text counts against the limit too")
+    func pausedTextAgainstTheLimit() {
+        let host = host(limit: 8 << 20, plain: false)
+        let failure = host.runScript(source: Data("""
+            -- One Lua string, copied by the host once for each field it is given to.
+            local big = string.rep("p", 3 * 1024 * 1024)
+            view.paused_text{ text = big }
+            local ok, err = pcall(view.paused_text, { text = big, resumed_text = big })
+            assert(not ok and err:find("view.paused_text: memory limit exceeded", 1, true), tostring(err))
+            view.paused_text{ text = "short" }
+            """.utf8), chunkName: "=paused", arguments: ["paused"])
+        #expect(failure == nil, "\(failure?.message ?? "")")
+    }
 }
