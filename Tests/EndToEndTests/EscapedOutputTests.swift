@@ -50,7 +50,7 @@ struct EscapedOutputTests {
         #expect(result.stderr.contains(#"cdscript notify: no desktop notification for countdown "A\e[2J"#), "\(result.stderr)")
     }
 
-    @Test("cdscript test: test names, error messages and captured output are escaped, as report and as TAP")
+    @Test("cdscript test: test names, error messages and captured output are escaped, as report, as TAP and in JUnit XML")
     func testReports() throws {
         let spec = try BinaryRunner.script("""
             describe("suite \(Self.hostileLua)", function()
@@ -60,6 +60,9 @@ struct EscapedOutputTests {
               end)
             end)
             """, name: "hostile_spec.lua")
+        let junit = try BinaryRunner.run(["test", "-o", "junit", spec])
+        #expect(Self.rawControls(junit.stdout).isEmpty, "\(junit.stdout.debugDescription)")
+        #expect(junit.stdout.contains("msg A\u{FFFD}[2J\u{FFFD}&#x9B;31m"), "\(junit.stdout)")
         for format in [[], ["--tap"]] {
             let result = try BinaryRunner.run(["test"] + format + [spec])
             #expect(result.status == 1, "\(result.stderr)")
