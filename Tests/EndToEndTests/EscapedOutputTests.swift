@@ -76,7 +76,7 @@ struct EscapedOutputTests {
         }
     }
 
-    @Test("__complete-ids leaves out ids with control characters and offers the others")
+    @Test("__complete-ids leaves out ids with control characters and offers the others; list and list --json escape them")
     func completeIDs() throws {
         let state = try Self.folder() + "/state"
         let script = try BinaryRunner.script("""
@@ -93,6 +93,11 @@ struct EscapedOutputTests {
         // The store does hold the hostile ones: `list` shows them escaped.
         let list = try BinaryRunner.run(["list", "--state-dir", state])
         #expect(list.stdout.contains(#"A\e[2J"#), "\(list.stdout)")
+        #expect(Self.rawControls(list.stdout).isEmpty, "\(list.stdout.debugDescription)")
+        // JSON has its own escapes: C1 and bidi overrides among them.
+        let json = try BinaryRunner.run(["list", "--json", "--state-dir", state])
+        #expect(Self.rawControls(json.stdout).isEmpty, "\(json.stdout.debugDescription)")
+        #expect(json.stdout.contains(#"\u009b31m"#) && json.stdout.contains(#"bidi\u202etxt"#), "\(json.stdout)")
     }
 
     @Test("cdscript run: the messages of a hook's and of the main chunk's errors are escaped (the traceback keeps its lines)")
