@@ -109,6 +109,8 @@ public final class LuaHost {
     var formattersRef: Int32 = LUA_NOREF
     /// Set by `cdscript test`: plugins' side effects are recorded here instead of done (PluginRecorder.swift).
     public var pluginRecorder: PluginRecorder?
+    /// Where `print` writes when `capturePrint` replaced it (PrintCapture.swift).
+    var printSink: ((String) -> Void)?
     /// Lines for the user from plugins (e.g. why no notification was shown); stderr by default.
     public var reportNotice: (String) -> Void = { message in
         StandardError.line(message)
@@ -193,7 +195,8 @@ public final class LuaHost {
         if cd_interrupt_signal() != 0 { return }
         hookErrorCount += 1
         let name = id.map { "countdown \"\(VisibleText.escaped($0))\"" } ?? "an anonymous countdown"
-        reportError("cdscript: error in \(hook) of \(name): \(message)")
+        // The message is the script's (or a plugin's) text, on its way to a terminal.
+        reportError("cdscript: error in \(hook) of \(name): \(VisibleText.escapedKeepingLayout(message))")
         showErrorInView("error in \(hook) of \(name)", message: message)
     }
 }

@@ -173,7 +173,8 @@ extension LuaHost {
     /// `warn(text)`: one line for the user (stderr by default; see `reportNotice`).
     static let warnLine: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
-            host.reportNotice(L.string(at: 1) ?? "")
+            // Plugins put countdown ids and program output in their warnings.
+            host.reportNotice(VisibleText.escaped(L.string(at: 1) ?? ""))
             return 0
         }
     }

@@ -9,9 +9,11 @@ public final class ViewBinding {
     public let controller: ViewController
     /// Registry references to `on_press` callbacks, by button id.
     var pressRefs: [ElementKey: Int32] = [:]
-    /// Bytes of text (ids, labels, titles) the view holds for the script, counted
-    /// against the memory limit (`cd_limits_charge`).
+    /// Bytes the view holds for the script (elements, their ids and text, the
+    /// title), counted against the memory limit (`cd_limits_charge`).
     var heldTextBytes: [ElementKey: Int] = [:]
+    /// The sum of `heldTextBytes`.
+    var heldTotal = 0
     /// Countdowns paused by the Space key, resumed by the next Space.
     var pausedBySpace: [CountdownKey] = []
 
@@ -31,6 +33,8 @@ extension LuaHost {
     public func replaceViewController(_ controller: ViewController) {
         if let old = view {
             for ref in old.pressRefs.values { cd_unref(vm.state, ref) }
+            // The old view's elements are gone: their memory no longer counts.
+            _ = cd_limits_charge(vm.state, -Int64(old.heldTotal))
         }
         view = ViewBinding(controller: controller)
     }
@@ -88,7 +92,8 @@ extension LuaHost {
         if cd_pcall_hook(L, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
             hookErrorCount += 1
             let message = L.string(at: -1) ?? "(error object is not a string)"
-            reportError("cdscript: error in on_press of button \"\(id)\": \(message)")
+            reportError("cdscript: error in on_press of button \"\(VisibleText.escaped(id))\": \(VisibleText.escapedKeepingLayout(message))")
+            // The view's line escapes what it shows itself.
             showErrorInView("error in on_press of button \"\(VisibleText.escaped(id))\"", message: message)
         }
     }
@@ -145,9 +150,11 @@ extension LuaHost {
         let old = view.heldTextBytes[ElementKey(key)] ?? 0
         guard cd_limits_charge(L, Int64(bytes - old)) != 0 else {
             let cap = Int(cd_get_limits(L).pointee.cap)
-            throw APIError("\(fn): memory limit exceeded: the view's text (\(bytes) bytes here) and the script's Lua memory would pass \(cap >= 1 << 20 ? "\(cap >> 20) MB" : "\(cap) bytes") (raise it with --memory-limit)")
+            let limit = cap >= 1 << 20 ? "\(cap >> 20) MB" : "\(cap) bytes"
+            throw APIError("\(fn): memory limit exceeded: the view's elements and text (\(view.heldTotal + bytes - old) bytes) and the script's Lua memory would pass the --memory-limit of \(limit)")
         }
         view.heldTextBytes[ElementKey(key)] = bytes
+        view.heldTotal += bytes - old
         return old
     }
 
@@ -156,6 +163,7 @@ extension LuaHost {
         let now = view.heldTextBytes[ElementKey(key)] ?? 0
         _ = cd_limits_charge(L, Int64(previous - now))
         view.heldTextBytes[ElementKey(key)] = previous == 0 ? nil : previous
+        view.heldTotal += previous - now
     }
 
     private static func create(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ kind: ElementKind) -> Int32 {
@@ -174,7 +182,7 @@ extension LuaHost {
             }
             // A taken id is refused by `add` below; only a new element holds more text.
             let previous = view.controller.element(id) == nil
-                ? try host.chargeViewText(L, view, key: id, bytes: id.utf8.count + textBytes(fields.values), function: fn) : nil
+                ? try host.chargeViewText(L, view, key: id, bytes: view.controller.heldBytes(textBytes: id.utf8.count + textBytes(fields.values)), function: fn) : nil
             do throws(ViewError) {
                 try view.controller.add(kind, id: id, fields: fields.values)
             } catch {
@@ -213,7 +221,7 @@ extension LuaHost {
             // What the element will hold: its fields, with the new values in place.
             var merged = Dictionary(element.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
             for (name, value) in fields.values { merged[name] = value }
-            let previous = try host.chargeViewText(L, view, key: id, bytes: id.utf8.count + textBytes(merged.map { ($0.key, $0.value) }), function: fn)
+            let previous = try host.chargeViewText(L, view, key: id, bytes: view.controller.heldBytes(textBytes: id.utf8.count + textBytes(merged.map { ($0.key, $0.value) })), function: fn)
             do throws(ViewError) {
                 try view.controller.set(id, fields: fields.values)
             } catch {
@@ -264,7 +272,9 @@ extension LuaHost {
                 throw APIError("view.title: expected a string, got \(L.typeName(at: 1))")
             }
             try host.chargeViewText(L, view, key: "\u{0}title", bytes: text.utf8.count, function: "view.title")
-            view.controller.setTitle(text)
+            // The title goes into an OSC sequence, where a control character could
+            // end it and start another (a clipboard write, say).
+            view.controller.setTitle(VisibleText.escaped(text))
             return 0
         }
     }
@@ -348,6 +358,8 @@ extension LuaHost {
                 throw APIError("\(fn): 'hidden' must be a boolean, got \(got)")
             }
             L.pop()
+            let noteBytes = note.text.utf8.count + note.resumedText.utf8.count + note.styleText.utf8.count
+            try host.chargeViewText(L, view, key: "\u{0}paused_text", bytes: noteBytes, function: fn)
             view.controller.setPauseNote(note)
             return 0
         }

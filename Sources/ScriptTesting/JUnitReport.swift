@@ -1,3 +1,5 @@
+import CountdownCore
+
 /// JUnit XML for CI systems: one `<testsuite>` per file, one `<testcase>` per
 /// test; failed assertions are `<failure>`, a file that did not load is an
 /// `<error>`, pending tests are `<skipped>`. No timestamps or durations, so the
@@ -68,7 +70,15 @@ public enum JUnitReport {
             default:
                 let v = scalar.value
                 let allowed = v >= 0x20 && !(0xFFFE...0xFFFF).contains(v)
-                if allowed { out.unicodeScalars.append(scalar) } else { out += "\u{FFFD}" }
+                if !allowed {
+                    out += "\u{FFFD}"
+                } else if v >= 0x7F, VisibleText.hasControls(String(scalar)) {
+                    // DEL, C1 controls and bidi overrides: as character references, which
+                    // give the parser the same text but no terminal showing the XML a control.
+                    out += "&#x" + String(v, radix: 16, uppercase: true) + ";"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

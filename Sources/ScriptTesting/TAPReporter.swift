@@ -1,3 +1,5 @@
+import CountdownCore
+
 /// TAP version 13: one `ok`/`not ok` line per test, failures in a YAML block,
 /// pending tests as `# SKIP`, the plan at the end, and the totals as a final
 /// comment line.
@@ -77,6 +79,10 @@ public final class TAPReporter: TestReporter {
             default:
                 if scalar.value < 0x20 || scalar.value == 0x7F {
                     result += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
+                } else if scalar.value >= 0x80, VisibleText.hasControls(String(scalar)) {
+                    // C1 controls and bidi overrides, in YAML's own escape.
+                    let hex = String(scalar.value, radix: 16, uppercase: true)
+                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
                     result.unicodeScalars.append(scalar)
                 }

@@ -1,3 +1,5 @@
+import CountdownCore
+
 /// Turns results into text as files finish. Output is a pure function of the
 /// results, so the same files always give the same report.
 public protocol TestReporter: AnyObject {
@@ -10,12 +12,13 @@ public protocol TestReporter: AnyObject {
 }
 
 extension TestReporter {
-    /// The whole report for `reports`, as one string with a final newline.
+    /// The whole report for `reports`, as one string with a final newline; control
+    /// characters from scripts escaped, as `TestRunner.run(files:...)` writes them.
     public func render(_ reports: [FileReport]) -> String {
         var all = opening()
         for report in reports { all += lines(for: report) }
         all += closing(TestSummary(reports))
-        return all.map { $0 + "\n" }.joined()
+        return all.map { VisibleText.escapedKeepingLayout($0) + "\n" }.joined()
     }
 }
 

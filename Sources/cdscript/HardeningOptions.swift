@@ -10,7 +10,7 @@ struct HardeningOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Lua instructions one callback (the main chunk, a hook, a formatter), with the callbacks and coroutines it causes, may run: a deterministic limit, at about half the speed for Lua code. 0 (the default): no count; --cpu-limit bounds each callback.", valueName: "N"))
     var budget: Int64 = 0
 
-    @Option(name: .customLong("memory-limit"), parsing: .unconditional, help: ArgumentHelp("Memory the script's Lua state and the text its view holds may take: bytes, or with K, M or G (512M); 0 for no limit.", valueName: "SIZE"))
+    @Option(name: .customLong("memory-limit"), parsing: .unconditional, help: ArgumentHelp("Memory the script's Lua state and the elements and text its view holds may take: bytes, or with K, M or G (512M); 0 for no limit.", valueName: "SIZE"))
     var memoryLimit: String = "512M"
 
     @Option(name: .customLong("cpu-limit"), parsing: .unconditional, help: ArgumentHelp("CPU seconds one callback, with all it causes (finalizers and loops in C included), may run before it fails; when even that cannot stop it, the run ends (exit 1). 0 for no limit.", valueName: "SECONDS"))

@@ -92,7 +92,7 @@ enum CountdownListing {
         // Foundation pretty-prints an empty array as "[\n\n]".
         if countdowns.isEmpty { return "[]" }
         let data = (try? encoder.encode(entries(countdowns, at: now))) ?? Data("[]".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return VisibleText.jsonEscapingControls(String(decoding: data, as: UTF8.self))
     }
 
     static func table(_ countdowns: [StoredCountdown], at now: StoreInstant) -> String {

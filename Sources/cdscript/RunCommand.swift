@@ -145,7 +145,7 @@ struct RunCommand: ParsableCommand {
                 printError(failure.message)
                 throw ExitCode(ExitStatus.syntaxError.rawValue)
             case .runtime:
-                printError("cdscript: error: \(failure.message)")
+                printError("cdscript: error: \(VisibleText.escapedKeepingLayout(failure.message))")
                 throw ExitCode(ExitStatus.scriptError.rawValue)
             }
         }

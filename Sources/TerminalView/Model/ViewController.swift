@@ -79,7 +79,11 @@ public final class ViewController {
     private let layout: Layout
     private var writer = FrameWriter()
     private var dirty = false
-    private var pendingControl = ""
+    /// The title and the bell wait for the next `render`. Flags, not text: a
+    /// script setting the title or ringing in a loop between two frames makes the
+    /// host hold one title and one bell, not every one of them.
+    private var titlePending = false
+    private var bellPending = false
     private var plainLines: [ElementKey: String] = [:]
     /// The ids on screen after the last render when some elements did not fit;
     /// nil when all are shown or the layout must be worked out again. A change to
@@ -101,6 +105,13 @@ public final class ViewController {
     }
 
     public func element(_ id: String) -> Element? { model.element(id) }
+
+    /// An estimate of the memory the host holds for an element with `textBytes`
+    /// of text (its id and string fields): `ViewModel.bytesPerElement`, and the
+    /// text, twice in plain mode, which keeps each element's last line.
+    public func heldBytes(textBytes: Int) -> Int {
+        ViewModel.bytesPerElement + textBytes * (isPlain ? 2 : 1)
+    }
 
     /// Creates an element; the first one opens the view.
     @discardableResult
@@ -140,14 +151,14 @@ public final class ViewController {
     public func setTitle(_ text: String) {
         title = text
         guard isOpen, !isClosed, case .screen = output else { return }
-        pendingControl += ANSI.title(text)
+        titlePending = true
         dirty = true
     }
 
     /// Rings the terminal bell (full screen only).
     public func bell() {
         guard !isClosed, case .screen = output else { return }
-        pendingControl += ANSI.bell
+        bellPending = true
         dirty = true
     }
 
@@ -202,8 +213,10 @@ public final class ViewController {
         let size = surface.size
         let elements = model.elements
         shownIDs = Layout.shownIndices(elements, size: bodySize(size)).map { Set($0.map { ElementKey(elements[$0].id) }) }
-        let frame = pendingControl + writer.frame(composed(size))
-        pendingControl = ""
+        let control = (titlePending ? title.map(ANSI.title) ?? "" : "") + (bellPending ? ANSI.bell : "")
+        titlePending = false
+        bellPending = false
+        let frame = control + writer.frame(composed(size))
         if !frame.isEmpty { surface.write(frame) }
     }
 
@@ -212,7 +225,7 @@ public final class ViewController {
     public func redrawAll() {
         writer.invalidate()
         shownIDs = nil
-        if let title, case .screen = output { pendingControl += ANSI.title(title) }
+        if title != nil, case .screen = output { titlePending = true }
         dirty = true
     }
 
@@ -277,7 +290,7 @@ public final class ViewController {
         isOpen = true
         if case .screen(let surface, _) = output {
             surface.begin()
-            if let title { pendingControl += ANSI.title(title) }
+            if title != nil { titlePending = true }
         }
         onOpen()
     }

@@ -7,6 +7,13 @@ public struct ViewModel: Sendable {
 
     public init() {}
 
+    /// What one element costs the host besides its text, as an estimate for the
+    /// memory limit: the element in `elements` (with the array's spare room), its
+    /// entries in the id index and in the host's bookkeeping, the renderer's and
+    /// the plain output's per-element state. Measured: 400 000 progress bars in
+    /// plain mode raised the peak resident size by about 460 bytes each.
+    public static let bytesPerElement = 512
+
     public func element(_ id: String) -> Element? {
         indexByID[ElementKey(id)].map { elements[$0] }
     }

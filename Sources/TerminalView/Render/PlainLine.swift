@@ -6,16 +6,22 @@ public enum PlainLine {
         printable(rawLine(for: element))
     }
 
-    /// `text` with control characters (newlines, tabs, escapes) turned into
-    /// blanks: a script's text can neither break a line nor send a sequence to
-    /// the terminal.
+    /// `text` with control characters (newlines, tabs, escapes, C1 controls)
+    /// turned into blanks: a script's text can neither break a line nor send a
+    /// sequence to the terminal. So are line and paragraph separators and the
+    /// bidi embeddings, overrides and isolates, which would reorder what follows
+    /// them on a terminal that does bidi (the marks LRM, RLM and ALM stay).
+    /// The full-screen view draws all its text through this too.
     public static func printable(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? " " : $0 }))
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     private static func rawLine(for element: Element) -> String {

@@ -25,8 +25,10 @@ public enum ANSI {
     public static let popTitle = "\u{1B}[23;0t"
 
     public static func title(_ text: String) -> String {
-        // Control characters would end or break the sequence.
-        let clean = String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f }.map(Character.init))
+        // Control characters would end or break the sequence: C0, DEL, and C1
+        // (U+009C is xterm's string terminator). The host escapes a script's
+        // title before it gets here (VisibleText); this is the last guard.
+        let clean = String(text.unicodeScalars.filter { $0.value >= 0x20 && !(0x7F...0x9F).contains($0.value) }.map(Character.init))
         return "\u{1B}]0;\(clean)\u{07}"
     }
 }
