@@ -246,3 +246,63 @@ struct NegativeValueTests {
         #expect(unknown.status == 64 && unknown.stderr.contains("Unknown option '--bogus'"), "\(unknown.stderr)")
     }
 }
+
+/// The view's frames are a writer too: a terminal that goes away under a run
+/// that is not its session (no SIGHUP comes) fails the next frame with EIO.
+@Suite("The view's frames into a terminal that went away")
+struct ViewFrameFailureTests {
+    @Test("a pseudo-terminal whose other side closed: exit 74, one line naming the view")
+    func terminalGone() throws {
+        // Glibc's Swift module leaves the pty functions out (they need _XOPEN_SOURCE).
+        typealias FDCall = @convention(c) (Int32) -> Int32
+        typealias NameCall = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+        func libc<T>(_ name: String, as: T.Type) throws -> T {
+            unsafeBitCast(try #require(dlsym(UnsafeMutableRawPointer(bitPattern: 0), name)), to: T.self)
+        }
+        let master = try libc("posix_openpt", as: FDCall.self)(O_RDWR | O_NOCTTY)
+        try #require(master >= 0)
+        // Only this side holds the master: once it closes, the terminal is gone.
+        _ = fcntl(master, F_SETFD, FD_CLOEXEC)
+        try #require(try libc("grantpt", as: FDCall.self)(master) == 0 && libc("unlockpt", as: FDCall.self)(master) == 0)
+        let slavePath = String(cString: try #require(try libc("ptsname", as: NameCall.self)(master)))
+        let slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        try #require(slave >= 0)
+        let errPath = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-pty-\(UUID().uuidString)").path
+        let errFD = open(errPath, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        defer { close(errFD); try? FileManager.default.removeItem(atPath: errPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, slave, 0)
+        posix_spawn_file_actions_adddup2(&actions, slave, 1)
+        posix_spawn_file_actions_adddup2(&actions, errFD, 2)
+        let argv = [BinaryRunner.binary.path, "timer", "60"]
+        var cArgs: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        defer { for p in cArgs { free(p) } }
+        var pid: pid_t = 0
+        let status = withCleanSignalAttributes { posix_spawn(&pid, argv[0], &actions, &$0, &cArgs, environ) }
+        close(slave)
+        try #require(status == 0)
+        // Read frames until the view is drawn, then take the terminal away.
+        var seen = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let started = Date()
+        while Date().timeIntervalSince(started) < 20, !String(decoding: seen, as: UTF8.self).contains("\u{1B}[?1049h") {
+            var p = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            if poll(&p, 1, 100) == 1 {
+                let n = read(master, &buffer, buffer.count)
+                if n > 0 { seen.append(contentsOf: buffer[..<n]) }
+            }
+        }
+        close(master)
+        var wstatus: Int32 = 0
+        let closed = Date()
+        while waitpid(pid, &wstatus, WNOHANG) == 0 {
+            if Date().timeIntervalSince(closed) > 30 { kill(pid, SIGKILL); waitpid(pid, &wstatus, 0); break }
+            usleep(10_000)
+        }
+        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        #expect(wstatus & 0x7f == 0 && (wstatus >> 8) & 0xff == 74, "status \(wstatus): \(stderr)")
+        #expect(stderr.contains("cdscript: could not write the view to standard output: Input/output error"), "\(stderr)")
+    }
+}
