@@ -1,8 +1,8 @@
 import ArgumentParser
-import CountdownStore
 
-/// `cdscript __complete-ids`: the stored ids, one a line, for the shell completions
-/// of cancel, append, pause and resume. Hidden; quiet and exit 0 when the store
+/// `cdscript __complete-ids`: the stored ids, one a line, from the store of
+/// `--store` or `--state-dir` (the same list the completions of cancel, append,
+/// pause, resume and watch offer). Hidden; quiet and exit 0 when the store
 /// cannot be read, since a completion must never print errors into the command line.
 struct CompleteIDsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,10 +14,6 @@ struct CompleteIDsCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
-        let store = storeOptions.makeStore()
-        guard store.fileExists, let listing = try? store.listing() else { return }
-        // Unreadable ones too: `cancel` removes them by id.
-        let ids = listing.countdowns.map(\.id) + listing.unreadable.filter(\.idIsText).map(\.id)
-        for id in ids.sorted() { emit(id, what: "the ids") }
+        for id in StoredIDs.sorted(storeOptions) { emit(id, what: "the ids") }
     }
 }

@@ -22,7 +22,7 @@ struct HardeningOptions: ParsableArguments {
     @Flag(help: "Remove io, os.execute, os.exit, os.remove, os.rename, package.loadlib, C modules and debug; refuse bytecode; read files only in the script's folder and the plugin folders; os.getenv only for locale, time zone and terminal variables.")
     var sandbox = false
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"))
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"), completion: .directory)
     var pluginPath: [String] = []
 
     func validate() throws {

@@ -18,7 +18,7 @@ struct PluginsCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable).", valueName: "DIR"))
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable).", valueName: "DIR"), completion: .directory)
     var pluginPath: [String] = []
 
     func run() throws {
