@@ -130,7 +130,8 @@ struct CompletionTests {
     @Test("`cdscript --store URL <TAB>` offers the commands (and scripts), not the script's arguments", arguments: Shell.allCases)
     func commandsAfterStore(shell: Shell) throws {
         let offered = try Self.offered(shell, ["--store", "redis://x", ""], in: Self.workspace())
-        let commands = ["append", "cancel", "clear", "help", "list", "new", "pause", "plugins", "resume", "run", "test", "timer", "watch"]
+        let commands = try Self.commandsAndOptionNames().map(\.command)
+        #expect(commands.contains("list") && commands.contains("help"))
         for command in commands { #expect(offered.contains(command), "\(command) in \(offered)") }
         // A script may come there too; the folders and other files (a script's arguments) not.
         #expect(offered.filter { !$0.hasPrefix("-") && !commands.contains($0) } == ["a.lua"])
