@@ -10,6 +10,15 @@
 # matches); a line whose first word is a script or one of run's options is
 # completed as `run`'s; store options before a command as if they followed it.
 
+# What the binary offers that ends in a slash is a folder (test paths, --exec
+# paths): added without the space after it, so that Tab goes on into the folder.
+functions -c __cdscript_complete __cdscript_complete_as_generated
+__cdscript_complete() {
+    local -a folders=("${(M)@:#*/}") others=("${@:#*/}")
+    (( ${#folders} )) && compadd -S '' -- "${folders[@]}"
+    (( ${#others} )) && __cdscript_complete_as_generated "${others[@]}"
+}
+
 _cdscript() {
     # The generated specs know `--name VALUE` only: `--name=VALUE` is split in two.
     local -a split=()

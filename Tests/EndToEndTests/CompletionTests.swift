@@ -91,12 +91,12 @@ struct CompletionTests {
         return (Set(lines).sorted(), result.stderr)
     }
 
-    /// The matches as each shell shows them: fish marks folders with a slash, zsh
-    /// completes a path's last part only; here both are brought to bash's form.
+    /// The matches as each shell shows them: fish and zsh mark folders with a slash,
+    /// zsh completes a path's last part only; here both are brought to bash's form.
     static func offered(_ shell: Shell, _ typed: [String], in directory: URL) throws -> [String] {
         let words = ["cdscript"] + typed
         var offered = try complete(shell, words, in: directory).offered
-        if shell == .fish { offered = offered.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } }
+        if shell != .bash { offered = offered.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } }
         if shell == .zsh, let last = words.last, let slash = last.lastIndex(of: "/") {
             let folder = String(last[...slash])
             offered = offered.map { $0.hasPrefix(folder) ? $0 : folder + $0 }
@@ -113,6 +113,7 @@ struct CompletionTests {
         (["run", "--speed", "5", ""], ["a.lua", "examples", "plugins", "tests"]),
         (["a.lua", "--speed", "5", "ex"], ["examples"]),
         (["test", "tests/"], ["tests/a_spec.lua"]),
+        (["test", "te"], ["tests"]),
         (["help", "ca"], ["cancel"]),
         (["pa"], ["pause"]),
         (["timer", "--ti"], ["--title"]),
@@ -140,6 +141,8 @@ struct CompletionTests {
         let list = try BinaryRunner.run(["--state-dir", dir.appendingPathComponent("state").path, "list"])
         #expect(list.status == 0, "\(list.stderr)")
         #expect(list.stdout.hasPrefix("no stored countdowns"))
+        let joined = try BinaryRunner.run(["--state-dir=" + dir.appendingPathComponent("state").path, "list", "--json"])
+        #expect(joined.status == 0 && joined.stdout == "[]\n", "\(joined)")
     }
 
     /// Stores tea and toast through `cdscript run` with `store` (`--state-dir DIR` or `--store URL`).
