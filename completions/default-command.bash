@@ -24,9 +24,29 @@ __cdscript_is_command() {  # the generated script has a function per command
     [[ $1 != *[!a-z0-9_-]* ]] && declare -F "_cdscript_$1" >/dev/null
 }
 
+# bash splits words at COMP_WORDBREAKS too (`--store=URL` is three words,
+# `redis://host:6379` five): the pieces that touch on the line are joined again
+# into `words`, up to the one being completed.
+__cdscript_join_words() {
+    local line=$COMP_LINE rest
+    local -i k
+    words=()
+    for ((k = 0; k <= COMP_CWORD; k++)); do
+        rest=${line#"${line%%[![:space:]]*}"}
+        if ((k == 0)) || ((${#rest} != ${#line})); then
+            words+=("${COMP_WORDS[k]}")
+        else
+            words[-1]+=${COMP_WORDS[k]}
+        fi
+        line=${rest#"${COMP_WORDS[k]}"}
+    done
+}
+
 __cdscript_with_default_command() {
-    local cur=$2
-    local -a words=("${COMP_WORDS[@]::COMP_CWORD + 1}")
+    local -a words
+    __cdscript_join_words
+    local -i COMP_CWORD=$((${#words[@]} - 1))
+    local cur=${words[COMP_CWORD]}
     COMPREPLY=()
 
     # Store options before a command's name.
@@ -76,6 +96,11 @@ __cdscript_with_default_command() {
         seen[$word]=1
     done
     COMPREPLY=("${unique[@]}")
+    # bash replaces only the part of the word after its last break character.
+    if [[ $cur == *[=:]* ]]; then
+        local broken=${cur%"${cur##*[=:]}"} k
+        for k in "${!COMPREPLY[@]}"; do COMPREPLY[k]=${COMPREPLY[k]#"$broken"}; done
+    fi
 }
 
 complete -o filenames -F __cdscript_with_default_command cdscript

@@ -72,14 +72,19 @@ struct CompletionTests {
         let result: (status: Int32, stdout: String, stderr: String)
         switch shell {
         case .bash:
+            // As bash splits the line: at COMP_WORDBREAKS' = and : too; the word being
+            // completed is the part after the last one.
             let script = """
-                source "$1"; shift
-                COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+                source "$1"; COMP_LINE=$2; shift 2
+                COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+                cur=${COMP_WORDS[COMP_CWORD]}; [[ $cur == [=:] ]] && cur=
                 function=$(complete -p cdscript | sed -E 's/.* -F ([^ ]+) .*/\\1/')
-                "$function" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+                "$function" "${COMP_WORDS[0]}" "$cur" "${COMP_WORDS[COMP_CWORD - 1]}"
                 printf '%s\\n' "${COMPREPLY[@]}"
                 """
-            result = try run("/usr/bin/timeout", ["20", "bash", "-c", script, "bash", scripts.appendingPathComponent("cdscript.bash").path] + words, in: directory)
+            let pieces = words.flatMap(Self.bashPieces)
+            result = try run("/usr/bin/timeout", ["20", "bash", "-c", script, "bash", scripts.appendingPathComponent("cdscript.bash").path,
+                                                  words.joined(separator: " ")] + pieces, in: directory)
         case .fish:
             let script = "source $argv[1]; complete -C$argv[2] | string split -f1 \\t"
             result = try run("/usr/bin/timeout", ["20", "fish", "--no-config", "-c", script, scripts.appendingPathComponent("cdscript.fish").path, words.joined(separator: " ")], in: directory)
@@ -89,6 +94,25 @@ struct CompletionTests {
         }
         let lines = result.stdout.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
         return (Set(lines).sorted(), result.stderr)
+    }
+
+    /// A word as bash's COMP_WORDS holds it: split at = and : (each one a word of its
+    /// own), unless quoted.
+    static func bashPieces(_ word: String) -> [String] {
+        guard !word.hasPrefix("'"), !word.hasPrefix("\"") else { return [word] }
+        var pieces: [String] = []
+        var current = ""
+        for character in word {
+            if character == "=" || character == ":" {
+                if !current.isEmpty { pieces.append(current) }
+                pieces.append(String(character))
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty || pieces.isEmpty { pieces.append(current) }
+        return pieces
     }
 
     /// The matches as each shell shows them: fish and zsh mark folders with a slash,
