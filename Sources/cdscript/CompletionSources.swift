@@ -28,18 +28,16 @@ enum StoredIDs {
     /// as shell words: quotes around a value are removed.
     static func storeOptions(typed words: [String]) -> StoreOptions {
         var arguments: [String] = []
-        var index = words.startIndex
-        while index < words.endIndex {
-            let word = words[index]
+        for (index, word) in words.enumerated() {
             for name in ["--store", "--state-dir"] {
-                if word == name, index + 1 < words.endIndex {
+                if word == name, index + 1 < words.count {
                     arguments += [name, unquoted(words[index + 1])]
                 } else if word.hasPrefix(name + "=") {
                     arguments += [name, unquoted(String(word.dropFirst(name.count + 1)))]
                 }
             }
-            index += 1
         }
+        // The last one of each wins, as on a command line.
         return (try? StoreOptions.parse(arguments)) ?? StoreOptions()
     }
 
