@@ -169,6 +169,13 @@ struct CompletionTests {
         #expect(joined.status == 0 && joined.stdout == "[]\n", "\(joined)")
     }
 
+    @Test("timer --exec completes the programs on PATH", arguments: Shell.allCases)
+    func programs(shell: Shell) throws {
+        let offered = try Self.offered(shell, ["timer", "5", "--exec", "bas"], in: Self.workspace())
+        #expect(offered.contains("bash") && offered.contains("basename"), "\(offered)")
+        #expect(offered.allSatisfy { $0.hasPrefix("bas") }, "\(offered)")
+    }
+
     /// Stores tea and toast through `cdscript run` with `store` (`--state-dir DIR` or `--store URL`).
     static func storeTeaAndToast(_ store: [String]) throws {
         let script = try BinaryRunner.script("""
