@@ -10,7 +10,7 @@ struct CancelCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "The id of the stored countdown.")
+    @Argument(help: "The id of the stored countdown.", completion: .storedIDs)
     var id: String
 
     func run() throws {

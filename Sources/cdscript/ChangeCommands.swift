@@ -13,7 +13,7 @@ struct AppendCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "The id of the stored countdown.")
+    @Argument(help: "The id of the stored countdown.", completion: .storedIDs)
     var id: String
 
     // .allUnrecognized: `-30` is a value (30 s off), not an unknown option.
@@ -58,7 +58,7 @@ struct PauseCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "The id of the stored countdown.")
+    @Argument(help: "The id of the stored countdown.", completion: .storedIDs)
     var id: String
 
     func run() throws {
@@ -81,7 +81,7 @@ struct ResumeCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "The id of the stored countdown.")
+    @Argument(help: "The id of the stored countdown.", completion: .storedIDs)
     var id: String
 
     func run() throws {

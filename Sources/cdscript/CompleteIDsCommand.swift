@@ -1,9 +1,8 @@
 import ArgumentParser
-import CountdownCore
-import CountdownStore
 
-/// `cdscript __complete-ids`: the stored ids, one a line, for the shell completions
-/// of cancel, append, pause and resume. Hidden; quiet and exit 0 when the store
+/// `cdscript __complete-ids`: the stored ids, one a line, from the store of
+/// `--store` or `--state-dir` (the same list the completions of cancel, append,
+/// pause, resume and watch offer). Hidden; quiet and exit 0 when the store
 /// cannot be read, since a completion must never print errors into the command line.
 /// Ids holding control characters are not offered.
 struct CompleteIDsCommand: ParsableCommand {
@@ -16,13 +15,6 @@ struct CompleteIDsCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
-        let store = storeOptions.makeStore()
-        guard store.fileExists, let listing = try? store.listing() else { return }
-        // Unreadable ones too: `cancel` removes them by id.
-        let ids = listing.countdowns.map(\.id) + listing.unreadable.filter(\.idIsText).map(\.id)
-        // An id with a control character is left out: the shell would put it on the
-        // command line raw (an escape sequence for the terminal), and its escaped
-        // form names no countdown. `list` shows it escaped.
-        for id in ids.sorted() where !VisibleText.hasControls(id) { emit(id, what: "the ids") }
+        for id in StoredIDs.sorted(storeOptions) { emit(id, what: "the ids") }
     }
 }

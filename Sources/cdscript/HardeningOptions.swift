@@ -27,7 +27,7 @@ struct HardeningOptions: ParsableArguments {
     @Flag(name: .customLong("allow-store"), help: "With --sandbox: let the script use the countdown store (--state-dir, --store), where it can fetch, change and cancel any stored countdown. Without it a sandboxed script's persistent countdowns are kept in memory for the run only.")
     var allowStore = false
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"))
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"), completion: .directory)
     var pluginPath: [String] = []
 
     func validate() throws {

@@ -24,7 +24,7 @@ struct PluginsCommand: ParsableCommand {
     /// Characters of each printed line shown.
     static let printedLineLength = 500
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable).", valueName: "DIR"))
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable).", valueName: "DIR"), completion: .directory)
     var pluginPath: [String] = []
 
     func run() throws {

@@ -20,10 +20,10 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var viewOptions: ViewOptions
 
-    @Argument(help: "The Lua script to run.")
+    @Argument(help: "The Lua script to run.", completion: .file(extensions: ["lua"]))
     var script: String
 
-    @Argument(parsing: .captureForPassthrough, help: "Arguments for the script, as `arg` and `...`.")
+    @Argument(parsing: .captureForPassthrough, help: "Arguments for the script, as `arg` and `...`.", completion: .file())
     var scriptArguments: [String] = []
 
     func validate() throws {

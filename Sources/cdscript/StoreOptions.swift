@@ -8,7 +8,7 @@ import RedisStore
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("state-dir"), help: ArgumentHelp(
         "Where persistent countdowns are kept (default: $CDSCRIPT_STATE_DIR, else $XDG_STATE_HOME/cdscript, else ~/.local/state/cdscript).",
-        valueName: "DIR"))
+        valueName: "DIR"), completion: .directory)
     var stateDir: String?
 
     @Option(name: .customLong("store"), help: ArgumentHelp(
@@ -21,11 +21,16 @@ struct StoreOptions: ParsableArguments {
         CountdownStore(directory: StateDirectory.resolve(option: stateDir))
     }
 
-    /// The store chosen by `--store` / `CDSCRIPT_STORE`, else the SQLite one.
-    func openShared() throws -> SharedStore {
+    /// The Redis URL chosen by `--store`, else `CDSCRIPT_STORE`; nil for the SQLite store.
+    var chosenRedisURL: String? {
         let environment = ProcessEnvironment.value("CDSCRIPT_STORE").flatMap { $0.isEmpty ? nil : $0 }
         // --state-dir given explicitly wins over the environment's Redis URL.
-        guard let text = store ?? (stateDir == nil ? environment : nil) else {
+        return store ?? (stateDir == nil ? environment : nil)
+    }
+
+    /// The store chosen by `--store` / `CDSCRIPT_STORE`, else the SQLite one.
+    func openShared() throws -> SharedStore {
+        guard let text = chosenRedisURL else {
             return SQLiteSharedStore(makeStore())
         }
         do {

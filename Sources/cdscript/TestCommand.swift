@@ -22,7 +22,7 @@ struct TestCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Test files, or folders searched for *_test.lua and *_spec.lua (default: .busted's ROOT, tests, or spec).")
+    @Argument(help: "Test files, or folders searched for *_test.lua and *_spec.lua (default: .busted's ROOT, tests, or spec).", completion: .testPaths)
     var paths: [String] = []
 
     @Option(help: ArgumentHelp("Run only tests whose full name contains PATTERN or matches it as a Lua pattern.", valueName: "PATTERN"))
@@ -40,13 +40,13 @@ struct TestCommand: ParsableCommand {
     @Flag(help: "Write TAP version 13 on stdout instead of the report for people.")
     var tap = false
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("busted's output handler: TAP (as --tap), junit (JUnit XML on stdout), or utfTerminal/plainTerminal (the report for people).", valueName: "NAME"))
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("busted's output handler: TAP (as --tap), junit (JUnit XML on stdout), or utfTerminal/plainTerminal (the report for people).", valueName: "NAME"), completion: .list(["TAP", "junit", "utfTerminal", "plainTerminal"]))
     var output: String?
 
     @Flag(name: .customLong("update-snapshots"), help: "Rewrite the snapshots (__snapshots__/FILE.snap) that to_match_snapshot finds different.")
     var updateSnapshots = false
 
-    @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Also write a JUnit XML report to FILE.", valueName: "FILE"), completion: .file())
     var junit: String?
 
     // .unconditional: `--budget -5` reaches validate() and its message, not "Missing value".
@@ -56,7 +56,7 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory a test file's Lua state may hold, as for run: bytes, or with K, M or G (512M); 0 for no limit. A test that goes past it fails with the memory error.", valueName: "SIZE"))
     var memoryLimit: String = "512M"
 
-    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"))
+    @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"), completion: .directory)
     var pluginPath: [String] = []
 
     /// What `-o NAME` asks for.

@@ -20,7 +20,7 @@ struct WatchCommand: ParsableCommand {
 
     @OptionGroup var viewOptions: ViewOptions
 
-    @Argument(help: "Ids to show (default: every stored countdown).")
+    @Argument(help: "Ids to show (default: every stored countdown).", completion: .storedIDs)
     var ids: [String] = []
 
     func run() throws {

@@ -1,10 +1,35 @@
 import Foundation
+import RedisTestServer
 import Testing
 
-/// The completion scripts in completions/, driven the way each shell drives them.
-@Suite("Shell completion: commands, script paths, test paths, stored ids")
+/// The completion scripts generated from the binary under test (scripts/completions:
+/// swift-argument-parser's scripts plus completions/default-command.*), driven the way
+/// each shell drives them: bash through the function `complete -p cdscript` names, with
+/// COMP_WORDS, COMP_CWORD, COMP_LINE and COMP_POINT; fish through `complete -C`; zsh
+/// through its completion system in an interactive zsh on a pseudo-terminal. `cdscript`
+/// is found on PATH, as for people.
+@Suite("Shell completion: generated from the binary; commands, script paths, test paths, stored ids")
 struct CompletionTests {
-    static let completions = BinaryRunner.packageRoot.appendingPathComponent("completions")
+    enum Shell: String, CaseIterable, CustomTestStringConvertible {
+        case bash, fish, zsh
+        var testDescription: String { rawValue }
+    }
+
+    /// The three scripts, generated once for the suite.
+    static let generated = Result { try generate() }
+
+    static func generate() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-completions-\(UUID().uuidString)")
+        let result = try run("/usr/bin/env", [BinaryRunner.packageRoot.appendingPathComponent("scripts/completions").path, BinaryRunner.binary.path, dir.path],
+                             in: FileManager.default.temporaryDirectory)
+        guard result.status == 0 else { throw Failure(message: "scripts/completions failed: \(result.stderr)") }
+        // zsh finds _cdscript on fpath, as installed.
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("zsh"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("_cdscript"), to: dir.appendingPathComponent("zsh/_cdscript"))
+        return dir
+    }
+
+    struct Failure: Error, CustomStringConvertible { let message: String; var description: String { message } }
 
     /// A folder with ./plugins, examples/flash_sale.lua, examples/flags.txt, a.lua and tests/.
     static func workspace() throws -> URL {
@@ -19,32 +44,88 @@ struct CompletionTests {
         return dir
     }
 
-    /// Runs `shell` with `script` in `directory`; returns stdout.
-    static func shell(_ shell: String, _ script: String, in directory: URL) throws -> String {
+    /// Runs `executable` with `arguments` in `directory`, the binary's folder first on PATH.
+    static func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [shell, "-c", script]
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         process.currentDirectoryURL = directory
-        let out = Pipe()
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = BinaryRunner.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["HOME"] = directory.path  // no user's shell settings
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = err
         try process.run()
+        // stderr is small; read stdout to its end first, then stderr.
         let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self), String(decoding: errors, as: UTF8.self))
     }
 
-    /// The words bash offers for a command line ending at the cursor (the last word is
-    /// being completed), sorted.
-    static func bash(_ words: [String], in directory: URL) throws -> [String] {
-        let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        let script = """
-            source '\(completions.path)/cdscript.bash'
-            COMP_WORDS=(\(quoted)); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
-            _cdscript
-            printf '%s\\n' "${COMPREPLY[@]}"
-            """
-        return Set(try shell("bash", script, in: directory).split(separator: "\n").map(String.init)).sorted()
+    /// What `shell` offers for `words` (the last one is being completed, at its end):
+    /// the matches, sorted, and what was printed on stderr.
+    static func complete(_ shell: Shell, _ words: [String], in directory: URL) throws -> (offered: [String], stderr: String) {
+        let scripts = try generated.get()
+        let result: (status: Int32, stdout: String, stderr: String)
+        switch shell {
+        case .bash:
+            // As bash splits the line: at COMP_WORDBREAKS' = and : too; the word being
+            // completed is the part after the last one.
+            let script = """
+                source "$1"; COMP_LINE=$2; shift 2
+                COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+                cur=${COMP_WORDS[COMP_CWORD]}; [[ $cur == [=:] ]] && cur=
+                function=$(complete -p cdscript | sed -E 's/.* -F ([^ ]+) .*/\\1/')
+                "$function" "${COMP_WORDS[0]}" "$cur" "${COMP_WORDS[COMP_CWORD - 1]}"
+                printf '%s\\n' "${COMPREPLY[@]}"
+                """
+            let pieces = words.flatMap(Self.bashPieces)
+            result = try run("/usr/bin/timeout", ["20", "bash", "-c", script, "bash", scripts.appendingPathComponent("cdscript.bash").path,
+                                                  words.joined(separator: " ")] + pieces, in: directory)
+        case .fish:
+            let script = "source $argv[1]; complete -C$argv[2] | string split -f1 \\t"
+            result = try run("/usr/bin/timeout", ["20", "fish", "--no-config", "-c", script, scripts.appendingPathComponent("cdscript.fish").path, words.joined(separator: " ")], in: directory)
+        case .zsh:
+            let harness = BinaryRunner.packageRoot.appendingPathComponent("Tests/Support/complete-in-zsh.zsh").path
+            result = try run("/usr/bin/timeout", ["20", "zsh", "-f", harness, scripts.appendingPathComponent("zsh").path, words.joined(separator: " ")], in: directory)
+        }
+        let lines = result.stdout.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
+        return (Set(lines).sorted(), result.stderr)
+    }
+
+    /// A word as bash's COMP_WORDS holds it: split at = and : (each one a word of its
+    /// own), unless quoted.
+    static func bashPieces(_ word: String) -> [String] {
+        guard !word.hasPrefix("'"), !word.hasPrefix("\"") else { return [word] }
+        var pieces: [String] = []
+        var current = ""
+        for character in word {
+            if character == "=" || character == ":" {
+                if !current.isEmpty { pieces.append(current) }
+                pieces.append(String(character))
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty || pieces.isEmpty { pieces.append(current) }
+        return pieces
+    }
+
+    /// The matches as each shell shows them: fish and zsh mark folders with a slash,
+    /// zsh completes a path's last part only; here both are brought to bash's form.
+    static func offered(_ shell: Shell, _ typed: [String], in directory: URL) throws -> [String] {
+        let words = ["cdscript"] + typed
+        var offered = try complete(shell, words, in: directory).offered
+        if shell != .bash { offered = offered.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } }
+        if shell == .zsh, let last = words.last, let slash = last.lastIndex(of: "/") {
+            let folder = String(last[...slash])
+            offered = offered.map { $0.hasPrefix(folder) ? $0 : folder + $0 }
+        }
+        return offered.sorted()
     }
 
     static let commandCases: [([String], [String])] = [
@@ -54,74 +135,123 @@ struct CompletionTests {
         (["examples/fl"], ["examples/flash_sale.lua"]),
         (["ex"], ["examples"]),
         (["run", "--speed", "5", ""], ["a.lua", "examples", "plugins", "tests"]),
+        (["a.lua", "--speed", "5", "ex"], ["examples"]),
         (["test", "tests/"], ["tests/a_spec.lua"]),
+        (["test", "te"], ["tests"]),
         (["help", "ca"], ["cancel"]),
         (["pa"], ["pause"]),
         (["timer", "--ti"], ["--title"]),
         (["list", "--j"], ["--json"]),
+        (["test", "--output", "j"], ["junit"]),
+        (["run", "--plugin-path", "p"], ["plugins"]),
+        (["--store", "redis://x", "list", "--j"], ["--json"]),
     ]
 
-    @Test("bash: commands by name, *.lua and folders for scripts, specs for test", arguments: commandCases)
-    func bashCompletes(typed: [String], expected: [String]) throws {
-        #expect(try Self.bash(["cdscript"] + typed, in: Self.workspace()) == expected)
+    @Test("commands by name, *.lua and folders for scripts, specs and folders for test", arguments: Shell.allCases, commandCases)
+    func completes(shell: Shell, example: ([String], [String])) throws {
+        #expect(try Self.offered(shell, example.0, in: Self.workspace()) == example.1)
     }
 
-    @Test("bash: stored ids for cancel, pause, resume, append and watch, from the store on the line")
-    func bashIDs() throws {
+    @Test("`cdscript --store URL <TAB>` offers the commands (and scripts), not the script's arguments", arguments: Shell.allCases)
+    func commandsAfterStore(shell: Shell) throws {
+        let offered = try Self.offered(shell, ["--store", "redis://x", ""], in: Self.workspace())
+        let commands = try Self.commandsAndOptionNames().map(\.command)
+        #expect(commands.contains("list") && commands.contains("help"))
+        for command in commands { #expect(offered.contains(command), "\(command) in \(offered)") }
+        // A script may come there too; the folders and other files (a script's arguments) not.
+        #expect(offered.filter { !$0.hasPrefix("-") && !commands.contains($0) } == ["a.lua"])
+        // And the binary takes what was offered: store options before a command's name.
         let dir = try Self.workspace()
-        let state = dir.appendingPathComponent("state").path
+        let list = try BinaryRunner.run(["--state-dir", dir.appendingPathComponent("state").path, "list"])
+        #expect(list.status == 0, "\(list.stderr)")
+        #expect(list.stdout.hasPrefix("no stored countdowns"))
+        let joined = try BinaryRunner.run(["--state-dir=" + dir.appendingPathComponent("state").path, "list", "--json"])
+        #expect(joined.status == 0 && joined.stdout == "[]\n", "\(joined)")
+    }
+
+    @Test("timer --exec completes the programs on PATH", arguments: Shell.allCases)
+    func programs(shell: Shell) throws {
+        let offered = try Self.offered(shell, ["timer", "5", "--exec", "bas"], in: Self.workspace())
+        #expect(offered.contains("bash") && offered.contains("basename"), "\(offered)")
+        #expect(offered.allSatisfy { $0.hasPrefix("bas") }, "\(offered)")
+    }
+
+    /// Stores tea and toast through `cdscript run` with `store` (`--state-dir DIR` or `--store URL`).
+    static func storeTeaAndToast(_ store: [String]) throws {
         let script = try BinaryRunner.script("""
             countdown.start{ id = "tea", seconds = 300, persist = true }
             countdown.start{ id = "toast", seconds = 300, persist = true }
             """)
-        _ = try BinaryRunner.run(["run", "--state-dir", state, script], signal: SIGINT, signalAfter: 0.5)
-        let bin = BinaryRunner.binary.path
+        _ = try BinaryRunner.run(["run"] + store + ["--plain", script], signal: SIGINT, signalAfter: 0.5)
+    }
+
+    @Test("stored ids for cancel, pause, resume, append and watch, from --state-dir on the line, before or after the command", arguments: Shell.allCases)
+    func ids(shell: Shell) throws {
+        let dir = try Self.workspace()
+        let state = dir.appendingPathComponent("state dir").path
+        try Self.storeTeaAndToast(["--state-dir", state])
+        // As typed: quoted for the shell.
+        let typed = "'\(state)'"
         for command in ["cancel", "pause", "resume", "append", "watch"] {
-            #expect(try Self.bash([bin, command, "--state-dir", state, "t"], in: dir) == ["tea", "toast"], "\(command)")
-            #expect(try Self.bash([bin, command, "--state-dir", state, "toa"], in: dir) == ["toast"], "\(command)")
+            #expect(try Self.offered(shell, [command, "--state-dir", typed, "t"], in: dir) == ["tea", "toast"], "\(command)")
+            #expect(try Self.offered(shell, [command, "--state-dir", typed, "toa"], in: dir) == ["toast"], "\(command)")
+            #expect(try Self.offered(shell, ["--state-dir", typed, command, "t"], in: dir) == ["tea", "toast"], "\(command)")
         }
-        // fish: the same ids through complete -C.
-        let fish = try Self.shell("fish", "source '\(Self.completions.path)/cdscript.fish'; complete -C'\(bin) pause --state-dir \(state) t'", in: dir)
-        #expect(fish.split(separator: "\n").map(String.init).sorted() == ["tea", "toast"])
         // An unreadable store completes nothing and prints nothing.
         let damaged = dir.appendingPathComponent("damaged")
         try FileManager.default.createDirectory(at: damaged, withIntermediateDirectories: true)
         try Data("not a database".utf8).write(to: damaged.appendingPathComponent("state.sqlite"))
-        #expect(try Self.bash([bin, "cancel", "--state-dir", damaged.path, ""], in: dir) == [])
+        let completed = try Self.complete(shell, ["cdscript", "cancel", "--state-dir", damaged.path, ""], in: dir)
+        #expect(completed.offered == [])
+        #expect(completed.stderr == "")
     }
 
-    @Test("fish: the same answers through complete -C", arguments: commandCases)
-    func fishCompletes(typed: [String], expected: [String]) throws {
-        let line = (["cdscript"] + typed).joined(separator: " ")
-        let script = "source '\(Self.completions.path)/cdscript.fish'; complete -C'\(line)' | string split -f1 \\t"
-        let offered = Set(try Self.shell("fish", script, in: Self.workspace()).split(separator: "\n").map(String.init))
-        // fish marks folders with a trailing slash.
-        #expect(offered.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }.sorted() == expected)
-    }
-
-    @Test("zsh: the function parses and picks commands over a folder of the same name")
-    func zsh() throws {
-        // compadd, _describe and _files work only inside zsh's completion widgets; they are
-        // replaced by recorders here, so this checks the script's own decisions.
-        func offered(_ words: [String]) throws -> String {
-            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
-            let script = """
-                compadd() { print -r -- "compadd $*" }
-                _describe() { local name=${@[-1]}; local -a named; named=("${(@P)name}"); print -r -- describe ${named%%:*} }
-                _files() { print -r -- "files $*" }
-                _directories() { print -r -- "directories" }
-                _command_names() { print -r -- "command_names" }
-                source '\(Self.completions.path)/_cdscript' 2>/dev/null
-                words=(\(quoted)); CURRENT=${#words}; PREFIX=${words[-1]}
-                _cdscript
-                """
-            return try Self.shell("zsh", script, in: Self.workspace())
+    @Test("stored ids from the Redis store of --store on the line; a bad URL completes nothing, quietly")
+    func redisIDs() throws {
+        let server = try RedisServer()
+        defer { server.stop() }
+        let dir = try Self.workspace()
+        try Self.storeTeaAndToast(["--store", server.url])
+        let ids = try BinaryRunner.run(["__complete-ids", "--store", server.url])
+        #expect(ids.stdout == "tea\ntoast\n")
+        for shell in Shell.allCases {
+            #expect(try Self.offered(shell, ["pause", "--store", server.url, "t"], in: dir) == ["tea", "toast"], "\(shell)")
+            #expect(try Self.offered(shell, ["--store=\(server.url)", "cancel", "toa"], in: dir) == ["toast"], "\(shell)")
+            let bad = try Self.complete(shell, ["cdscript", "cancel", "--store", "http://nowhere", ""], in: dir)
+            #expect(bad.offered == [] && bad.stderr == "", "\(shell): \(bad)")
         }
-        #expect(try offered(["cdscript", "plug"]).contains("describe run test list cancel clear plugins"))
-        #expect(try !offered(["cdscript", "plug"]).contains("files"))
-        #expect(try offered(["cdscript", "examples/fl"]).contains("files -g *.lua"))
-        #expect(try offered(["cdscript", "run", ""]).contains("files -g *.lua"))
-        #expect(try offered(["cdscript", "test", ""]).contains("files -g *_(spec|test).lua"))
-        #expect(try offered(["cdscript", "timer", "5", "--exec", ""]).contains("command_names"))
+    }
+
+    /// Every command ArgumentParser shows, with the names of its options and flags,
+    /// from the binary's own description of itself.
+    static func commandsAndOptionNames() throws -> [(command: String, names: [String])] {
+        let dump = try BinaryRunner.run(["--experimental-dump-help"])
+        let json = try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any]
+        let root = try #require(json?["command"] as? [String: Any])
+        let subcommands = try #require(root["subcommands"] as? [[String: Any]])
+        return subcommands.filter { $0["shouldDisplay"] as? Bool ?? true }.map { command in
+            let arguments = (command["arguments"] as? [[String: Any]] ?? []).filter { $0["shouldDisplay"] as? Bool ?? true }
+            let names = arguments.flatMap { $0["names"] as? [[String: Any]] ?? [] }.compactMap { name -> String? in
+                guard let text = name["name"] as? String else { return nil }
+                return (name["kind"] as? String == "long" ? "--" : "-") + text
+            }
+            return (command["commandName"] as? String ?? "", names)
+        }
+    }
+
+    @Test("every option of every command (read from --experimental-dump-help) is offered after `cdscript COMMAND -`", arguments: Shell.allCases)
+    func everyOption(shell: Shell) throws {
+        let commands = try Self.commandsAndOptionNames()
+        #expect(commands.count >= 12)
+        #expect(commands.contains { $0.command == "test" && $0.names.contains("--update-snapshots") && $0.names.contains("-o") })
+        let dir = try Self.workspace()
+        for (command, names) in commands where !names.isEmpty {
+            let offered = Set(try Self.offered(shell, [command, "-"], in: dir))
+            for name in names { #expect(offered.contains(name), "\(shell): cdscript \(command) \(name) in \(offered.sorted())") }
+        }
+        // The default command: run's options in the first place.
+        let run = try #require(commands.first { $0.command == "run" })
+        let offered = Set(try Self.offered(shell, ["-"], in: dir))
+        for name in run.names { #expect(offered.contains(name), "\(shell): cdscript \(name)") }
     }
 }

@@ -30,6 +30,18 @@ struct InstallTests {
         }
         #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent("bin/cdscript").path))
 
+        // The completions installed are the ones generated from the binary (none is written by hand).
+        let generated = try CompletionTests.generated.get()
+        let installedCompletions = [
+            ("share/bash-completion/completions/cdscript", "cdscript.bash"), ("share/zsh/site-functions/_cdscript", "_cdscript"),
+            ("share/fish/vendor_completions.d/cdscript.fish", "cdscript.fish"),
+        ]
+        for (installed, name) in installedCompletions {
+            let text = try String(contentsOf: prefix.appendingPathComponent(installed), encoding: .utf8)
+            #expect(text == (try String(contentsOf: generated.appendingPathComponent(name), encoding: .utf8)), "\(installed)")
+            #expect(text.contains("---completion"), "\(installed) calls the binary for ids")
+        }
+
         // man -l renders the generated page: name, synopsis, the commands.
         let man = Process()
         man.executableURL = URL(fileURLWithPath: "/usr/bin/env")
