@@ -1,0 +1,143 @@
+-- Part of the test prelude chunk (TestPrelude.swift puts it between the
+-- structure and the running code, so it sees their locals: H, block, root,
+-- running, test_file). What busted gives a spec beyond its blocks: module
+-- paths from -m/--lpath and --cpath, `arg`, `require("busted")` with its
+-- events, `randomize()`, and the --helper script and -e statements, run
+-- before the test file as busted runs them before its tests.
+
+-- Module paths: --lpath and --cpath go first, as busted puts them.
+if H.lpath and H.lpath ~= "" then package.path = (H.lpath .. ";" .. package.path):gsub(";;", ";") end
+if H.cpath and H.cpath ~= "" then package.cpath = (H.cpath .. ";" .. package.cpath):gsub(";;", ";") end
+
+-- arg as busted's: the interpreter at -1, the runner at 0, the command line after.
+do
+  local a = { [-1] = H.interpreter, [0] = H.interpreter }
+  for i, v in ipairs(H.arguments or {}) do a[i] = v end
+  arg = a
+end
+
+-- Events: busted's publish/subscribe (the mediator busted uses: subscribers
+-- of one channel in priority order; one that does not return true as its
+-- second value stops the others).
+local channels = {}
+local function channel_of(names)
+  if type(names) ~= "table" then error("expected a channel as a table of names, such as {'test', 'end'}", 3) end
+  local key = table.concat(names, "\0")
+  local list = channels[key]
+  if not list then list = {} channels[key] = list end
+  return list
+end
+
+local function subscribe(names, fn, options)
+  local list = channel_of(names)
+  options = options or {}
+  local sub = { fn = fn, options = options, list = list }
+  local at = #list + 1
+  if options.priority and options.priority >= 0 and options.priority < at then at = options.priority end
+  table.insert(list, at, sub)
+  return sub
+end
+
+local function unsubscribe(sub)
+  if type(sub) ~= "table" or not sub.list then return end
+  for i, s in ipairs(sub.list) do
+    if s == sub then return table.remove(sub.list, i) end
+  end
+end
+
+local function publish(names, ...)
+  local results = {}
+  local list = channels[table.concat(names, "\0")]
+  if not list then return results end
+  for _, sub in ipairs({ table.unpack(list) }) do
+    if not sub.options.predicate or sub.options.predicate(...) then
+      local value, continue = sub.fn(...)
+      if value then results[#results + 1] = value end
+      if not continue then break end
+    end
+  end
+  return results
+end
+
+-- What a subscriber gets for a block or test: busted's element fields.
+local function element_of(node)
+  if not node then return nil end
+  if not node.element then
+    local descriptor = node.kind == "test" and (node.pending and "pending" or "it") or node.kind
+    node.element = {
+      name = node.name or test_file,
+      descriptor = descriptor == "file" and "file" or descriptor,
+      attributes = {},
+      trace = { short_src = test_file, source = "@" .. test_file, currentline = node.line or 0, what = "Lua" },
+      node = node,
+    }
+  end
+  return node.element
+end
+
+local function emit(names, node, ...)
+  if next(channels) == nil then return end
+  local ok, err = pcall(publish, names, element_of(node), element_of(node and node.parent), ...)
+  if not ok then error(err, 0) end
+end
+
+-- busted's randomize([seed]) in a describe: its tests (and blocks) run in a
+-- shuffled order; with --shuffle-tests every block is.
+function randomize(...)
+  if running then error("'randomize' not supported inside current context block", 2) end
+  local on = select("#", ...) == 0 or (...)
+  block.randomize = on and true or false
+  if on then block.randomseed = tonumber((select(1, ...))) or tonumber((select(2, ...))) end
+end
+
+-- require("busted"): the running busted's API, not an uninitialised module.
+do
+  local api = {
+    version = "2.1.1",
+    publish = publish,
+    subscribe = subscribe,
+    unsubscribe = unsubscribe,
+    fail = function(message, level)
+      error(setmetatable({ message = tostring(message) }, Failure), (level or 1) + 1)
+    end,
+    gettime = function() return clock.wall() end,
+    monotime = function() return clock.now() end,
+    sleep = function() end,
+    parent = function(element) return element and element.node and element_of(element.node.parent) end,
+    children = function(element)
+      local out = {}
+      for _, child in ipairs(element and element.node and element.node.children or {}) do out[#out + 1] = element_of(child) end
+      return out
+    end,
+    bindfenv = function() end,
+  }
+  local exported = { "describe", "context", "insulate", "expose", "it", "spec", "test", "pending",
+    "before_each", "after_each", "setup", "teardown", "lazy_setup", "lazy_teardown", "strict_setup",
+    "strict_teardown", "finally", "randomize", "assert", "spy", "mock", "stub", "match" }
+  local module = setmetatable({}, {
+    __index = function(_, key)
+      if api[key] ~= nil then return api[key] end
+      for _, name in ipairs(exported) do
+        if name == key then return _G[key] end
+      end
+    end,
+    __newindex = function(_, key, value) api[key] = value end,
+  })
+  package.loaded.busted = module
+end
+
+-- --helper and -e run in the file's state before the file, as busted runs
+-- them before its tests; an error in one is the file's load error.
+for _, statement in ipairs(H.statements or {}) do
+  local chunk, err = load(statement, "=(command line)", "t")
+  if not chunk then error("-e: " .. err, 0) end
+  local ok, failure = pcall(chunk)
+  if not ok then error("-e: " .. tostring(failure), 0) end
+end
+if H.helper and H.helper ~= "" then
+  local chunk, err = loadfile(H.helper, "t")
+  if not chunk then error("--helper " .. H.helper .. ": " .. err, 0) end
+  local ok, failure = pcall(chunk, table.unpack(H.helper_arguments or {}))
+  if not ok then error("--helper " .. H.helper .. ": " .. tostring(failure), 0) end
+end
+

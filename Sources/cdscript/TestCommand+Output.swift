@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import ScriptTesting
+
+/// busted's output handlers (`-o NAME`, with `-Xoutput` options), and where
+/// each writes: one place per format, so that write errors are handled alike.
+enum TestOutput {
+    /// utfTerminal and plainTerminal: the report for people, as files finish.
+    case human(HumanReporter.Marks)
+    case tap
+    case gtest
+    /// JUnit XML; on stdout, or in the file `-Xoutput FILE` names (as busted's junit).
+    case junit(file: String?)
+    /// busted's JSON document; on stdout, or in the file `-Xoutput FILE` names.
+    case json(file: String?)
+
+    init(name: String, options: [String], verbose: Bool) throws {
+        let terminalOptions: Set<String> = ["--plain", "--color"]
+        func onlyTerminalOptions() throws {
+            if let other = options.first(where: { !terminalOptions.contains($0) }) {
+                throw ValidationError("-Xoutput \(other): the \(name) output takes --plain or --color only (cdscript's reports have no colours)")
+            }
+        }
+        func fileOption() throws -> String? {
+            guard options.count <= 1 else { throw ValidationError("-Xoutput: the \(name) output takes one file name, got \(options.joined(separator: ","))") }
+            return options.first
+        }
+        switch name.lowercased() {
+        case "utfterminal":
+            try onlyTerminalOptions()
+            self = .human(.unicode)
+        case "plainterminal":
+            try onlyTerminalOptions()
+            self = .human(.ascii)
+        case "tap":
+            try onlyTerminalOptions()
+            self = .tap
+        case "gtest":
+            try onlyTerminalOptions()
+            self = .gtest
+        case "junit":
+            self = .junit(file: try fileOption())
+        case "json":
+            self = .json(file: try fileOption())
+        case "sound":
+            throw ValidationError("-o sound: cdscript test plays no sounds; use utfTerminal, plainTerminal, TAP, junit, json or gtest")
+        default:
+            throw ValidationError("-o/--output \(name): cdscript test does not load output handlers written in Lua (\(name)); use utfTerminal, plainTerminal, TAP, junit, json or gtest, or run busted with it")
+        }
+    }
+
+    /// Runs `files` as settings say (order, --repeat, --no-keep-going) and
+    /// writes the report; returns every file's report.
+    func run(files: [String], runner: TestRunner, settings: TestSettings) throws -> [FileReport] {
+        let started = DispatchTime.now().uptimeNanoseconds
+        func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+        switch self {
+        case .human, .tap, .gtest:
+            let reporter: TestReporter
+            switch self {
+            case .human(let marks): reporter = HumanReporter(marks: marks)
+            case .gtest: reporter = GTestReporter()
+            default: reporter = TAPReporter()
+            }
+            // --defer-print: nothing is written before every file has run.
+            var deferred: [String] = []
+            let write: (String) -> Void = settings.deferPrint ? { deferred.append($0) } : { print($0) }
+            reporter.opening().forEach(write)
+            let reports = Self.runAll(files, runner: runner, settings: settings) { report in
+                reporter.lines(for: report).forEach(write)
+            }
+            reporter.closing(TestSummary(reports)).forEach(write)
+            deferred.forEach { print($0) }
+            return reports
+        case .junit(let file):
+            let reports = Self.runAll(files, runner: runner, settings: settings) { _ in }
+            try Self.write(JUnitReport.xml(reports), to: file, what: "JUnit report")
+            return reports
+        case .json(let file):
+            let reports = Self.runAll(files, runner: runner, settings: settings) { _ in }
+            let seed = settings.shuffleTests ? settings.seed : nil
+            try Self.write(JSONReport.json(reports, duration: seconds(), randomSeed: seed), to: file, what: "JSON report")
+            return reports
+        }
+    }
+
+    /// Every file, `--repeat` times; after the first file with a failure or an
+    /// error, none more with `--no-keep-going`. `--suppress-pending` drops
+    /// pending tests from the reports.
+    static func runAll(_ files: [String], runner: TestRunner, settings: TestSettings, each: (FileReport) -> Void) -> [FileReport] {
+        var reports: [FileReport] = []
+        for _ in 0..<settings.repeatCount {
+            for file in files {
+                var report = runner.run(file: file)
+                if settings.suppressPending {
+                    report.results.removeAll { $0.status == .skipped }
+                    report.declaredTests = max(report.declaredTests, report.results.count)
+                }
+                reports.append(report)
+                each(report)
+                if !settings.keepGoing, !TestSummary([report]).succeeded { return reports }
+            }
+        }
+        return reports
+    }
+
+    /// `--junit FILE`: the JUnit report, besides the output chosen with -o.
+    static func writeJUnit(_ reports: [FileReport], to file: String) throws {
+        try write(JUnitReport.xml(reports), to: file, what: "JUnit report")
+    }
+
+    /// A whole report: on stdout without a file, else into the file (exit 5 when it cannot be written).
+    static func write(_ text: String, to file: String?, what: String) throws {
+        guard let file else {
+            print(text, terminator: "")
+            return
+        }
+        do {
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+        } catch {
+            printError("cdscript test: cannot write the \(what) \(file): \((error as NSError).localizedDescription)")
+            throw ExitCode(ExitStatus.systemError.rawValue)
+        }
+    }
+}
