@@ -18,10 +18,11 @@ public enum JSONReport {
                                "trace": trace(report.path, line: 0, message: message, traceback: loadError), "element": element])
             }
             for result in report.results {
-                let leaf = result.names.last ?? result.name
-                let element: [String: Any] = ["name": leaf, "descriptor": result.descriptor, "attributes": [Any](),
-                                              "trace": trace(report.path, line: result.line, message: leaf)]
-                var entry: [String: Any] = ["name": result.bustedName, "element": element]
+                let (name, leaf, descriptor) = bustedElement(result)
+                var element: [String: Any] = ["descriptor": descriptor, "attributes": [Any](),
+                                              "trace": trace(report.path, line: result.line, message: leaf ?? descriptor)]
+                element["name"] = leaf
+                var entry: [String: Any] = ["name": name, "element": element]
                 if let randomSeed { entry["randomseed"] = randomSeed }
                 switch result.status {
                 case .passed:
@@ -50,6 +51,26 @@ public enum JSONReport {
             return "{}\n"
         }
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The full name, the element's own name (nil for busted's unnamed hooks) and
+    /// descriptor, as busted names what failed: a test, or the hook or block part
+    /// that raised (`outer before_each`, `outer setup` of a `strict_setup`).
+    static func bustedElement(_ result: TestResult) -> (name: String, leaf: String?, descriptor: String) {
+        let names = result.names.isEmpty ? [result.bustedName] : result.names
+        switch result.descriptor {
+        case "it", "pending":
+            return (names.joined(separator: " "), names.last, result.descriptor)
+        case "before_each", "after_each":
+            return ((names.dropLast() + [result.descriptor]).joined(separator: " "), nil, result.descriptor)
+        case "lazy_setup", "lazy_teardown":
+            return ((names + [result.descriptor]).joined(separator: " "), nil, result.descriptor)
+        case "setup", "teardown":
+            return ((names + [result.descriptor]).joined(separator: " "), result.descriptor, "strict_" + result.descriptor)
+        default:
+            // An error in a block's body: the block itself (busted's context, insulate and expose are describes).
+            return (names.joined(separator: " "), names.last, "describe")
+        }
     }
 
     /// busted's trace table: where (`short_src`, `currentline`) and, for failures, the traceback.

@@ -96,6 +96,8 @@ local function record(result, failure)
   if failure then
     result.status = "failed"
     result.is_error = failure.is_error or nil
+    -- busted reports a failing before_each or after_each as an error of the hook.
+    result.descriptor = failure.hook or result.descriptor
     any_failed = true
     result.message = failure.message
     result.location = failure.location
@@ -212,7 +214,7 @@ local function run_test(t)
   local last = #chain
   for i, level in ipairs(chain) do
     local f = run_hooks(level, "before_each")
-    if f then failure = f last = i break end
+    if f then f.hook = "before_each" failure = f last = i break end
   end
   -- Only the test itself can fail; what its hooks raise is an error (busted's rule).
   if failure then failure.is_error = true end
@@ -227,7 +229,7 @@ local function run_test(t)
   end
   for i = last, 1, -1 do
     local f = run_hooks(chain[i], "after_each")
-    if f and not failure then f.is_error = true failure = f end
+    if f and not failure then f.is_error = true f.hook = "after_each" failure = f end
   end
   running, finally_fns = nil, nil
   result.output = table.concat(output, "\n")
@@ -301,7 +303,7 @@ run_block = function(b)
   end
   if ok and options.list then
     for _, child in ipairs(ordered(b)) do
-      if child.kind == "test" then run_test(child) else run_block(child) end
+      if child.kind == "test" then run_test(child) elseif child.kind ~= "hook" then run_block(child) end
     end
   elseif ok and not (any_failed and options.stop_on_failure) then
     emit({ b.kind == "file" and "file" or "describe", "start" }, b)
@@ -310,7 +312,7 @@ run_block = function(b)
       block_failure(b, "setup", failure)
     else
       for _, child in ipairs(ordered(b)) do
-        if child.kind == "test" then run_test(child) else run_block(child) end
+        if child.kind == "test" then run_test(child) elseif child.kind ~= "hook" then run_block(child) end
       end
     end
     if b.lazy_ok ~= nil then
@@ -343,6 +345,7 @@ function suite.run(opts)
   options = opts or {}
   results = {}
   any_failed = false
+  rawset(_G, "arg", busted_arg)
   run_block(root)
   results.declared = declared
   return results

@@ -34,7 +34,7 @@ struct TestCommand: ParsableCommand {
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("busted's output handler: utfTerminal or plainTerminal (the report for people), TAP, junit, json, gtest, or a Lua output handler (FILE.lua or a module name) as busted loads it.", valueName: "NAME"))
     var output: String?
 
-    @Option(name: [.customLong("Xoutput", withSingleDash: true), .customLong("Xoutput")], parsing: .singleValue, help: ArgumentHelp("Pass OPTION to the output handler (comma-separated, repeatable): a file name for junit and json; --plain or --color for the terminal outputs.", valueName: "OPTION"))
+    @Option(name: [.customLong("Xoutput", withSingleDash: true), .customLong("Xoutput")], parsing: .unconditionalSingleValue, help: ArgumentHelp("Pass OPTION to the output handler (comma-separated, repeatable): a file name for junit and json; --plain or --color for the terminal outputs.", valueName: "OPTION"))
     var xoutput: [String] = []
 
     @Flag(name: [.customShort("v"), .customLong("verbose")], inversion: .prefixedNo, help: "busted's verbose output: with -o json, tracebacks of passing tests too; the report for people always shows tracebacks of failures.")
@@ -58,7 +58,7 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("helper"), help: ArgumentHelp("A Lua script run before the tests: in each file's fresh state, before the file.", valueName: "PATH"))
     var helper: String?
 
-    @Option(name: [.customLong("Xhelper", withSingleDash: true), .customLong("Xhelper")], parsing: .singleValue, help: ArgumentHelp("Pass OPTION to the helper script as `...` (comma-separated, repeatable).", valueName: "OPTION"))
+    @Option(name: [.customLong("Xhelper", withSingleDash: true), .customLong("Xhelper")], parsing: .unconditionalSingleValue, help: ArgumentHelp("Pass OPTION to the helper script as `...` (comma-separated, repeatable).", valueName: "OPTION"))
     var xhelper: [String] = []
 
     @Option(name: [.customShort("r"), .customLong("run")], help: ArgumentHelp("The task of the .busted file to use (default: its default task).", valueName: "NAME"))

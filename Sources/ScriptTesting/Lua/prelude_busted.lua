@@ -9,12 +9,13 @@
 if H.lpath and H.lpath ~= "" then package.path = (H.lpath .. ";" .. package.path):gsub(";;", ";") end
 if H.cpath and H.cpath ~= "" then package.cpath = (H.cpath .. ";" .. package.cpath):gsub(";;", ";") end
 
--- arg as busted's: the interpreter at -1, the runner at 0, the command line after.
-do
-  local a = { [-1] = H.interpreter, [0] = H.interpreter }
-  for i, v in ipairs(H.arguments or {}) do a[i] = v end
-  arg = a
-end
+-- arg as busted's: the interpreter at -1, the runner at 0 (both cdscript),
+-- the command line after `test`. The host sets `arg` to the file's own just
+-- before the file's main chunk; the runner puts busted's back when the file's
+-- blocks run (suite.run), so describe bodies, hooks and tests see busted's.
+local busted_arg = { [-1] = H.interpreter, [0] = H.interpreter }
+for i, v in ipairs(H.arguments or {}) do busted_arg[i] = v end
+arg = busted_arg
 
 -- Events: busted's publish/subscribe (the mediator busted uses: subscribers
 -- of one channel in priority order; one that does not return true as its
@@ -63,7 +64,7 @@ end
 local function element_of(node)
   if not node then return nil end
   if not node.element then
-    local descriptor = node.kind == "test" and (node.pending and "pending" or "it") or node.kind
+    local descriptor = node.hook or (node.kind == "test" and (node.pending and "pending" or "it")) or node.kind
     node.element = {
       name = node.name or test_file,
       descriptor = descriptor == "file" and "file" or descriptor,
