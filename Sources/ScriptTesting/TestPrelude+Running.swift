@@ -243,6 +243,11 @@ local function run_test(t)
     failure = nil
   end
   record(result, failure)
+  if failure then
+    local file, line = (failure.location or ""):match("^(.*):(%d+)$")
+    emit({ failure.is_error and "error" or "failure", "it" }, t, failure.message,
+      { short_src = file or test_file, currentline = tonumber(line) or t.line, traceback = failure.traceback, message = failure.message })
+  end
   emit({ "test", "end" }, t, result.status == "skipped" and "pending"
     or (failure and (failure.is_error and "error" or "failure")) or "success")
 end

@@ -299,3 +299,27 @@ struct BustedCommandLineTests {
         }
     }
 }
+
+extension BustedCommandLineTests {
+    @Test("busted.subscribe gets busted's events as its mediator sends them: a channel, then its parents; failures and errors apart")
+    func events() throws {
+        let dir = try Self.project([
+            "spec/events_spec.lua": """
+                local busted = require("busted")
+                local seen = {}
+                busted.subscribe({ "failure" }, function(element) seen[#seen + 1] = "failure " .. element.name return nil, true end)
+                busted.subscribe({ "error", "it" }, function(element) seen[#seen + 1] = "error " .. element.name return nil, true end)
+                busted.subscribe({ "test" }, function(element) seen[#seen + 1] = "test " .. element.name return nil, true end)
+                describe("events", function()
+                  it("fails", function() assert.is_true(false) end)
+                  it("errors", function() error("x") end)
+                  it("saw them", function()
+                    assert.are.same({ "test fails", "failure fails", "test fails", "test errors", "error errors", "test errors", "test saw them" }, seen)
+                  end)
+                end)
+                """,
+        ])
+        let outcomes = try Self.sameAsBusted([], in: dir)
+        #expect(outcomes.map(\.status) == ["fail", "fail", "pass"])
+    }
+}

@@ -85,7 +85,7 @@ struct BustedCompatTests {
         #expect(try Self.compare(["--filter-out=spies"], ["--filter-out", "spies"]).count == 23)
     }
 
-    @Test("with no path and no .busted: tests/ when there is one, else spec/ (busted's default)")
+    @Test("with no path and no .busted: spec/ (busted's default) when there is one, else tests/")
     func specDefault() throws {
         let dir = URL(fileURLWithPath: try BinaryRunner.script("", name: "unused.lua")).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("spec"), withIntermediateDirectories: true)

@@ -17,9 +17,10 @@ local busted_arg = { [-1] = H.interpreter, [0] = H.interpreter }
 for i, v in ipairs(H.arguments or {}) do busted_arg[i] = v end
 arg = busted_arg
 
--- Events: busted's publish/subscribe (the mediator busted uses: subscribers
--- of one channel in priority order; one that does not return true as its
--- second value stops the others).
+-- Events: busted's publish/subscribe (the mediator busted uses: a channel's
+-- subscribers in priority order, then its parent channel's, {"test", "end"}
+-- then {"test"} then the root; one that does not return true as its second
+-- value stops the rest).
 local channels = {}
 local function channel_of(names)
   if type(names) ~= "table" then error("expected a channel as a table of names, such as {'test', 'end'}", 3) end
@@ -48,13 +49,14 @@ end
 
 local function publish(names, ...)
   local results = {}
-  local list = channels[table.concat(names, "\0")]
-  if not list then return results end
-  for _, sub in ipairs({ table.unpack(list) }) do
-    if not sub.options.predicate or sub.options.predicate(...) then
-      local value, continue = sub.fn(...)
-      if value then results[#results + 1] = value end
-      if not continue then break end
+  for depth = #names, 0, -1 do
+    local list = channels[table.concat(names, "\0", 1, depth)]
+    for _, sub in ipairs(list and { table.unpack(list) } or {}) do
+      if not sub.options.predicate or sub.options.predicate(...) then
+        local value, continue = sub.fn(...)
+        if value then results[#results + 1] = value end
+        if not continue then return results end
+      end
     end
   end
   return results
