@@ -92,6 +92,12 @@ local function selected(name)
   return true
 end
 
+-- A block busted's --filter-out or --exclude-tags leaves out with all it holds.
+local function left_out_block(parent, b)
+  if options.filter_out and matches_any(full_name(parent, b.name), options.filter_out) then return true end
+  return options.exclude_tags ~= nil and has_tag(b.name, options.exclude_tags)
+end
+
 local function record(result, failure)
   if failure then
     result.status = "failed"
@@ -264,7 +270,16 @@ local function ordered(b)
   elseif b.randomize or (b.randomize == nil and options.shuffle) then
     local seed = b.randomseed or options.seed
     if seed then math.randomseed(seed) end
-    local t = b.children
+    -- busted's filters act when a block or test is declared: what they leave
+    -- out is not among the children it shuffles.
+    local t = {}
+    for _, child in ipairs(b.children) do
+      if child.kind == "hook" or (child.kind == "test" and selected(full_name(b, child.name)))
+        or (child.kind ~= "test" and not left_out_block(b, child)) then
+        t[#t + 1] = child
+      end
+    end
+    b.children = t
     local n = #t
     while n >= 2 do
       local k = math.random(n)

@@ -323,3 +323,30 @@ extension BustedCommandLineTests {
         #expect(outcomes.map(\.status) == ["fail", "fail", "pass"])
     }
 }
+
+extension BustedCommandLineTests {
+    @Test(".busted's output, lpath, exclude-tags, filter-out, shuffle-files, shuffle-tests and seed keys act as busted's; -f FILE and -C DIR find another configuration and folder")
+    func moreKeys() throws {
+        let project = BustedCompatTests.project
+        let dir = try Self.project([
+            "alt.busted": """
+                return {
+                  _all = { output = "TAP", seed = 5, lpath = "\(project.path)/?.lua" },
+                  default = { ROOT = { "\(project.path)/spec" }, pattern = "_check", ["shuffle-files"] = true, ["shuffle-tests"] = true,
+                              ["filter-out"] = "spies", ["exclude-tags"] = "slow" },
+                }
+                """,
+        ])
+        // busted reads .busted from the folder it runs in: give it the same file there.
+        try FileManager.default.copyItem(at: dir.appendingPathComponent("alt.busted"), to: dir.appendingPathComponent(".busted"))
+        let busted = try Self.busted([], in: dir)
+        let cdscript = try Self.cdscript(["-f", "alt.busted"], in: dir)
+        let expected = BustedCompatTests.bustedOutcomes(busted.stdout)
+        #expect(expected.count > 10, "\(busted.stdout)\(busted.stderr)")
+        #expect(BustedCompatTests.cdscriptOutcomes(cdscript.stdout) == expected, "\(cdscript.stdout)\(cdscript.stderr)")
+        #expect(cdscript.stdout.hasPrefix("TAP version 13\n"))
+        // -C: the run happens in that folder, with its .busted.
+        let elsewhere = try Self.cdscript(["-C", dir.path], in: BinaryRunner.packageRoot)
+        #expect(BustedCompatTests.cdscriptOutcomes(elsewhere.stdout) == expected)
+    }
+}
