@@ -71,6 +71,8 @@ let package = Package(
                 .embedInCode("Lua/prelude_busted.lua"),
                 .embedInCode("Lua/busted_config.lua"),
                 .embedInCode("Lua/shuffle.lua"),
+                .embedInCode("Lua/busted_mediator.lua"),
+                .embedInCode("Lua/output_handler.lua"),
             ]
         ),
         .executableTarget(

@@ -50,6 +50,9 @@ final class FileSession {
             L.push(value)
             lua_setfield(L, -2, name)
         }
+        if BustedMediator.push(L) {
+            lua_setfield(L, -2, "new_mediator")
+        }
         let lists = [("arguments", runner.arguments), ("statements", runner.statements), ("helper_arguments", runner.helperArguments)]
         for (name, values) in lists {
             L.pushList(values)

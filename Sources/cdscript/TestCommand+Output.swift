@@ -13,6 +13,9 @@ enum TestOutput {
     case junit(file: String?)
     /// busted's JSON document; on stdout, or in the file `-Xoutput FILE` names.
     case json(file: String?)
+    /// An output handler written in Lua, loaded as busted loads it (FILE.lua,
+    /// busted.outputHandlers.NAME, or the module NAME), with -Xoutput's options.
+    case lua(name: String, arguments: [String])
 
     init(name: String, options: [String], verbose: Bool) throws {
         let terminalOptions: Set<String> = ["--plain", "--color"]
@@ -45,7 +48,7 @@ enum TestOutput {
         case "sound":
             throw ValidationError("-o sound: cdscript test plays no sounds; use utfTerminal, plainTerminal, TAP, junit, json or gtest")
         default:
-            throw ValidationError("-o/--output \(name): cdscript test does not load output handlers written in Lua (\(name)); use utfTerminal, plainTerminal, TAP, junit, json or gtest, or run busted with it")
+            self = .lua(name: name, arguments: options)
         }
     }
 
@@ -80,6 +83,26 @@ enum TestOutput {
             let reports = Self.runAll(files, runner: runner, settings: settings) { _ in }
             let seed = settings.shuffleTests ? settings.seed : nil
             try Self.write(JSONReport.json(reports, duration: seconds(), randomSeed: seed), to: file, what: "JSON report")
+            return reports
+        case .lua(let name, let arguments):
+            let handler: LuaOutputHandler
+            do {
+                handler = try LuaOutputHandler(name: name, arguments: arguments, verbose: settings.verbose,
+                                               suppressPending: settings.suppressPending, deferPrint: settings.deferPrint)
+            } catch {
+                printError("cdscript test: -o \(name): \(error)")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            var problems: [String] = []
+            let reports = Self.runAll(files, runner: runner, settings: settings) { report in
+                if let problem = handler.file(report) { problems.append(problem) }
+            }
+            if let problem = handler.finish() { problems.append(problem) }
+            if !problems.isEmpty {
+                // The handler's own errors fail the run: its report is not whole.
+                problems.forEach { printError("cdscript test: -o \(name): \($0)") }
+                throw ExitCode(TestCommand.failureStatus)
+            }
             return reports
         }
     }

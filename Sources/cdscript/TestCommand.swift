@@ -37,7 +37,7 @@ struct TestCommand: ParsableCommand {
     @Option(name: [.customLong("Xoutput", withSingleDash: true), .customLong("Xoutput")], parsing: .unconditionalSingleValue, help: ArgumentHelp("Pass OPTION to the output handler (comma-separated, repeatable): a file name for junit and json; --plain or --color for the terminal outputs.", valueName: "OPTION"))
     var xoutput: [String] = []
 
-    @Flag(name: [.customShort("v"), .customLong("verbose")], inversion: .prefixedNo, help: "busted's verbose output: with -o json, tracebacks of passing tests too; the report for people always shows tracebacks of failures.")
+    @Flag(name: [.customShort("v"), .customLong("verbose")], inversion: .prefixedNo, help: "busted's verbose output: given to Lua output handlers as busted gives it; cdscript's own reports always show failures' tracebacks.")
     var verbose: Bool?
 
     @Option(name: [.customShort("p"), .customLong("pattern")], parsing: .singleValue, help: ArgumentHelp("Only run test files whose base name matches this Lua pattern (repeatable; default: *_test.lua and *_spec.lua).", valueName: "PATTERN"))

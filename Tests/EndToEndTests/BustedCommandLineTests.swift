@@ -276,7 +276,6 @@ struct BustedCommandLineTests {
             (["--lang", "de"], "--lang de: cdscript test's messages are in English only"),
             (["--loaders", "moonscript"], "--loaders moonscript: cdscript test runs Lua test files only"),
             (["--lazy"], "--lazy: cdscript test keeps setup and teardown strict"),
-            (["-o", "my_handler.lua"], "-o/--output my_handler.lua: cdscript test does not load output handlers written in Lua"),
             (["-o", "TAP", "-Xoutput", "--fancy"], "-Xoutput --fancy"),
             (["--tags", "x", "--exclude-tags", "x"], "--tags and --exclude-tags both name `x`"),
         ]
@@ -348,5 +347,46 @@ extension BustedCommandLineTests {
         // -C: the run happens in that folder, with its .busted.
         let elsewhere = try Self.cdscript(["-C", dir.path], in: BinaryRunner.packageRoot)
         #expect(BustedCompatTests.cdscriptOutcomes(elsewhere.stdout) == expected)
+    }
+}
+
+extension BustedCommandLineTests {
+    /// A handler as projects write them: on busted's base handler, reporting at the suite's end.
+    static let handler = """
+        return function(options)
+          local busted = require 'busted'
+          local handler = require 'busted.outputHandlers.base'()
+          busted.subscribe({ 'suite', 'end' }, function()
+            print(("%d successes / %d failures / %d errors / %d pending"):format(#handler.successes, #handler.failures, #handler.errors, #handler.pendings))
+            for _, e in ipairs(handler.failures) do print("failure: " .. e.name .. ": " .. tostring(e.message)) end
+            for _, e in ipairs(handler.errors) do print("error: " .. e.name .. ": " .. tostring(e.message)) end
+            print("arguments: " .. table.concat(options.arguments, ","))
+            return nil, true
+          end)
+          return handler
+        end
+        """
+
+    @Test("-o FILE.lua and -o MODULE load an output handler written in Lua as busted does; it writes what it writes under busted")
+    func luaHandler() throws {
+        var files = Self.jsonProject
+        files["spec/c_spec.lua"] = "pending('later')\n"
+        files["report.lua"] = Self.handler
+        let dir = try Self.project(files)
+        let busted = try Self.busted(["-o", "./report.lua", "-Xoutput", "a,b"], in: dir)
+        let cdscript = try Self.cdscript(["-o", "./report.lua", "-Xoutput", "a,b"], in: dir)
+        #expect(cdscript.status == 1)
+        #expect(cdscript.stdout == busted.stdout, "\(cdscript.stderr)")
+        #expect(cdscript.stdout.hasPrefix("2 successes / 2 failures / 3 errors / 1 pending\n"))
+        // busted's own plainTerminal, by module name: the same text but for the time it took.
+        func untimed(_ text: String) -> String { text.replacing(/\ : [0-9.e-]+ seconds/, with: "") }
+        let bustedPlain = try Self.busted(["-o", "plainTerminal"], in: dir)
+        let cdscriptPlain = try Self.cdscript(["-o", "busted.outputHandlers.plainTerminal"], in: dir)
+        #expect(untimed(cdscriptPlain.stdout) == untimed(bustedPlain.stdout), "\(cdscriptPlain.stderr)")
+        #expect(cdscriptPlain.stdout.contains("2 successes / 2 failures / 3 errors / 1 pending"))
+        // One that does not load: said, exit 64, nothing run.
+        let missing = try Self.cdscript(["-o", "no_such_handler"], in: dir)
+        #expect(missing.status == 64)
+        #expect(missing.stderr.hasPrefix("cdscript test: -o no_such_handler: cannot load the output handler no_such_handler: "), "\(missing.stderr)")
     }
 }

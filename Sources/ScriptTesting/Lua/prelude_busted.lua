@@ -17,50 +17,9 @@ local busted_arg = { [-1] = H.interpreter, [0] = H.interpreter }
 for i, v in ipairs(H.arguments or {}) do busted_arg[i] = v end
 arg = busted_arg
 
--- Events: busted's publish/subscribe (the mediator busted uses: a channel's
--- subscribers in priority order, then its parent channel's, {"test", "end"}
--- then {"test"} then the root; one that does not return true as its second
--- value stops the rest).
-local channels = {}
-local function channel_of(names)
-  if type(names) ~= "table" then error("expected a channel as a table of names, such as {'test', 'end'}", 3) end
-  local key = table.concat(names, "\0")
-  local list = channels[key]
-  if not list then list = {} channels[key] = list end
-  return list
-end
-
-local function subscribe(names, fn, options)
-  local list = channel_of(names)
-  options = options or {}
-  local sub = { fn = fn, options = options, list = list }
-  local at = #list + 1
-  if options.priority and options.priority >= 0 and options.priority < at then at = options.priority end
-  table.insert(list, at, sub)
-  return sub
-end
-
-local function unsubscribe(sub)
-  if type(sub) ~= "table" or not sub.list then return end
-  for i, s in ipairs(sub.list) do
-    if s == sub then return table.remove(sub.list, i) end
-  end
-end
-
-local function publish(names, ...)
-  local results = {}
-  for depth = #names, 0, -1 do
-    local list = channels[table.concat(names, "\0", 1, depth)]
-    for _, sub in ipairs(list and { table.unpack(list) } or {}) do
-      if not sub.options.predicate or sub.options.predicate(...) then
-        local value, continue = sub.fn(...)
-        if value then results[#results + 1] = value end
-        if not continue then return results end
-      end
-    end
-  end
-  return results
-end
+-- Events: busted's publish/subscribe (Lua/busted_mediator.lua).
+local mediator = H.new_mediator()
+local subscribe, unsubscribe, publish = mediator.subscribe, mediator.unsubscribe, mediator.publish
 
 -- What a subscriber gets for a block or test: busted's element fields.
 local function element_of(node)
@@ -79,7 +38,7 @@ local function element_of(node)
 end
 
 local function emit(names, node, ...)
-  if next(channels) == nil then return end
+  if not mediator.listened() then return end
   local ok, err = pcall(publish, names, element_of(node), element_of(node and node.parent), ...)
   if not ok then error(err, 0) end
 end
