@@ -73,6 +73,8 @@ let package = Package(
                 .embedInCode("Lua/shuffle.lua"),
                 .embedInCode("Lua/busted_mediator.lua"),
                 .embedInCode("Lua/output_handler.lua"),
+                .embedInCode("Lua/executable_lines.lua"),
+                .embedInCode("Lua/luacov_config.lua"),
             ]
         ),
         .executableTarget(

@@ -43,6 +43,8 @@ final class FileSession {
         lua_setfield(L, -2, "output_limit")
         lua_pushboolean(L, runner.updateSnapshots ? 1 : 0)
         lua_setfield(L, -2, "update_snapshots")
+        lua_pushboolean(L, runner.coverage ? 1 : 0)
+        lua_setfield(L, -2, "coverage")
         // What busted gives a spec before it runs (Lua/prelude_busted.lua).
         let texts: [(String, String?)] = [("lpath", runner.lpath), ("cpath", runner.cpath), ("helper", runner.helper), ("interpreter", runner.interpreter)]
         for (name, value) in texts {

@@ -62,6 +62,8 @@ public struct FileReport: Equatable, Sendable {
     /// Set when the file could not be read or raised an error while its tests
     /// were being collected; then it counts as one failure.
     public var loadError: String?
+    /// With `--coverage`: the lines of Lua files that ran while the file did.
+    public var coverage = CoverageData()
     /// How many tests the file declared (`it`, `spec`, `test`, `pending`), run or not.
     /// A file that loaded and declared none is reported by name.
     public var declaredTests: Int

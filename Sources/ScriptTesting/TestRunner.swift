@@ -65,6 +65,8 @@ public final class TestRunner {
     public var keepGoing = true
     /// busted's `-l/--list`: describe bodies run, tests and hooks do not.
     public var listOnly = false
+    /// `--coverage`: count the lines that run (FileReport.coverage).
+    public var coverage = false
     /// What a spec sees as `arg`: the interpreter (`arg[-1]`, `arg[0]`) and the command line.
     public var interpreter = CommandLine.arguments.first ?? "cdscript"
     public var arguments: [String] = []
@@ -150,6 +152,9 @@ public final class TestRunner {
         switch ran {
         case .some(LUA_TTABLE):
             report.declaredTests = L.integerField(-1, "declared") ?? 0
+            if coverage, let lines = L.textField(-1, "coverage") {
+                report.coverage = CoverageData(counted: lines)
+            }
             let count = lua_rawlen(L, -1)
             for index in stride(from: 1, through: Int(count), by: 1) {
                 lua_rawgeti(L, -1, lua_Integer(index))

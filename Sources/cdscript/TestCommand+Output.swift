@@ -127,6 +127,24 @@ enum TestOutput {
         return reports
     }
 
+    /// `--coverage`: luacov.stats.out and lcov.info in the folder the run is in, the summary on stderr
+    /// (stdout's last line stays the totals).
+    static func writeCoverage(_ reports: [FileReport], files: [String], settings: TestSettings, luacovFile: String?) throws {
+        var data = CoverageData()
+        for report in reports { data.merge(report.coverage) }
+        let patterns: (include: [String], exclude: [String])
+        do {
+            patterns = try CoverageReport.luacovPatterns(luacovFile ?? ".luacov")
+        } catch {
+            printError("cdscript test: \(error)")
+            throw ExitCode(ExitStatus.unreadableScript.rawValue)
+        }
+        let report = CoverageReport(data, testFiles: files, helper: settings.helper, luacov: patterns)
+        try write(report.luacovStats, to: "luacov.stats.out", what: "coverage statistics")
+        try write(report.lcovInfo, to: "lcov.info", what: "lcov tracefile")
+        report.summary.forEach { printError($0) }
+    }
+
     /// `--junit FILE`: the JUnit report, besides the output chosen with -o.
     static func writeJUnit(_ reports: [FileReport], to file: String) throws {
         try write(JUnitReport.xml(reports), to: file, what: "JUnit report")

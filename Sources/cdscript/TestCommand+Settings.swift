@@ -34,6 +34,7 @@ struct TestSettings {
     var list: Bool
     var deferPrint: Bool
     var suppressPending: Bool
+    var coverage: Bool
     /// The command line after `test`, for the specs' `arg`.
     var arguments: [String]
 
@@ -88,9 +89,7 @@ struct TestSettings {
         list = command.list || (config.flag("list", "l") ?? false)
         deferPrint = command.deferPrint ?? config.flag("defer-print") ?? false
         suppressPending = command.suppressPending ?? config.flag("suppress-pending") ?? false
-        if command.coverage != false, config.flag("coverage", "c") == true {
-            printError("cdscript test: .busted asks for coverage: cdscript test does not measure it yet (busted -c with luacov does); the tests run without")
-        }
+        coverage = command.coverage ?? config.flag("coverage", "c") ?? false
         let outputName = command.output ?? config.text("output", "o") ?? (command.tap ? "TAP" : "utfTerminal")
         do {
             output = try TestOutput(name: outputName, options: TestCommand.tagList(nonEmpty(command.xoutput) ?? config.list("Xoutput") ?? []), verbose: verbose)
@@ -112,7 +111,6 @@ struct TestSettings {
             "loaders": "only Lua test files run",
             "lazy": "setup and teardown stay strict (write lazy_setup/lazy_teardown)",
             "enable-sound": "no sounds are played",
-            "coverage-config-file": "coverage is not measured yet",
             "lua": "cdscript runs its own Lua 5.4",
         ]
         for (key, why) in unused.sorted(by: { $0.key < $1.key }) where config.values[key] != nil {
@@ -153,6 +151,7 @@ struct TestSettings {
         runner.seed = seed
         runner.keepGoing = keepGoing
         runner.listOnly = list
+        runner.coverage = coverage
         runner.arguments = arguments
         // Test files find plugins as scripts do (./plugins, the config folder, CDSCRIPT_PLUGIN_PATH, --plugin-path).
         let prepare = runner.prepareHost

@@ -130,13 +130,13 @@ struct TestCommand: ParsableCommand {
     @Flag(name: .customLong("ignore-lua"), help: "Accepted (busted passes it to itself with --lua).")
     var ignoreLua = false
 
-    // busted's options that cdscript refuses (validate() says why and what to use).
-
-    @Flag(name: [.customShort("c"), .customLong("coverage")], inversion: .prefixedNo, help: "Refused: cdscript does not measure coverage yet (busted -c with luacov does); --no-coverage is accepted.")
+    @Flag(name: [.customShort("c"), .customLong("coverage")], inversion: .prefixedNo, help: "Count the lines of the project's Lua files that run: writes luacov.stats.out (luacov's format) and lcov.info, and a summary on stderr; no luacov needed.")
     var coverage: Bool?
 
-    @Option(name: .customLong("coverage-config-file"), help: ArgumentHelp("Refused, as --coverage.", valueName: "FILE"))
+    @Option(name: .customLong("coverage-config-file"), help: ArgumentHelp("luacov's configuration to read include and exclude from (default .luacov).", valueName: "FILE"))
     var coverageConfigFile: String?
+
+    // busted's options that cdscript refuses (validate() says why and what to use).
 
     @Option(name: .customLong("lang"), help: ArgumentHelp("Refused unless en: cdscript's messages are in English.", valueName: "LANG"))
     var lang: String?
@@ -181,12 +181,6 @@ struct TestCommand: ParsableCommand {
 
     /// Why one of busted's options that cdscript does not support was given, if one was.
     var refusal: String? {
-        if coverage == true {
-            return "-c/--coverage: cdscript test does not measure coverage yet; run `busted -c` (with luacov) for coverage, and drop -c here"
-        }
-        if coverageConfigFile != nil {
-            return "--coverage-config-file: cdscript test does not measure coverage yet; run `busted -c` (with luacov) for coverage"
-        }
         if let lang, lang != "en" {
             return "--lang \(lang): cdscript test's messages are in English only; drop --lang"
         }
@@ -243,6 +237,9 @@ struct TestCommand: ParsableCommand {
         let reports = try settings.output.run(files: files, runner: runner, settings: settings)
         if let junit {
             try TestOutput.writeJUnit(reports, to: junit)
+        }
+        if settings.coverage {
+            try TestOutput.writeCoverage(reports, files: files, settings: settings, luacovFile: coverageConfigFile)
         }
         let summary = TestSummary(reports)
         if summary.ranNothing {

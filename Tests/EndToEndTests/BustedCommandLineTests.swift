@@ -271,8 +271,6 @@ struct BustedCommandLineTests {
     func refusedAndHelp() throws {
         let dir = try Self.project(Self.jsonProject)
         let refused: [([String], String)] = [
-            (["-c"], "-c/--coverage: cdscript test does not measure coverage yet"),
-            (["--coverage"], "-c/--coverage"),
             (["--lang", "de"], "--lang de: cdscript test's messages are in English only"),
             (["--loaders", "moonscript"], "--loaders moonscript: cdscript test runs Lua test files only"),
             (["--lazy"], "--lazy: cdscript test keeps setup and teardown strict"),
@@ -388,5 +386,52 @@ extension BustedCommandLineTests {
         let missing = try Self.cdscript(["-o", "no_such_handler"], in: dir)
         #expect(missing.status == 64)
         #expect(missing.stderr.hasPrefix("cdscript test: -o no_such_handler: cannot load the output handler no_such_handler: "), "\(missing.stderr)")
+    }
+}
+
+extension BustedCommandLineTests {
+    @Test("-c/--coverage: luacov.stats.out and lcov.info (read by lcov --summary) for the project's files, not the specs; .luacov's exclude")
+    func coverage() throws {
+        let dir = try Self.project([
+            "src/calc.lua": """
+                local M = {}
+                function M.add(a, b)
+                  return a + b
+                end
+                function M.unused(x)
+                  if x then
+                    return 1
+                  end
+                  return 2
+                end
+                return M
+                """,
+            "src/skip_me.lua": "return { loaded = true }\n",
+            "spec/calc_spec.lua": """
+                local calc = require("calc")
+                local skipped = require("skip_me")
+                it("adds", function() assert.are.equal(3, calc.add(1, 2)) end)
+                it("adds again", function() assert.are.equal(5, calc.add(2, 3)) end)
+                it("loops forever", function() while true do end end)
+                """,
+            ".luacov": "return { exclude = { 'skip_me$' } }\n",
+        ])
+        let result = try Self.cdscript(["-c", "--budget", "1000000"], in: dir)
+        #expect(result.status == 1)
+        // The budget still stops a runaway test with the line hook on.
+        #expect(result.stdout.contains("instruction budget exceeded"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix("2 passed, 1 failed\n"))
+        #expect(result.stderr.contains("./src/calc.lua     7/10    70.00%"), "\(result.stderr)")
+        let stats = try String(contentsOf: dir.appendingPathComponent("luacov.stats.out"), encoding: .utf8)
+        // Lines 4 and 10 (`end`) hold the closures the function statements make; line 8 holds no code.
+        #expect(stats == "11:./src/calc.lua\n1 1 2 1 1 0 0 0 0 1 1 \n", "\(stats)")
+        let lcov = try BustedCompatTests.run("/usr/bin/lcov", ["--summary", "lcov.info"], in: dir)
+        #expect(lcov.status == 0, "\(lcov.stderr)")
+        #expect((lcov.stdout + lcov.stderr).contains("lines......: 70.0% (7 of 10 lines)"), "\(lcov.stdout)\(lcov.stderr)")
+        // .busted's coverage key too.
+        try "return { default = { coverage = true } }".write(to: dir.appendingPathComponent(".busted"), atomically: true, encoding: .utf8)
+        try FileManager.default.removeItem(at: dir.appendingPathComponent("lcov.info"))
+        _ = try Self.cdscript(["--budget", "1000000", "spec/calc_spec.lua"], in: dir)
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("lcov.info").path))
     }
 }
