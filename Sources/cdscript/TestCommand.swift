@@ -230,7 +230,9 @@ struct TestCommand: ParsableCommand {
                                      pluginPath: PluginPath.standard(extra: pluginPath))
         if settings.list {
             for file in files {
-                TestListing.lines(runner.run(file: file)).forEach { print($0) }
+                var report = runner.run(file: file)
+                if settings.suppressPending { report.results.removeAll { $0.status == .skipped } }
+                TestListing.lines(report).forEach { print($0) }
             }
             return
         }

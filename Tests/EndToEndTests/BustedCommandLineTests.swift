@@ -219,6 +219,9 @@ struct BustedCommandLineTests {
         #expect(cdscript.status == 0)
         #expect(cdscript.stdout == busted.stdout)
         #expect(cdscript.stdout.split(separator: "\n").count == 29)
+        let quiet = try Self.cdscript(["--list", "--suppress-pending"], in: project)
+        #expect(quiet.stdout == (try Self.busted(["-l", "--suppress-pending"], in: project)).stdout)
+        #expect(quiet.stdout.split(separator: "\n").count == 27)
     }
 
     @Test("randomize() in a describe shuffles its tests as busted's does")
