@@ -25,10 +25,13 @@ local subscribe, unsubscribe, publish = mediator.subscribe, mediator.unsubscribe
 local function element_of(node)
   if not node then return nil end
   if not node.element then
+    -- busted's aliases keep the descriptor of what they alias: a context is a describe.
+    local aliases = { context = "describe", insulate = "describe", expose = "describe", setup = "strict_setup", teardown = "strict_teardown" }
     local descriptor = node.hook or (node.kind == "test" and (node.pending and "pending" or "it")) or node.kind
+    descriptor = aliases[descriptor] or descriptor
     node.element = {
       name = node.name or test_file,
-      descriptor = descriptor == "file" and "file" or descriptor,
+      descriptor = descriptor,
       attributes = {},
       trace = { short_src = test_file, source = "@" .. test_file, currentline = node.line or 0, what = "Lua" },
       node = node,
