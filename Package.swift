@@ -63,7 +63,20 @@ let package = Package(
         .target(name: "CountdownStore", dependencies: ["CountdownCore", "CLinux", .product(name: "GRDB", package: "GRDB.swift")]),
         // Adapter: countdowns shared across machines in Redis (hiredis), with a change feed.
         .target(name: "RedisStore", dependencies: ["CountdownCore", "CHiredis", "CLinux"]),
-        .target(name: "ScriptTesting", dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost", "TerminalView"]),
+        .target(
+            name: "ScriptTesting",
+            dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost", "TerminalView"],
+            // The Lua parts of `cdscript test`, compiled into the binary.
+            resources: [
+                .embedInCode("Lua/prelude_busted.lua"),
+                .embedInCode("Lua/busted_config.lua"),
+                .embedInCode("Lua/shuffle.lua"),
+                .embedInCode("Lua/busted_mediator.lua"),
+                .embedInCode("Lua/output_handler.lua"),
+                .embedInCode("Lua/executable_lines.lua"),
+                .embedInCode("Lua/luacov_config.lua"),
+            ]
+        ),
         .executableTarget(
             name: "cdscript",
             dependencies: [

@@ -320,6 +320,12 @@ function lazy_setup(fn) end
 ---@param fn fun()
 function lazy_teardown(fn) end
 
+---In a describe: its tests and blocks run in a shuffled order (busted's
+---shuffle; the same seed gives busted's order). `randomize(false)` turns it off.
+---@param on_or_seed (boolean|integer)?
+---@param seed integer?
+function randomize(on_or_seed, seed) end
+
 ---Inside a test: runs `fn` after the test's body, even when it failed.
 ---@param fn fun()
 function finally(fn) end

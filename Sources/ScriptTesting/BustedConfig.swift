@@ -3,62 +3,70 @@ import CLuaShim
 import Foundation
 import LuaHost
 
-/// What `cdscript test` reads of a busted project's `.busted` file: the `ROOT`
-/// folders and the file-name `pattern`s of its `_all` and `default` tasks
-/// (`default` wins). Other keys are left to busted.
+/// A busted project's `.busted` file as `cdscript test` reads it: the keys of
+/// one task (`-r NAME`, else `default`) over those of `_all`, with busted's
+/// meaning (BustedOptions.swift applies them under the command line's).
 public struct BustedConfig: Equatable, Sendable {
-    /// Folders (or files) to search when no path is given.
-    public var roots: [String]
-    /// Lua patterns a test file's base name must match (busted's `pattern`, default "_spec").
-    public var patterns: [String]
+    /// Every key's values, in the file's order for lists (`ROOT = {"a", "b"}`);
+    /// a single value is a list of one. Booleans and numbers as Lua writes them.
+    public var values: [String: [String]]
 
-    public init(roots: [String] = [], patterns: [String] = []) {
-        self.roots = roots
-        self.patterns = patterns
+    public init(values: [String: [String]]) {
+        self.values = values
     }
 
-    /// The `.busted` file at `path`, nil when there is none; a file that does
-    /// not run or does not return a table is an error.
-    public static func load(_ path: String = ".busted") throws(TestDiscovery.Failure) -> BustedConfig? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+    public init(roots: [String] = [], patterns: [String] = []) {
+        values = [:]
+        if !roots.isEmpty { values["ROOT"] = roots }
+        if !patterns.isEmpty { values["pattern"] = patterns }
+    }
+
+    /// Folders (or files) to search when no path is given.
+    public var roots: [String] { values["ROOT"] ?? [] }
+    /// Lua patterns a test file's base name must match (busted's `pattern`).
+    public var patterns: [String] { values["pattern"] ?? values["p"] ?? [] }
+
+    /// The values of the first of `keys` present (busted takes short and long names alike).
+    public func list(_ keys: String...) -> [String]? {
+        keys.lazy.compactMap { values[$0] }.first
+    }
+
+    /// A single value: the last one of a list.
+    public func text(_ keys: String...) -> String? {
+        keys.lazy.compactMap { values[$0]?.last }.first
+    }
+
+    public func flag(_ keys: String...) -> Bool? {
+        keys.lazy.compactMap { values[$0]?.last }.first.map { $0 != "false" && $0 != "nil" }
+    }
+
+    /// The `.busted` file at `path` with task `run` (nil: `default`), nil when
+    /// there is no file; a file that does not run, does not return a table or
+    /// lacks the task is an error.
+    public static func load(_ path: String = ".busted", run: String? = nil) throws(TestDiscovery.Failure) -> BustedConfig? {
+        guard FileManager.default.fileExists(atPath: path) else {
+            if let run { throw TestDiscovery.Failure(message: "-r/--run \(run): there is no \(path) file with tasks") }
+            return nil
+        }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw TestDiscovery.Failure(message: "cannot read \(path)")
         }
-        let results: [String]
+        let lines: String
         do {
-            results = try LuaEvaluation.run(Self.reader, arguments: [text, path], results: 2)
+            lines = try LuaEvaluation.run(Self.reader, arguments: [text, path, run ?? ""], results: 1)[0]
         } catch {
             throw TestDiscovery.Failure(message: "\(path): \(error.message)")
         }
-        func split(_ s: String) -> [String] { s.split(separator: "\n").map(String.init) }
-        return BustedConfig(roots: split(results[0]), patterns: split(results[1]))
+        var values: [String: [String]] = [:]
+        for line in lines.split(separator: "\n") {
+            guard let tab = line.firstIndex(of: "\t") else { continue }
+            let value = line[line.index(after: tab)...].replacingOccurrences(of: "\u{1}", with: "\n")
+            values[String(line[..<tab]), default: []].append(value)
+        }
+        return BustedConfig(values: values)
     }
 
-    private static let reader = #"""
-local text, name = ...
-local chunk, err = load(text, "@" .. name, "t")
-if not chunk then error(err, 0) end
-local ok, conf = pcall(chunk)
-if not ok then error(tostring(conf), 0) end
-if type(conf) ~= "table" then error("must return a table of tasks (such as {default = {ROOT = {'spec'}}}), got " .. type(conf), 0) end
-local function list(v)
-  if type(v) == "string" then return { v } end
-  if type(v) == "table" then
-    local out = {}
-    for _, x in ipairs(v) do out[#out + 1] = tostring(x) end
-    return out
-  end
-end
-local roots, patterns = {}, {}
-for _, task in ipairs({ "_all", "default" }) do
-  local t = conf[task]
-  if type(t) == "table" then
-    roots = list(t.ROOT) or roots
-    patterns = list(t.pattern) or patterns
-  end
-end
-return table.concat(roots, "\n"), table.concat(patterns, "\n")
-"""#
+    private static let reader = String(decoding: PackageResources.busted_config_lua, as: UTF8.self)
 
     /// Which of `names` (base names) match one of `patterns` as Lua patterns.
     public static func matching(_ names: [String], patterns: [String]) -> [Bool] {

@@ -43,6 +43,23 @@ final class FileSession {
         lua_setfield(L, -2, "output_limit")
         lua_pushboolean(L, runner.updateSnapshots ? 1 : 0)
         lua_setfield(L, -2, "update_snapshots")
+        lua_pushboolean(L, runner.coverage ? 1 : 0)
+        lua_setfield(L, -2, "coverage")
+        // What busted gives a spec before it runs (Lua/prelude_busted.lua).
+        let texts: [(String, String?)] = [("lpath", runner.lpath), ("cpath", runner.cpath), ("helper", runner.helper), ("interpreter", runner.interpreter)]
+        for (name, value) in texts {
+            guard let value else { continue }
+            L.push(value)
+            lua_setfield(L, -2, name)
+        }
+        if BustedMediator.push(L) {
+            lua_setfield(L, -2, "new_mediator")
+        }
+        let lists = [("arguments", runner.arguments), ("statements", runner.statements), ("helper_arguments", runner.helperArguments)]
+        for (name, values) in lists {
+            L.pushList(values)
+            lua_setfield(L, -2, name)
+        }
     }
 
     /// Ends what a test left: countdowns stopped without hooks, a fresh view
@@ -96,11 +113,7 @@ final class FileSession {
     }
 
     private static func push(_ L: OpaquePointer, _ strings: [String]) {
-        lua_createtable(L, Int32(strings.count), 0)
-        for (i, text) in strings.enumerated() {
-            L.push(text)
-            lua_rawseti(L, -2, lua_Integer(i + 1))
-        }
+        L.pushList(strings)
     }
 
     /// `H.make_directory(path)`: creates the folder (and its parents); true, or nil and why not.

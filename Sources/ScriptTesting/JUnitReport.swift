@@ -7,15 +7,15 @@ import CountdownCore
 public enum JUnitReport {
     public static func xml(_ reports: [FileReport]) -> String {
         let total = TestSummary(reports)
-        let errors = reports.filter { $0.loadError != nil }.count
         let tests = reports.reduce(0) { $0 + $1.results.count + ($1.loadError == nil ? 0 : 1) }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"cdscript test\" tests=\"\(tests)\" failures=\"\(total.failed - errors)\" errors=\"\(errors)\" skipped=\"\(total.skipped)\">\n"
+        // Errors (raised outside an assertion, files that did not load) apart from failures, as busted's junit counts them.
+        out += "<testsuites name=\"cdscript test\" tests=\"\(tests)\" failures=\"\(total.failures)\" errors=\"\(total.errors)\" skipped=\"\(total.skipped)\">\n"
         for report in reports {
             let summary = TestSummary([report])
             let fileErrors = report.loadError == nil ? 0 : 1
             let path = attribute(report.path)
-            out += "  <testsuite name=\"\(path)\" tests=\"\(report.results.count + fileErrors)\" failures=\"\(summary.failed - fileErrors)\" errors=\"\(fileErrors)\" skipped=\"\(summary.skipped)\">\n"
+            out += "  <testsuite name=\"\(path)\" tests=\"\(report.results.count + fileErrors)\" failures=\"\(summary.failures)\" errors=\"\(summary.errors)\" skipped=\"\(summary.skipped)\">\n"
             if let loadError = report.loadError {
                 out += "    <testcase name=\"(file did not load)\" classname=\"\(path)\" file=\"\(path)\">\n"
                 let firstLine = loadError.split(separator: "\n").first.map(String.init) ?? loadError
@@ -33,7 +33,8 @@ public enum JUnitReport {
                     let failure = FailureText(result)
                     let firstLine = failure.headline.split(separator: "\n").first.map(String.init) ?? failure.headline
                     out += open + ">\n"
-                    out += "      <failure message=\"\(attribute(firstLine))\" type=\"failure\">\(text(failure.lines.joined(separator: "\n")))</failure>\n"
+                    let kind = result.isError ? "error" : "failure"
+                    out += "      <\(kind) message=\"\(attribute(firstLine))\" type=\"\(kind)\">\(text(failure.lines.joined(separator: "\n")))</\(kind)>\n"
                     if !result.output.isEmpty {
                         out += "      <system-out>\(text(result.output.joined(separator: "\n")))</system-out>\n"
                     }

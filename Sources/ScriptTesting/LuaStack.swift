@@ -17,4 +17,13 @@ extension OpaquePointer {
         defer { pop() }
         return number(at: -1).flatMap { Int(exactly: $0.rounded()) }
     }
+
+    /// Pushes `strings` as a new list table.
+    func pushList(_ strings: [String]) {
+        lua_createtable(self, Int32(strings.count), 0)
+        for (i, text) in strings.enumerated() {
+            push(text)
+            lua_rawseti(self, -2, lua_Integer(i + 1))
+        }
+    }
 }

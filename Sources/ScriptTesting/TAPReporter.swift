@@ -15,7 +15,7 @@ public final class TAPReporter: TestReporter {
         if let loadError = report.loadError {
             number += 1
             lines.append("not ok \(number) - \(Self.escape(report.path)): (file did not load)")
-            lines += yaml(["message": loadError], order: ["message"])
+            lines += yaml(["message": loadError, "severity": "error"], order: ["message", "severity"])
         }
         for result in report.results {
             number += 1
@@ -27,20 +27,22 @@ public final class TAPReporter: TestReporter {
                 lines.append("ok \(number) - \(description) # SKIP pending")
             case .failed:
                 lines.append("not ok \(number) - \(description)")
-                var fields: [String: String] = ["message": result.message ?? "failed"]
+                // An error (raised outside an assertion) is told from a failure by its severity.
+                var fields: [String: String] = ["message": result.message ?? "failed", "severity": result.isError ? "error" : "fail"]
                 fields["at"] = result.location
                 fields["expected"] = result.expected
                 fields["actual"] = result.actual
                 fields["traceback"] = result.traceback
                 if !result.output.isEmpty { fields["output"] = result.output.joined(separator: "\n") }
-                lines += yaml(fields, order: ["message", "at", "expected", "actual", "traceback", "output"])
+                lines += yaml(fields, order: ["message", "severity", "at", "expected", "actual", "traceback", "output"])
             }
         }
         return lines
     }
 
     public func closing(_ summary: TestSummary) -> [String] {
-        ["1..\(number)", "# " + summary.line]
+        let errors = summary.errors > 0 ? ["# \(summary.failures) failed by assertions, \(summary.errors) by errors"] : []
+        return ["1..\(number)"] + errors + ["# " + summary.line]
     }
 
     /// `#` starts a directive and `\` escapes in a TAP description.

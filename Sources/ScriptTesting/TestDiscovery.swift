@@ -12,14 +12,18 @@ public enum TestDiscovery {
         public var description: String { message }
     }
 
-    /// The test files for `paths`. With no path: the `ROOT` of a `.busted` file,
-    /// else `tests`, else `spec` (busted's default). A file named explicitly runs
-    /// whatever its name; a folder contributes only files with a test suffix
-    /// (or, with `patterns` from `.busted`, `.lua` files whose base name matches
-    /// one), hidden folders left out.
+    /// The test files for `paths`, with a `.busted` file's `ROOT` and `pattern`.
     public static func files(in paths: [String], config: BustedConfig? = nil) throws(Failure) -> [String] {
-        let roots = paths.isEmpty ? defaultRoots(config) : paths
-        let patterns = config?.patterns ?? []
+        try files(in: paths.isEmpty ? defaultRoots(config) : paths, patterns: config?.patterns ?? [])
+    }
+
+    /// The test files under `roots`. A file named explicitly runs whatever its
+    /// name; a folder contributes only files with a test suffix (or, with
+    /// `patterns`, busted's `-p`, `.lua` files whose base name matches one as a
+    /// Lua pattern) and whose base name matches none of `excludes` (busted's
+    /// `--exclude-pattern`), hidden folders left out; its subfolders too unless
+    /// `recursive` is false (busted's `--no-recursive`).
+    public static func files(in roots: [String], patterns: [String], excludes: [String] = [], recursive: Bool = true) throws(Failure) -> [String] {
         var found: [String] = []
         var seen: Set<String> = []
         let fm = FileManager.default
@@ -31,7 +35,7 @@ public enum TestDiscovery {
             var files: [String]
             if isDirectory.boolValue {
                 let prefix = root.hasSuffix("/") ? root : root + "/"
-                files = (try? fm.subpathsOfDirectory(atPath: root)) ?? []
+                files = (recursive ? try? fm.subpathsOfDirectory(atPath: root) : try? fm.contentsOfDirectory(atPath: root)) ?? []
                 files = files
                     .filter { relative in
                         (patterns.isEmpty ? isTestFile(relative) : relative.hasSuffix(".lua"))
@@ -45,6 +49,10 @@ public enum TestDiscovery {
                 if !patterns.isEmpty {
                     let keep = BustedConfig.matching(files.map { ($0 as NSString).lastPathComponent }, patterns: patterns)
                     files = zip(files, keep).filter(\.1).map(\.0)
+                }
+                if !excludes.isEmpty {
+                    let drop = BustedConfig.matching(files.map { ($0 as NSString).lastPathComponent }, patterns: excludes)
+                    files = zip(files, drop).filter { !$0.1 }.map(\.0)
                 }
                 files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             } else {
@@ -61,11 +69,11 @@ public enum TestDiscovery {
         return found
     }
 
-    /// Where to look when no path is given.
-    static func defaultRoots(_ config: BustedConfig?) -> [String] {
+    /// Where to look when no path is given: a `.busted` file's `ROOT`, else
+    /// busted's `spec/` when there is one, else `tests/` (where `cdscript new` puts specs).
+    public static func defaultRoots(_ config: BustedConfig?) -> [String] {
         if let roots = config?.roots, !roots.isEmpty { return roots }
-        let fm = FileManager.default
-        if !fm.fileExists(atPath: "tests") && fm.fileExists(atPath: "spec") { return ["spec"] }
+        if FileManager.default.fileExists(atPath: "spec") { return ["spec"] }
         return defaultPaths
     }
 

@@ -16,6 +16,15 @@ local function user_frame(level)
   end
 end
 
+-- Whether `error` was called by luassert: an assertion that failed (busted
+-- binds luassert's `error` to its `fail` for the same distinction).
+local function raised_by_assertion()
+  local raiser = debug.getinfo(3, "S")
+  if not raiser or raiser.what ~= "C" then return false end
+  local caller = debug.getinfo(4, "S")
+  return caller ~= nil and caller.source:find("/luassert/", 1, true) ~= nil
+end
+
 local function handler(e)
   -- Level 1 is this handler; the traceback starts at the failing line of user code.
   local level, location = user_frame(2)
@@ -26,6 +35,8 @@ local function handler(e)
     failure.pending, failure.message = true, tostring(e.message)
   else
     failure.message = error_text(e)
+    -- As busted counts it: a test that raises outside an assertion is an error, not a failure.
+    failure.is_error = not raised_by_assertion()
   end
   return failure
 end
@@ -34,7 +45,7 @@ end
 local function call(fn, el)
   local outer = ctx
   ctx = el or ctx
-  local ok, failure = run_limited(fn, handler)
+  local ok, failure = run_limited(with_coverage(fn), handler)
   ctx = outer
   if ok then return nil end
   if type(failure) ~= "table" then failure = { message = error_text(failure) } end
@@ -43,6 +54,17 @@ end
 
 local options = {}
 local results = {}
+local any_failed = false   -- for --no-keep-going: after the first failure or error, nothing more runs
+
+-- The names of the blocks around a test and its own, outermost first.
+local function name_parts(b, name)
+  local parts = { name }
+  while b and b.name do
+    table.insert(parts, 1, b.name)
+    b = b.parent
+  end
+  return parts
+end
 
 -- busted's tags: words after "#" anywhere in the full name.
 local function has_tag(name, tags)
@@ -53,18 +75,36 @@ local function has_tag(name, tags)
 end
 
 -- The filter sees the name as cdscript shows it ("a > b") and as busted does ("a b").
+-- Several filters (--filter repeated): a name matching any one is in.
+local function matches_any(name, patterns)
+  local spaced = name:gsub(" > ", " ")
+  for _, p in ipairs(patterns) do
+    if matches(name, p) or matches(spaced, p) then return true end
+  end
+  return false
+end
+
 local function selected(name)
-  if options.filter and not matches(name, options.filter)
-    and not matches((name:gsub(" > ", " ")), options.filter) then return false end
-  if options.filter_out and (matches(name, options.filter_out) or matches((name:gsub(" > ", " ")), options.filter_out)) then return false end
+  if options.filter and not matches_any(name, options.filter) then return false end
+  if options.filter_out and matches_any(name, options.filter_out) then return false end
   if options.exclude_tags and has_tag(name, options.exclude_tags) then return false end
   if options.tags and next(options.tags) and not has_tag(name, options.tags) then return false end
   return true
 end
 
+-- A block busted's --filter-out or --exclude-tags leaves out with all it holds.
+local function left_out_block(parent, b)
+  if options.filter_out and matches_any(full_name(parent, b.name), options.filter_out) then return true end
+  return options.exclude_tags ~= nil and has_tag(b.name, options.exclude_tags)
+end
+
 local function record(result, failure)
   if failure then
     result.status = "failed"
+    result.is_error = failure.is_error or nil
+    -- busted reports a failing before_each or after_each as an error of the hook.
+    result.descriptor = failure.hook or result.descriptor
+    any_failed = true
     result.message = failure.message
     result.location = failure.location
     result.expected = failure.expected
@@ -75,9 +115,12 @@ local function record(result, failure)
 end
 
 -- An error outside a test (a describe's body, setup, teardown) counts as a failure of its block.
+-- It is an error, as busted counts it: only an `it` can fail.
 local function block_failure(b, what, failure)
   local name = b.name and full_name(b.parent, b.name) or test_file
-  record({ name = name .. " (" .. what .. ")", line = b.line or 0, status = "failed" }, failure)
+  failure.is_error = true
+  record({ name = name .. " (" .. what .. ")", names = b.name and name_parts(b.parent, b.name) or nil,
+    descriptor = what, line = b.line or 0, status = "failed" }, failure)
 end
 
 -- Runs the functions of hook list `kind` of block `b` in order; the first failure.
@@ -150,9 +193,13 @@ local run_block
 local function run_test(t)
   local name = full_name(t.parent, t.name)
   if not selected(name) then return end
-  local result = { name = name, line = t.line }
-  if t.pending then
-    result.status = "skipped"
+  if any_failed and options.stop_on_failure then return end
+  local result = { name = name, names = name_parts(t.parent, t.name), line = t.line,
+    descriptor = t.pending and "pending" or "it" }
+  if t.pending or options.list then
+    result.status = t.pending and "skipped" or "listed"
+    emit({ "test", "start" }, t)
+    emit({ "test", "end" }, t, t.pending and "pending" or "success")
     results[#results + 1] = result
     return
   end
@@ -173,19 +220,22 @@ local function run_test(t)
   local last = #chain
   for i, level in ipairs(chain) do
     local f = run_hooks(level, "before_each")
-    if f then failure = f last = i break end
+    if f then f.hook = "before_each" failure = f last = i break end
   end
+  -- Only the test itself can fail; what its hooks raise is an error (busted's rule).
+  if failure then failure.is_error = true end
   if not failure then
     t.env = {}
+    emit({ "test", "start" }, t)
     failure = call(t.fn, t)
     for _, fn in ipairs(finally_fns) do
       local f = call(fn, t)
-      if f and not failure then failure = f end
+      if f and not failure then f.is_error = true failure = f end
     end
   end
   for i = last, 1, -1 do
     local f = run_hooks(chain[i], "after_each")
-    if f and not failure then failure = f end
+    if f and not failure then f.is_error = true f.hook = "after_each" failure = f end
   end
   running, finally_fns = nil, nil
   result.output = table.concat(output, "\n")
@@ -199,6 +249,45 @@ local function run_test(t)
     failure = nil
   end
   record(result, failure)
+  if failure then
+    local file, line = (failure.location or ""):match("^(.*):(%d+)$")
+    emit({ failure.is_error and "error" or "failure", "it" }, t, failure.message,
+      { short_src = file or test_file, currentline = tonumber(line) or t.line, traceback = failure.traceback, message = failure.message })
+  end
+  emit({ "test", "end" }, t, result.status == "skipped" and "pending"
+    or (failure and (failure.is_error and "error" or "failure")) or "success")
+end
+
+-- busted's order of a block's children: sorted by name with --sort, else
+-- shuffled with busted's algorithm and seed (so the same seed gives the same
+-- order as under busted) with --shuffle-tests or randomize().
+local function ordered(b)
+  if options.sort then
+    table.sort(b.children, function(x, y)
+      if x.name and y.name then return x.name < y.name end
+      return y.name ~= nil
+    end)
+  elseif b.randomize or (b.randomize == nil and options.shuffle) then
+    local seed = b.randomseed or options.seed
+    if seed then math.randomseed(seed) end
+    -- busted's filters act when a block or test is declared: what they leave
+    -- out is not among the children it shuffles.
+    local t = {}
+    for _, child in ipairs(b.children) do
+      if child.kind == "hook" or (child.kind == "test" and selected(full_name(b, child.name)))
+        or (child.kind ~= "test" and not left_out_block(b, child)) then
+        t[#t + 1] = child
+      end
+    end
+    b.children = t
+    local n = #t
+    while n >= 2 do
+      local k = math.random(n)
+      t[n], t[k] = t[k], t[n]
+      n = n - 1
+    end
+  end
+  return b.children
 end
 
 -- Hook errors the host reported while a block's own code ran (a countdown that
@@ -232,13 +321,18 @@ run_block = function(b)
       block_failure(b, b.kind, failure)
     end
   end
-  if ok then
+  if ok and options.list then
+    for _, child in ipairs(ordered(b)) do
+      if child.kind == "test" then run_test(child) elseif child.kind ~= "hook" then run_block(child) end
+    end
+  elseif ok and not (any_failed and options.stop_on_failure) then
+    emit({ b.kind == "file" and "file" or "describe", "start" }, b)
     local failure = with_hook_errors(run_hooks(b, "strict_setup"))
     if failure then
       block_failure(b, "setup", failure)
     else
-      for _, child in ipairs(b.children) do
-        if child.kind == "test" then run_test(child) else run_block(child) end
+      for _, child in ipairs(ordered(b)) do
+        if child.kind == "test" then run_test(child) elseif child.kind ~= "hook" then run_block(child) end
       end
     end
     if b.lazy_ok ~= nil then
@@ -248,6 +342,7 @@ run_block = function(b)
     end
     local f = with_hook_errors(run_hooks(b, "strict_teardown"))
     if f then block_failure(b, "teardown", f) end
+    emit({ b.kind == "file" and "file" or "describe", "end" }, b)
   end
   if b.envmode ~= "expose" then
     forget_plugins(plugins)
@@ -263,12 +358,17 @@ local suite = {}
 suite.short_src = load("return debug.getinfo(1, 'S').short_src", "@" .. test_file)()
 
 -- Runs every test of the file; returns the results in the order they ran.
--- opts: filter (text or Lua pattern), tags and exclude_tags (sets of names).
+-- opts: filter (text or Lua pattern), tags and exclude_tags (sets of names),
+-- sort, shuffle and seed (the order), stop_on_failure (--no-keep-going), list
+-- (declare and name the tests without running them: status "listed").
 function suite.run(opts)
   options = opts or {}
   results = {}
+  any_failed = false
+  rawset(_G, "arg", busted_arg)
   run_block(root)
   results.declared = declared
+  results.coverage = coverage_lines()
   return results
 end
 

@@ -146,6 +146,8 @@ local function add_hook(kind)
     local list = block.hooks[kind]
     if not list then list = {} block.hooks[kind] = list end
     list[#list + 1] = { fn = fn, line = caller_line() }
+    -- busted keeps hooks among a block's children: they take part in its shuffle.
+    block.children[#block.children + 1] = { kind = "hook", hook = kind, parent = block, line = caller_line() }
   end
 end
 

@@ -18,7 +18,11 @@ enum TestPrelude {
 
     /// The whole chunk: its parts share locals, so they are one chunk, kept in
     /// files by subject (TestPrelude+Expect, +Structure, +Time, +Running).
-    static let source = basics + expectations + structure + hermeticTime + plugins + running
+    static let source = basics + expectations + structure + hermeticTime + plugins + bustedRuntime + running
+
+    /// busted's module, events, `arg`, module paths, `randomize`, `--helper`
+    /// and `-e` (Lua/prelude_busted.lua, compiled into the binary).
+    static let bustedRuntime = String(decoding: PackageResources.prelude_busted_lua, as: UTF8.self)
 
     /// Arguments, module paths, luassert, and how values and failures are shown.
     static let basics = #"""

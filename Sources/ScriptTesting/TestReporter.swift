@@ -51,9 +51,23 @@ struct FailureText {
 }
 
 /// The report for people: the file, one line per test with a mark, failures
-/// in detail, and the totals as the last line.
+/// in detail, and the totals as the last line (before it, when some failed
+/// tests were errors, how many).
 public final class HumanReporter: TestReporter {
-    public init() {}
+    /// The marks of a passed, failed, errored and pending test.
+    public struct Marks: Sendable {
+        public var passed, failed, error, pending: String
+        /// busted's utfTerminal shows an error as ✱.
+        public static let unicode = Marks(passed: "✓", failed: "✗", error: "✱", pending: "-")
+        /// busted's plainTerminal marks: + - * .
+        public static let ascii = Marks(passed: "+", failed: "-", error: "*", pending: ".")
+    }
+
+    private let marks: Marks
+
+    public init(marks: Marks = .unicode) {
+        self.marks = marks
+    }
 
     public func opening() -> [String] { [] }
 
@@ -63,17 +77,17 @@ public final class HumanReporter: TestReporter {
         if report.results.isEmpty && report.loadError == nil { return [] }
         var lines = [report.path]
         if let loadError = report.loadError {
-            lines.append("  ✗ (file did not load)")
+            lines.append("  \(marks.error) (file did not load)")
             lines += indent(loadError.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
         }
         for result in report.results {
             switch result.status {
             case .passed:
-                lines.append("  ✓ " + result.name)
+                lines.append("  \(marks.passed) " + result.name)
             case .skipped:
-                lines.append("  - " + result.name + " (pending)")
+                lines.append("  \(marks.pending) " + result.name + " (pending)")
             case .failed:
-                lines.append("  ✗ " + result.name)
+                lines.append("  \(result.isError ? marks.error : marks.failed) " + result.name + (result.isError ? " (error)" : ""))
                 lines += indent(FailureText(result).lines)
             }
         }
@@ -81,7 +95,11 @@ public final class HumanReporter: TestReporter {
     }
 
     public func closing(_ summary: TestSummary) -> [String] {
-        ["", summary.line]
+        guard summary.errors > 0 else { return ["", summary.line] }
+        // busted counts errors apart from failures; the last line counts both as failed.
+        let errors = summary.errors == 1 ? "1 error" : "\(summary.errors) errors"
+        let failures = summary.failures == 1 ? "1 failure" : "\(summary.failures) failures"
+        return ["", "\(failures), \(errors) (raised outside an assertion)", summary.line]
     }
 
     private func indent(_ lines: [String]) -> [String] {

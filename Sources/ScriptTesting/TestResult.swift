@@ -21,9 +21,24 @@ public struct TestResult: Equatable, Sendable {
     public var traceback: String?
     /// What the test printed (shown for failures).
     public var output: [String]
+    /// A failed test that raised outside an assertion (or whose hooks, setup or
+    /// teardown failed): an error as busted counts it, apart from failures.
+    public var isError: Bool
+    /// The names of the enclosing blocks and the test's own, outermost first
+    /// (busted's full name joins them with spaces); empty when not known.
+    public var names: [String]
+    /// busted's descriptor of what the result is for: `it`, `pending`, or the
+    /// block part that failed (`describe`, `setup`, `teardown`...).
+    public var descriptor: String
+
+    /// The full name as busted writes it: the names joined by spaces.
+    public var bustedName: String {
+        names.isEmpty ? name.replacingOccurrences(of: " > ", with: " ") : names.joined(separator: " ")
+    }
 
     public init(name: String, status: Status, line: Int = 0, message: String? = nil, location: String? = nil,
-                expected: String? = nil, actual: String? = nil, traceback: String? = nil, output: [String] = []) {
+                expected: String? = nil, actual: String? = nil, traceback: String? = nil, output: [String] = [],
+                isError: Bool = false, names: [String] = [], descriptor: String = "it") {
         self.name = name
         self.status = status
         self.line = line
@@ -33,6 +48,9 @@ public struct TestResult: Equatable, Sendable {
         self.actual = actual
         self.traceback = traceback
         self.output = output
+        self.isError = isError
+        self.names = names
+        self.descriptor = descriptor
     }
 }
 
@@ -44,6 +62,8 @@ public struct FileReport: Equatable, Sendable {
     /// Set when the file could not be read or raised an error while its tests
     /// were being collected; then it counts as one failure.
     public var loadError: String?
+    /// With `--coverage`: the lines of Lua files that ran while the file did.
+    public var coverage = CoverageData()
     /// How many tests the file declared (`it`, `spec`, `test`, `pending`), run or not.
     /// A file that loaded and declared none is reported by name.
     public var declaredTests: Int
@@ -62,27 +82,40 @@ public struct FileReport: Equatable, Sendable {
 /// Totals over a run.
 public struct TestSummary: Equatable, Sendable {
     public var passed = 0
+    /// Failures and errors together (what the closing line counts as failed).
     public var failed = 0
     public var skipped = 0
+    /// Of `failed`, the errors: tests that raised outside an assertion, failing
+    /// hooks, setups and teardowns, and files that did not load (as busted counts them).
+    public var errors = 0
 
-    public init(passed: Int = 0, failed: Int = 0, skipped: Int = 0) {
+    public init(passed: Int = 0, failed: Int = 0, skipped: Int = 0, errors: Int = 0) {
         self.passed = passed
         self.failed = failed
         self.skipped = skipped
+        self.errors = errors
     }
 
     public init(_ reports: [FileReport]) {
         for report in reports {
-            if report.loadError != nil { failed += 1 }
+            if report.loadError != nil {
+                failed += 1
+                errors += 1
+            }
             for result in report.results {
                 switch result.status {
                 case .passed: passed += 1
-                case .failed: failed += 1
+                case .failed:
+                    failed += 1
+                    if result.isError { errors += 1 }
                 case .skipped: skipped += 1
                 }
             }
         }
     }
+
+    /// Failures that are not errors: assertions that did not hold.
+    public var failures: Int { failed - errors }
 
     /// `N passed, N failed`, plus `, N skipped` when some were.
     public var line: String {

@@ -20,8 +20,14 @@ public final class TestRunner {
     /// 2027-01-01T00:00:00Z: where the virtual wall clock of every file starts.
     public static let defaultWallStart: Nanoseconds = 1_798_761_600 * Time.nanosecondsPerSecond
 
-    /// Runs only tests whose full name contains this text or matches it as a Lua pattern.
-    public var filter: String?
+    /// busted's `--filter` (repeatable): runs only tests whose full name contains
+    /// one of these texts or matches it as a Lua pattern.
+    public var filters: [String] = []
+    /// The one filter, when there is one.
+    public var filter: String? {
+        get { filters.first }
+        set { filters = newValue.map { [$0] } ?? [] }
+    }
     public var wallStart: Nanoseconds = TestRunner.defaultWallStart
     /// The zone local clock times (`at = "20:00"`) are read in: UTC, so that a
     /// file gives the same results on every machine.
@@ -36,8 +42,34 @@ public final class TestRunner {
     public var screenColumns = 80
     public var screenRows = 24
 
-    /// busted's `--filter-out`: leave out tests whose full name contains this text or matches it as a Lua pattern.
-    public var filterOut: String?
+    /// busted's `--filter-out` (repeatable): leave out tests whose full name contains one of these texts or matches it as a Lua pattern.
+    public var filterOuts: [String] = []
+    public var filterOut: String? {
+        get { filterOuts.first }
+        set { filterOuts = newValue.map { [$0] } ?? [] }
+    }
+    /// busted's `-m/--lpath` and `--cpath`: put before `package.path` and `package.cpath`.
+    public var lpath: String?
+    public var cpath: String?
+    /// busted's `--helper` (with its `-Xhelper` arguments) and `-e` statements:
+    /// run in each file's state before the file.
+    public var helper: String?
+    public var helperArguments: [String] = []
+    public var statements: [String] = []
+    /// busted's `--sort-tests` and `--shuffle-tests`, with `--seed` (busted's
+    /// shuffle on Lua 5.4's generator: the same seed gives busted's order).
+    public var sortTests = false
+    public var shuffleTests = false
+    public var seed: Int64?
+    /// busted's `--no-keep-going`: after the first failure or error, no more tests run.
+    public var keepGoing = true
+    /// busted's `-l/--list`: describe bodies run, tests and hooks do not.
+    public var listOnly = false
+    /// `--coverage`: count the lines that run (FileReport.coverage).
+    public var coverage = false
+    /// What a spec sees as `arg`: the interpreter (`arg[-1]`, `arg[0]`) and the command line.
+    public var interpreter = CommandLine.arguments.first ?? "cdscript"
+    public var arguments: [String] = []
     /// busted's `--tags`: run only tests with one of these `#tag`s in their full name.
     public var tags: [String] = []
     /// busted's `--exclude-tags`: leave out tests with one of these `#tag`s.
@@ -48,7 +80,7 @@ public final class TestRunner {
     public var outputLimit = 65_536
 
     public init(filter: String? = nil) {
-        self.filter = filter
+        self.filters = filter.map { [$0] } ?? []
     }
 
     /// Runs the tests of the file at `path`.
@@ -103,21 +135,26 @@ public final class TestRunner {
         var report = FileReport(path: path)
         let ran = call(L, suiteRef, "run") { () -> Int32 in
             lua_createtable(L, 0, 3)
-            if let filter {
-                L.push(filter)
-                lua_setfield(L, -2, "filter")
-            }
-            if let filterOut {
-                L.push(filterOut)
-                lua_setfield(L, -2, "filter_out")
-            }
+            pushList(L, filters, field: "filter")
+            pushList(L, filterOuts, field: "filter_out")
             pushSet(L, tags, field: "tags")
             pushSet(L, excludeTags, field: "exclude_tags")
+            setFlag(L, sortTests, field: "sort")
+            setFlag(L, shuffleTests, field: "shuffle")
+            setFlag(L, !keepGoing, field: "stop_on_failure")
+            setFlag(L, listOnly, field: "list")
+            if let seed {
+                lua_pushinteger(L, lua_Integer(seed))
+                lua_setfield(L, -2, "seed")
+            }
             return 1
         }
         switch ran {
         case .some(LUA_TTABLE):
             report.declaredTests = L.integerField(-1, "declared") ?? 0
+            if coverage, let lines = L.textField(-1, "coverage") {
+                report.coverage = CoverageData(counted: lines)
+            }
             let count = lua_rawlen(L, -1)
             for index in stride(from: 1, through: Int(count), by: 1) {
                 lua_rawgeti(L, -1, lua_Integer(index))
@@ -129,6 +166,19 @@ public final class TestRunner {
         }
         lua_settop(L, base)
         return report
+    }
+
+    /// `names` as a list in field `field` of the table on top (nothing when empty).
+    private func pushList(_ L: OpaquePointer, _ names: [String], field: String) {
+        guard !names.isEmpty else { return }
+        L.pushList(names)
+        lua_setfield(L, -2, field)
+    }
+
+    private func setFlag(_ L: OpaquePointer, _ on: Bool, field: String) {
+        guard on else { return }
+        lua_pushboolean(L, 1)
+        lua_setfield(L, -2, field)
     }
 
     /// `names` as a set table `{[name] = true}` in field `field` of the table on top.
@@ -159,8 +209,8 @@ public final class TestRunner {
         session.pushHelpers(L)
         guard cd_pcall_traceback(L, 2, 1) == LUA_OK, lua_type(L, -1) == LUA_TTABLE else {
             let message = L.string(at: -1) ?? "?"
-            // A missing dependency (luassert) is said as it is, without a traceback.
-            if message.hasPrefix("cdscript test needs") {
+            // A missing dependency (luassert), a failing --helper or -e is said as it is, without a traceback.
+            if ["cdscript test needs", "--helper ", "-e: "].contains(where: message.hasPrefix) {
                 return .failure(PreludeFailure(Traceback.split(message).message))
             }
             return .failure(PreludeFailure("cdscript: internal error: the test API did not load: \(message)"))
@@ -215,7 +265,20 @@ public final class TestRunner {
 
     /// Reads the result table on top of the stack.
     private func readResult(_ L: OpaquePointer) -> TestResult {
-        let status = L.textField(-1, "status").flatMap(TestResult.Status.init(rawValue:)) ?? .failed
+        let statusText = L.textField(-1, "status")
+        // A listed test (--list) did not run; it is reported as passed, and only its name and line are read.
+        let status = statusText == "listed" ? .passed : statusText.flatMap(TestResult.Status.init(rawValue:)) ?? .failed
+        var names: [String] = []
+        if L.rawField(-1, "names") == LUA_TTABLE {
+            for i in stride(from: 1, through: Int(lua_rawlen(L, -1)), by: 1) {
+                lua_rawgeti(L, -1, lua_Integer(i))
+                names.append(L.string(at: -1) ?? "")
+                L.pop1()
+            }
+        }
+        L.pop1()
+        let isError = L.rawField(-1, "is_error") == LUA_TBOOLEAN && lua_toboolean(L, -1) != 0
+        L.pop1()
         let output = L.textField(-1, "output") ?? ""
         var message = L.textField(-1, "message")
         var traceback = L.textField(-1, "traceback").map(Traceback.clean)
@@ -234,7 +297,8 @@ public final class TestRunner {
             expected: L.textField(-1, "expected"),
             actual: L.textField(-1, "actual"),
             traceback: traceback.flatMap { $0.isEmpty ? nil : $0 },
-            output: output.isEmpty ? [] : output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+            output: output.isEmpty ? [] : output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
+            isError: isError, names: names, descriptor: L.textField(-1, "descriptor") ?? "it")
         // Hooks that raised outside a clock call (in a start's first tick, a
         // cancel's on_done) fail the test too.
         var hookErrors: [String] = []
@@ -253,6 +317,7 @@ public final class TestRunner {
                 result.message = (result.message ?? "") + "\n" + messages
             } else {
                 result.status = .failed
+                result.isError = true
                 result.message = messages
                 result.traceback = hooks.first?.traceback
             }

@@ -1,9 +1,11 @@
 import ArgumentParser
+import CountdownCore
 import Foundation
 import LuaHost
 import ScriptTesting
 
-/// `cdscript test`: runs Lua test files (busted specs unchanged) on a virtual clock.
+/// `cdscript test`: runs Lua test files (busted specs unchanged) on a virtual clock,
+/// with busted's command line and `.busted` file (TestCommand+Busted.swift).
 struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
@@ -13,35 +15,146 @@ struct TestCommand: ParsableCommand {
             when a test moves it (clock.advance, clock.next, clock.run_all, clock.stall);
             os.time, os.date and os.clock follow it. busted's blocks and hooks and
             luassert's assert, spy, stub, mock and match are there, as under busted.
-            With no path: a .busted file's ROOT, else tests/, else spec/.
-            The last line is always `N passed, N failed` (`, N skipped` when some were;
-            a `#` comment with --tap).
-            Exit codes: 0 all passed, 1 a test failed, a file did not load or no test ran,
-            4 a path is missing or holds no test files, 5 the JUnit file cannot be written
-            or luassert cannot be loaded, 64 bad usage.
+            busted's options and .busted file (its _all, default and -r NAME tasks) work
+            with busted's meaning; the few that do not are refused with what to use.
+            With no path: a .busted file's ROOT, else spec/ when there is one, else tests/.
+            The last line is always `N passed, N failed` (errors counted as failed;
+            `, N skipped` when some were; a `#` comment with --tap; not with -o junit,
+            -o json, a Lua output handler or --list).
+            Exit codes: 0 all passed, 1 a test failed or raised, a file did not load or
+            no test ran, 4 a path is missing or holds no test files, 5 a report file
+            cannot be written or luassert cannot be loaded, 64 bad usage.
             """
     )
 
-    @Argument(help: "Test files, or folders searched for *_test.lua and *_spec.lua (default: .busted's ROOT, tests, or spec).", completion: .testPaths)
+    @Argument(help: "Test files, or folders searched for *_test.lua and *_spec.lua (default: .busted's ROOT, spec, or tests).", completion: .testPaths)
     var paths: [String] = []
 
-    @Option(help: ArgumentHelp("Run only tests whose full name contains PATTERN or matches it as a Lua pattern.", valueName: "PATTERN"))
-    var filter: String?
+    // busted's options -------------------------------------------------------
 
-    @Option(name: .customLong("filter-out"), help: ArgumentHelp("Leave out tests whose full name contains PATTERN or matches it as a Lua pattern (as busted).", valueName: "PATTERN"))
-    var filterOut: String?
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("busted's output handler: utfTerminal or plainTerminal (the report for people), TAP, junit, json, gtest, or a Lua output handler (FILE.lua or a module name) as busted loads it.", valueName: "NAME"), completion: .list(["utfTerminal", "plainTerminal", "TAP", "junit", "json", "gtest"]))
+    var output: String?
 
-    @Option(name: [.customShort("t"), .long], parsing: .singleValue, help: ArgumentHelp("Run only tests with one of these #tags in their full name (comma-separated, repeatable; as busted).", valueName: "TAGS"))
+    @Option(name: [.customLong("Xoutput", withSingleDash: true), .customLong("Xoutput")], parsing: .unconditionalSingleValue, help: ArgumentHelp("Pass OPTION to the output handler (comma-separated, repeatable): a file name for junit and json; --plain or --color for the terminal outputs.", valueName: "OPTION"))
+    var xoutput: [String] = []
+
+    @Flag(name: [.customShort("v"), .customLong("verbose")], inversion: .prefixedNo, help: "busted's verbose output: given to Lua output handlers as busted gives it; cdscript's own reports always show failures' tracebacks.")
+    var verbose: Bool?
+
+    @Option(name: [.customShort("p"), .customLong("pattern")], parsing: .singleValue, help: ArgumentHelp("Only run test files whose base name matches this Lua pattern (repeatable; default: *_test.lua and *_spec.lua).", valueName: "PATTERN"))
+    var pattern: [String] = []
+
+    @Option(name: .customLong("exclude-pattern"), parsing: .singleValue, help: ArgumentHelp("Leave out test files whose base name matches this Lua pattern (repeatable; wins over --pattern).", valueName: "PATTERN"))
+    var excludePattern: [String] = []
+
+    @Flag(name: [.customShort("R"), .customLong("recursive")], inversion: .prefixedNo, help: "Search folders' subfolders too (default).")
+    var recursive: Bool?
+
+    @Option(name: [.customShort("m"), .customLong("lpath")], parsing: .singleValue, help: ArgumentHelp("Put PATH before package.path (repeatable; default ./src/?.lua;./src/?/?.lua;./src/?/init.lua).", valueName: "PATH"))
+    var lpath: [String] = []
+
+    @Option(name: .customLong("cpath"), parsing: .singleValue, help: ArgumentHelp("Put PATH before package.cpath (repeatable; default ./csrc/?.so;./csrc/?/?.so).", valueName: "PATH"))
+    var cpath: [String] = []
+
+    @Option(name: .customLong("helper"), help: ArgumentHelp("A Lua script run before the tests: in each file's fresh state, before the file.", valueName: "PATH"))
+    var helper: String?
+
+    @Option(name: [.customLong("Xhelper", withSingleDash: true), .customLong("Xhelper")], parsing: .unconditionalSingleValue, help: ArgumentHelp("Pass OPTION to the helper script as `...` (comma-separated, repeatable).", valueName: "OPTION"))
+    var xhelper: [String] = []
+
+    @Option(name: [.customShort("r"), .customLong("run")], help: ArgumentHelp("The task of the .busted file to use (default: its default task).", valueName: "NAME"))
+    var runName: String?
+
+    @Option(name: [.customShort("f"), .customLong("config-file")], help: ArgumentHelp("Read busted's configuration from FILE instead of .busted.", valueName: "FILE"))
+    var configFile: String?
+
+    @Option(name: [.customShort("C"), .customLong("directory")], parsing: .singleValue, help: ArgumentHelp("Change to DIR before anything else (repeatable; each relative to the one before).", valueName: "DIR"))
+    var directory: [String] = []
+
+    @Option(name: .customShort("e"), parsing: .singleValue, help: ArgumentHelp("Run the Lua STATEMENT before the tests: in each file's state, before the file (repeatable).", valueName: "STATEMENT"))
+    var statements: [String] = []
+
+    @Flag(name: .customLong("shuffle"), inversion: .prefixedNo, help: "Shuffle the order of the files and of the tests in each block (--shuffle-files and --shuffle-tests); wins over --sort.")
+    var shuffle: Bool?
+
+    @Flag(name: .customLong("shuffle-files"), inversion: .prefixedNo, help: "Shuffle the order of the files.")
+    var shuffleFiles: Bool?
+
+    @Flag(name: .customLong("shuffle-tests"), inversion: .prefixedNo, help: "Shuffle the order of the tests and blocks in each block, as busted does (the same --seed gives busted's order).")
+    var shuffleTests: Bool?
+
+    @Flag(name: .customLong("sort"), inversion: .prefixedNo, help: "Sort the files and the tests in each block by name (--sort-files and --sort-tests).")
+    var sort: Bool?
+
+    @Flag(name: .customLong("sort-files"), inversion: .prefixedNo, help: "Sort the files by name.")
+    var sortFiles: Bool?
+
+    @Flag(name: .customLong("sort-tests"), inversion: .prefixedNo, help: "Sort the tests and blocks in each block by name.")
+    var sortTests: Bool?
+
+    @Option(name: .customLong("seed"), help: ArgumentHelp("The seed of --shuffle and randomize() (default: a random one, shown on stderr).", valueName: "SEED"))
+    var seed: Int64?
+
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Run the tests COUNT times.", valueName: "COUNT"))
+    var repeatCount: Int?
+
+    @Flag(name: [.customShort("k"), .customLong("keep-going")], inversion: .prefixedNo, help: "Go on after a failure or an error (default); --no-keep-going stops at the first one.")
+    var keepGoing: Bool?
+
+    @Flag(name: [.customShort("l"), .customLong("list")], help: "Print FILE:LINE: NAME of every test instead of running them.")
+    var list = false
+
+    @Option(name: .customLong("filter"), parsing: .singleValue, help: ArgumentHelp("Run only tests whose full name contains PATTERN or matches it as a Lua pattern (repeatable: any one).", valueName: "PATTERN"))
+    var filter: [String] = []
+
+    @Option(name: .customLong("filter-out"), parsing: .singleValue, help: ArgumentHelp("Leave out tests whose full name contains PATTERN or matches it as a Lua pattern (repeatable; wins over --filter).", valueName: "PATTERN"))
+    var filterOut: [String] = []
+
+    @Option(name: [.customShort("t"), .long], parsing: .singleValue, help: ArgumentHelp("Run only tests with one of these #tags in their full name (comma-separated, repeatable).", valueName: "TAGS"))
     var tags: [String] = []
 
-    @Option(name: .customLong("exclude-tags"), parsing: .singleValue, help: ArgumentHelp("Leave out tests with one of these #tags (comma-separated, repeatable; as busted).", valueName: "TAGS"))
+    @Option(name: .customLong("exclude-tags"), parsing: .singleValue, help: ArgumentHelp("Leave out tests with one of these #tags (comma-separated, repeatable; wins over --tags).", valueName: "TAGS"))
     var excludeTags: [String] = []
 
-    @Flag(help: "Write TAP version 13 on stdout instead of the report for people.")
-    var tap = false
+    @Flag(name: .customLong("defer-print"), inversion: .prefixedNo, help: "Print the report only when every file has run.")
+    var deferPrint: Bool?
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("busted's output handler: TAP (as --tap), junit (JUnit XML on stdout), or utfTerminal/plainTerminal (the report for people).", valueName: "NAME"), completion: .list(["TAP", "junit", "utfTerminal", "plainTerminal"]))
-    var output: String?
+    @Flag(name: .customLong("suppress-pending"), inversion: .prefixedNo, help: "Leave pending tests out of the report and the totals.")
+    var suppressPending: Bool?
+
+    @Flag(name: .customLong("auto-insulate"), inversion: .prefixedNo, help: "Accepted: each file always runs in a fresh Lua state of its own, so files never share globals.")
+    var autoInsulate: Bool?
+
+    @Option(name: .customLong("lua"), help: ArgumentHelp("Accepted and not used: cdscript runs its own Lua 5.4 (it says so on stderr).", valueName: "LUA"))
+    var lua: String?
+
+    @Flag(name: .customLong("ignore-lua"), help: "Accepted (busted passes it to itself with --lua).")
+    var ignoreLua = false
+
+    @Flag(name: [.customShort("c"), .customLong("coverage")], inversion: .prefixedNo, help: "Count the lines of the project's Lua files that run: writes luacov.stats.out (luacov's format) and lcov.info, and a summary on stderr; no luacov needed.")
+    var coverage: Bool?
+
+    @Option(name: .customLong("coverage-config-file"), help: ArgumentHelp("luacov's configuration to read include and exclude from (default .luacov).", valueName: "FILE"))
+    var coverageConfigFile: String?
+
+    // busted's options that cdscript refuses (validate() says why and what to use).
+
+    @Option(name: .customLong("lang"), help: ArgumentHelp("Refused unless en: cdscript's messages are in English.", valueName: "LANG"))
+    var lang: String?
+
+    @Option(name: .customLong("loaders"), parsing: .singleValue, help: ArgumentHelp("Refused unless lua: cdscript runs Lua test files only (no moonscript or terra).", valueName: "NAME"))
+    var loaders: [String] = []
+
+    @Flag(name: .customLong("lazy"), inversion: .prefixedNo, help: "Refused: setup and teardown stay strict; write lazy_setup and lazy_teardown for lazy ones.")
+    var lazy: Bool?
+
+    @Flag(name: [.customShort("s"), .customLong("enable-sound")], inversion: .prefixedNo, help: "Refused: cdscript test plays no sounds.")
+    var enableSound: Bool?
+
+    // cdscript's own options ---------------------------------------------------
+
+    @Flag(help: "Write TAP version 13 on stdout (as -o TAP).")
+    var tap = false
 
     @Flag(name: .customLong("update-snapshots"), help: "Rewrite the snapshots (__snapshots__/FILE.snap) that to_match_snapshot finds different.")
     var updateSnapshots = false
@@ -59,26 +172,29 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"), completion: .directory)
     var pluginPath: [String] = []
 
-    /// What `-o NAME` asks for.
-    enum Format { case human, tap, junit }
-
-    var format: Format {
-        get throws {
-            guard let output else { return tap ? .tap : .human }
-            switch output.lowercased() {
-            case "tap": return .tap
-            case "junit": return .junit
-            case "utfterminal", "plainterminal", "gtest": return .human
-            default:
-                throw ValidationError("-o/--output: unknown output '\(output)'; known: TAP, junit, utfTerminal, plainTerminal")
-            }
-        }
-    }
-
     func validate() throws {
         guard budget >= 0 else { throw ValidationError("--budget must be 0 (no limit) or a positive number of instructions, got \(budget)") }
         _ = try HardeningOptions.bytes(memoryLimit)
-        _ = try format
+        if let repeatCount, repeatCount < 1 { throw ValidationError("--repeat must be 1 or more, got \(repeatCount)") }
+        if let refusal = refusal { throw ValidationError(refusal) }
+        if let output { _ = try TestOutput(name: output, options: [], verbose: false) }
+    }
+
+    /// Why one of busted's options that cdscript does not support was given, if one was.
+    var refusal: String? {
+        if let lang, lang != "en" {
+            return "--lang \(lang): cdscript test's messages are in English only; drop --lang"
+        }
+        if let other = Self.tagList(loaders).first(where: { $0 != "lua" }) {
+            return "--loaders \(other): cdscript test runs Lua test files only; drop --loaders (or keep it at lua)"
+        }
+        if lazy == true {
+            return "--lazy: cdscript test keeps setup and teardown strict; write lazy_setup and lazy_teardown where you want lazy ones"
+        }
+        if enableSound == true {
+            return "-s/--enable-sound: cdscript test plays no sounds; drop it"
+        }
+        return nil
     }
 
     static func tagList(_ values: [String]) -> [String] {
@@ -87,52 +203,50 @@ struct TestCommand: ParsableCommand {
 
     func run() throws {
         LuaHost.lineBufferStandardOutput()
+        for dir in directory where !FileManager.default.changeCurrentDirectoryPath(dir) {
+            printError("cdscript test: -C/--directory \(dir): cannot change to it")
+            throw ExitCode(ExitStatus.unreadableScript.rawValue)
+        }
+        if let lua {
+            printError("cdscript test: --lua \(lua) is not used: cdscript runs its own Lua 5.4")
+        }
+        let settings: TestSettings
         let files: [String]
         do {
-            files = try TestDiscovery.files(in: paths, config: try BustedConfig.load())
-        } catch {
-            printError("cdscript test: \(error)")
+            let config = try BustedConfig.load(configFile ?? ".busted", run: runName)
+            settings = try TestSettings(self, config: config)
+            files = try settings.files()
+        } catch let failure as TestDiscovery.Failure {
+            printError("cdscript test: \(failure)")
             throw ExitCode(ExitStatus.unreadableScript.rawValue)
+        } catch let usage as TestSettings.Usage {
+            printError("cdscript test: \(usage.message)")
+            throw ExitCode(ExitStatus.usage.rawValue)
         }
         if let missing = TestRunner.missingDependency() {
             printError("cdscript test: \(missing)")
             throw ExitCode(ExitStatus.systemError.rawValue)
         }
-        let runner = TestRunner(filter: filter)
-        runner.filterOut = filterOut
-        runner.tags = Self.tagList(tags)
-        runner.excludeTags = Self.tagList(excludeTags)
-        runner.updateSnapshots = updateSnapshots
-        runner.limits = ScriptLimits(memoryLimit: (try? HardeningOptions.bytes(memoryLimit)) ?? ScriptLimits.defaultMemoryLimit, instructionBudget: budget)
-        // Test files find plugins as scripts do (./plugins, the config folder, CDSCRIPT_PLUGIN_PATH, --plugin-path).
-        let pluginPath = PluginPath.standard(extra: pluginPath), prepare = runner.prepareHost
-        runner.prepareHost = { host in
-            prepare(host)
-            host.pluginPath = pluginPath
-        }
-        let format = try format
-        let reports: [FileReport]
-        switch format {
-        case .junit:
-            reports = files.map { runner.run(file: $0) }
-            emit(JUnitReport.xml(reports), terminator: "", what: "the test report")
-        case .tap, .human:
-            let reporter: TestReporter = format == .tap ? TAPReporter() : HumanReporter()
-            reports = runner.run(files: files, reporter: reporter) { line in
-                emit(line, what: "the test report")
+        let runner = settings.runner(budget: budget, memoryLimit: memoryLimit, updateSnapshots: updateSnapshots,
+                                     pluginPath: PluginPath.standard(extra: pluginPath))
+        if settings.list {
+            for file in files {
+                var report = runner.run(file: file)
+                if settings.suppressPending { report.results.removeAll { $0.status == .skipped } }
+                TestListing.lines(report).forEach { emit(VisibleText.escapedKeepingLayout($0), what: "the test list") }
             }
+            return
         }
+        let reports = try settings.output.run(files: files, runner: runner, settings: settings)
         if let junit {
-            do {
-                try ReportFile.write(JUnitReport.xml(reports), to: junit)
-            } catch {
-                printError("cdscript test: cannot write the JUnit report \(junit): \(error)")
-                throw ExitCode(ExitStatus.outputError.rawValue)
-            }
+            try TestOutput.writeJUnit(reports, to: junit)
+        }
+        if settings.coverage {
+            try TestOutput.writeCoverage(reports, files: files, settings: settings, luacovFile: coverageConfigFile)
         }
         let summary = TestSummary(reports)
         if summary.ranNothing {
-            printError("cdscript test: no test ran: " + whyNothingRan(reports))
+            printError("cdscript test: no test ran: " + whyNothingRan(reports, settings: settings))
             throw ExitCode(Self.failureStatus)
         }
         if !summary.succeeded {
@@ -140,17 +254,18 @@ struct TestCommand: ParsableCommand {
         }
     }
 
-    private func whyNothingRan(_ reports: [FileReport]) -> String {
+    private func whyNothingRan(_ reports: [FileReport], settings: TestSettings) -> String {
         let declared = reports.reduce(0) { $0 + $1.declaredTests }
         if declared == 0 {
             let names = reports.map(\.path).joined(separator: ", ")
             return "no it, test or spec in \(names)"
         }
         var selection: [String] = []
-        if let filter { selection.append("--filter '\(filter)'") }
-        if let filterOut { selection.append("--filter-out '\(filterOut)'") }
-        if !tags.isEmpty { selection.append("--tags " + Self.tagList(tags).joined(separator: ",")) }
-        if !excludeTags.isEmpty { selection.append("--exclude-tags " + Self.tagList(excludeTags).joined(separator: ",")) }
+        selection += settings.filters.map { "--filter '\($0)'" }
+        selection += settings.filterOuts.map { "--filter-out '\($0)'" }
+        if !settings.tags.isEmpty { selection.append("--tags " + settings.tags.joined(separator: ",")) }
+        if !settings.excludeTags.isEmpty { selection.append("--exclude-tags " + settings.excludeTags.joined(separator: ",")) }
+        if settings.suppressPending { selection.append("--suppress-pending") }
         return "\(selection.joined(separator: " and ")) matched none of the \(declared) tests declared"
     }
 

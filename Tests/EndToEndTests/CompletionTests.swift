@@ -142,7 +142,7 @@ struct CompletionTests {
         (["pa"], ["pause"]),
         (["timer", "--ti"], ["--title"]),
         (["list", "--j"], ["--json"]),
-        (["test", "--output", "j"], ["junit"]),
+        (["test", "--output", "j"], ["json", "junit"]),
         (["run", "--plugin-path", "p"], ["plugins"]),
         (["--store", "redis://x", "list", "--j"], ["--json"]),
     ]

@@ -107,3 +107,40 @@ struct BustedBlocksTests {
         #expect(throws: TestDiscovery.Failure.self) { try BustedConfig.load(root + "/.busted") }
     }
 }
+
+@Suite(".busted tasks as busted merges them")
+struct BustedConfigTests {
+    @Test("the -r task (else default) wins over _all, key by key; a missing task is an error")
+    func precedence() throws {
+        let path = try Fixture.write("""
+            return {
+              _all = { lpath = "./lua/?.lua", pattern = "_all", verbose = true },
+              default = { pattern = "_default", ROOT = { "spec", "more" } },
+              ci = { pattern = "_ci", ["exclude-pattern"] = "fixture", seed = 7 },
+            }
+            """, name: ".busted")
+        let standard = try #require(try BustedConfig.load(path))
+        #expect(standard.patterns == ["_default"])
+        #expect(standard.roots == ["spec", "more"])
+        #expect(standard.text("lpath", "m") == "./lua/?.lua")
+        #expect(standard.flag("verbose", "v") == true)
+        let ci = try #require(try BustedConfig.load(path, run: "ci"))
+        #expect(ci.patterns == ["_ci"])
+        #expect(ci.roots.isEmpty)
+        #expect(ci.list("exclude-pattern") == ["fixture"])
+        #expect(ci.text("seed") == "7")
+        #expect(throws: TestDiscovery.Failure.self) { try BustedConfig.load(path, run: "nightly") }
+    }
+
+    @Test("--exclude-pattern drops files --pattern takes; --no-recursive keeps to the folder itself")
+    func discovery() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-discovery-\(UUID().uuidString)").path
+        for file in ["a_spec.lua", "fixture_spec.lua", "sub/b_spec.lua"] {
+            let path = root + "/" + file
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try "".write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        #expect(try TestDiscovery.files(in: [root], patterns: [], excludes: ["^fixture"]) == ["\(root)/a_spec.lua", "\(root)/sub/b_spec.lua"])
+        #expect(try TestDiscovery.files(in: [root], patterns: ["_spec"], excludes: [], recursive: false) == ["\(root)/a_spec.lua", "\(root)/fixture_spec.lua"])
+    }
+}

@@ -9,7 +9,7 @@ struct LoadErrorTests {
         let report = TestRunner().run(file: path)
         #expect(report.results.isEmpty)
         #expect(report.loadError?.hasPrefix("\(path):3:") == true)
-        #expect(TestSummary([report]) == TestSummary(passed: 0, failed: 1))
+        #expect(TestSummary([report]) == TestSummary(passed: 0, failed: 1, errors: 1))
     }
 
     @Test("an error in a describe's body fails that block, as in busted; its tests do not run and the file goes on")
@@ -53,7 +53,7 @@ struct LoadErrorTests {
     func human() {
         let path = Fixture.path("syntax_error.lua")
         let text = HumanReporter().render([TestRunner().run(file: path)])
-        #expect(text.contains("\(path)\n  ✗ (file did not load)\n      \(path):3:"))
+        #expect(text.contains("\(path)\n  ✱ (file did not load)\n      \(path):3:"))
         #expect(text.hasSuffix("\n0 passed, 1 failed\n"))
     }
 }

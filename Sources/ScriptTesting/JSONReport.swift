@@ -1,0 +1,90 @@
+import Foundation
+
+/// busted's JSON output (`-o json`): one document with `successes`, `failures`,
+/// `errors`, `pendings` and `duration`, each element as busted's output
+/// handler formats it: `name` (the full name, joined by spaces), `message`,
+/// `trace` (where it failed: `source`, `short_src`, `currentline`, `what`,
+/// `traceback`, `message`), `element` (`name`, `descriptor`, `attributes`,
+/// `trace` of its declaration) and `isError` for errors. Keys are sorted, so the
+/// same results give the same document; only `duration` is measured.
+public enum JSONReport {
+    public static func json(_ reports: [FileReport], duration: Double, randomSeed: Int64? = nil) -> String {
+        var successes: [[String: Any]] = [], failures: [[String: Any]] = [], errors: [[String: Any]] = [], pendings: [[String: Any]] = []
+        for report in reports {
+            if let loadError = report.loadError {
+                let element: [String: Any] = ["name": report.path, "descriptor": "file", "attributes": [Any](), "trace": trace(report.path, line: 0, message: report.path)]
+                let message = loadError.split(separator: "\n").first.map(String.init) ?? loadError
+                errors.append(["name": report.path, "message": message, "isError": true,
+                               "trace": trace(report.path, line: 0, message: message, traceback: loadError), "element": element])
+            }
+            for result in report.results {
+                let (name, leaf, descriptor) = bustedElement(result)
+                var element: [String: Any] = ["descriptor": descriptor, "attributes": [Any](),
+                                              "trace": trace(report.path, line: result.line, message: leaf ?? descriptor)]
+                element["name"] = leaf
+                var entry: [String: Any] = ["name": name, "element": element]
+                if let randomSeed { entry["randomseed"] = randomSeed }
+                switch result.status {
+                case .passed:
+                    entry["trace"] = element["trace"]
+                    successes.append(entry)
+                case .skipped:
+                    entry["trace"] = element["trace"]
+                    if let message = result.message { entry["message"] = message }
+                    pendings.append(entry)
+                case .failed:
+                    let message = FailureText(result).headline
+                    entry["message"] = message
+                    let (file, line) = location(result.location, default: (report.path, result.line))
+                    entry["trace"] = trace(file, line: line, message: message, traceback: result.traceback)
+                    if result.isError {
+                        entry["isError"] = true
+                        errors.append(entry)
+                    } else {
+                        failures.append(entry)
+                    }
+                }
+            }
+        }
+        let document: [String: Any] = ["successes": successes, "failures": failures, "errors": errors, "pendings": pendings, "duration": duration]
+        guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "{}\n"
+        }
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+
+    /// The full name, the element's own name (nil for busted's unnamed hooks) and
+    /// descriptor, as busted names what failed: a test, or the hook or block part
+    /// that raised (`outer before_each`, `outer setup` of a `strict_setup`).
+    static func bustedElement(_ result: TestResult) -> (name: String, leaf: String?, descriptor: String) {
+        let names = result.names.isEmpty ? [result.bustedName] : result.names
+        switch result.descriptor {
+        case "it", "pending":
+            return (names.joined(separator: " "), names.last, result.descriptor)
+        case "before_each", "after_each":
+            return ((names.dropLast() + [result.descriptor]).joined(separator: " "), nil, result.descriptor)
+        case "lazy_setup", "lazy_teardown":
+            return ((names + [result.descriptor]).joined(separator: " "), nil, result.descriptor)
+        case "setup", "teardown":
+            return ((names + [result.descriptor]).joined(separator: " "), result.descriptor, "strict_" + result.descriptor)
+        default:
+            // An error in a block's body: the block itself (busted's context, insulate and expose are describes).
+            return (names.joined(separator: " "), names.last, "describe")
+        }
+    }
+
+    /// busted's trace table: where (`short_src`, `currentline`) and, for failures, the traceback.
+    private static func trace(_ file: String, line: Int, message: String, traceback: String? = nil) -> [String: Any] {
+        var t: [String: Any] = ["source": "@" + file, "short_src": file, "currentline": line, "what": "Lua", "message": message]
+        // busted's tracebacks start with a newline before "stack traceback:"; a
+        // trace without one (a passing test's) has none rather than a made-up one.
+        if let traceback { t["traceback"] = "\n" + traceback + "\n" }
+        return t
+    }
+
+    /// `FILE:LINE` split; the default when there is none.
+    private static func location(_ text: String?, default fallback: (String, Int)) -> (String, Int) {
+        guard let text, let colon = text.lastIndex(of: ":"), let line = Int(text[text.index(after: colon)...]) else { return fallback }
+        return (String(text[..<colon]), line)
+    }
+}

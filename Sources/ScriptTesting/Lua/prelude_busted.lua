@@ -1,0 +1,151 @@
+-- Part of the test prelude chunk (TestPrelude.swift puts it between the
+-- structure and the running code, so it sees their locals: H, block, root,
+-- running, test_file). What busted gives a spec beyond its blocks: module
+-- paths from -m/--lpath and --cpath, `arg`, `require("busted")` with its
+-- events, `randomize()`, and the --helper script and -e statements, run
+-- before the test file as busted runs them before its tests.
+
+-- Module paths: --lpath and --cpath go first, as busted puts them.
+if H.lpath and H.lpath ~= "" then package.path = (H.lpath .. ";" .. package.path):gsub(";;", ";") end
+if H.cpath and H.cpath ~= "" then package.cpath = (H.cpath .. ";" .. package.cpath):gsub(";;", ";") end
+
+-- arg as busted's: the interpreter at -1, the runner at 0 (both cdscript),
+-- the command line after `test`. The host sets `arg` to the file's own just
+-- before the file's main chunk; the runner puts busted's back when the file's
+-- blocks run (suite.run), so describe bodies, hooks and tests see busted's.
+local busted_arg = { [-1] = H.interpreter, [0] = H.interpreter }
+for i, v in ipairs(H.arguments or {}) do busted_arg[i] = v end
+arg = busted_arg
+
+-- Events: busted's publish/subscribe (Lua/busted_mediator.lua).
+local mediator = H.new_mediator()
+local subscribe, unsubscribe, publish = mediator.subscribe, mediator.unsubscribe, mediator.publish
+
+-- What a subscriber gets for a block or test: busted's element fields.
+local function element_of(node)
+  if not node then return nil end
+  if not node.element then
+    -- busted's aliases keep the descriptor of what they alias: a context is a describe.
+    local aliases = { context = "describe", insulate = "describe", expose = "describe", setup = "strict_setup", teardown = "strict_teardown" }
+    local descriptor = node.hook or (node.kind == "test" and (node.pending and "pending" or "it")) or node.kind
+    descriptor = aliases[descriptor] or descriptor
+    node.element = {
+      name = node.name or test_file,
+      descriptor = descriptor,
+      attributes = {},
+      trace = { short_src = test_file, source = "@" .. test_file, currentline = node.line or 0, what = "Lua" },
+      node = node,
+    }
+  end
+  return node.element
+end
+
+local function emit(names, node, ...)
+  if not mediator.listened() then return end
+  local ok, err = pcall(publish, names, element_of(node), element_of(node and node.parent), ...)
+  if not ok then error(err, 0) end
+end
+
+-- busted's randomize([seed]) in a describe: its tests (and blocks) run in a
+-- shuffled order; with --shuffle-tests every block is.
+function randomize(...)
+  if running then error("'randomize' not supported inside current context block", 2) end
+  local on = select("#", ...) == 0 or (...)
+  block.randomize = on and true or false
+  if on then block.randomseed = tonumber((select(1, ...))) or tonumber((select(2, ...))) end
+end
+
+-- require("busted"): the running busted's API, not an uninitialised module.
+do
+  local api = {
+    version = "2.1.1",
+    publish = publish,
+    subscribe = subscribe,
+    unsubscribe = unsubscribe,
+    fail = function(message, level)
+      error(setmetatable({ message = tostring(message) }, Failure), (level or 1) + 1)
+    end,
+    gettime = function() return clock.wall() end,
+    monotime = function() return clock.now() end,
+    sleep = function() end,
+    parent = function(element) return element and element.node and element_of(element.node.parent) end,
+    children = function(element)
+      local out = {}
+      for _, child in ipairs(element and element.node and element.node.children or {}) do out[#out + 1] = element_of(child) end
+      return out
+    end,
+    bindfenv = function() end,
+  }
+  local exported = { "describe", "context", "insulate", "expose", "it", "spec", "test", "pending",
+    "before_each", "after_each", "setup", "teardown", "lazy_setup", "lazy_teardown", "strict_setup",
+    "strict_teardown", "finally", "randomize", "assert", "spy", "mock", "stub", "match" }
+  local module = setmetatable({}, {
+    __index = function(_, key)
+      if api[key] ~= nil then return api[key] end
+      for _, name in ipairs(exported) do
+        if name == key then return _G[key] end
+      end
+    end,
+    __newindex = function(_, key, value) api[key] = value end,
+  })
+  package.loaded.busted = module
+end
+
+-- --coverage: count each line that runs, by chunk, with a line hook (the
+-- host keeps its own budget hook beside it). Coroutines a test makes are not
+-- counted: a hook belongs to one thread.
+local coverage_counts = nil
+local function count_line(event, line)
+  if event ~= "line" then return end
+  local source = debug.getinfo(2, "S").source
+  local counts = coverage_counts[source]
+  if not counts then counts = {} coverage_counts[source] = counts end
+  counts[line] = (counts[line] or 0) + 1
+end
+if H.coverage then
+  coverage_counts = {}
+  debug.sethook(count_line, "l")
+end
+
+-- The runner's call of a test (or hook, or block body) with the line hook set
+-- again inside it: set while the instruction budget is on, the host's hook
+-- charges the budget too (set only while this prelude runs, with the budget
+-- off, a runaway test would never be stopped).
+local function with_coverage(fn)
+  if not coverage_counts then return fn end
+  return function(...)
+    -- A count the lengths of loops rarely divide: count events that fall while
+    -- count_line runs are lost to the budget (Lua runs no hook inside a hook),
+    -- and a loop in step with the count would lose all of them.
+    debug.sethook(count_line, "l", 997)
+    return fn(...)
+  end
+end
+
+-- What --coverage counted, one "source\tline\tcount" a line (read by Coverage.swift).
+local function coverage_lines()
+  if not coverage_counts then return "" end
+  local out = {}
+  for source, counts in pairs(coverage_counts) do
+    if source:sub(1, 1) == "@" then
+      for line, n in pairs(counts) do out[#out + 1] = source:sub(2) .. "\t" .. line .. "\t" .. n end
+    end
+  end
+  return table.concat(out, "\n")
+end
+
+-- --helper and -e run in the file's state before the file, as busted runs
+-- them before its tests; an error in one is the file's load error.
+for _, statement in ipairs(H.statements or {}) do
+  local chunk, err = load(statement, "=(command line)", "t")
+  if not chunk then error("-e: " .. err, 0) end
+  local ok, failure = pcall(chunk)
+  if not ok then error("-e: " .. tostring(failure), 0) end
+end
+if H.helper and H.helper ~= "" then
+  local chunk, err = loadfile(H.helper, "t")
+  if not chunk then error("--helper " .. H.helper .. ": " .. err, 0) end
+  local ok, failure = pcall(chunk, table.unpack(H.helper_arguments or {}))
+  if not ok then error("--helper " .. H.helper .. ": " .. tostring(failure), 0) end
+end
+

@@ -1,0 +1,172 @@
+import ArgumentParser
+import CountdownCore
+import Foundation
+import ScriptTesting
+
+/// busted's output handlers (`-o NAME`, with `-Xoutput` options), and where
+/// each writes: one place per format, so that write errors are handled alike.
+enum TestOutput {
+    /// utfTerminal and plainTerminal: the report for people, as files finish.
+    case human(HumanReporter.Marks)
+    case tap
+    case gtest
+    /// JUnit XML; on stdout, or in the file `-Xoutput FILE` names (as busted's junit).
+    case junit(file: String?)
+    /// busted's JSON document; on stdout, or in the file `-Xoutput FILE` names.
+    case json(file: String?)
+    /// An output handler written in Lua, loaded as busted loads it (FILE.lua,
+    /// busted.outputHandlers.NAME, or the module NAME), with -Xoutput's options.
+    case lua(name: String, arguments: [String])
+
+    init(name: String, options: [String], verbose: Bool) throws {
+        let terminalOptions: Set<String> = ["--plain", "--color"]
+        func onlyTerminalOptions() throws {
+            if let other = options.first(where: { !terminalOptions.contains($0) }) {
+                throw ValidationError("-Xoutput \(other): the \(name) output takes --plain or --color only (cdscript's reports have no colours)")
+            }
+        }
+        func fileOption() throws -> String? {
+            guard options.count <= 1 else { throw ValidationError("-Xoutput: the \(name) output takes one file name, got \(options.joined(separator: ","))") }
+            return options.first
+        }
+        switch name.lowercased() {
+        case "utfterminal":
+            try onlyTerminalOptions()
+            self = .human(.unicode)
+        case "plainterminal":
+            try onlyTerminalOptions()
+            self = .human(.ascii)
+        case "tap":
+            try onlyTerminalOptions()
+            self = .tap
+        case "gtest":
+            try onlyTerminalOptions()
+            self = .gtest
+        case "junit":
+            self = .junit(file: try fileOption())
+        case "json":
+            self = .json(file: try fileOption())
+        case "sound":
+            throw ValidationError("-o sound: cdscript test plays no sounds; use utfTerminal, plainTerminal, TAP, junit, json or gtest")
+        default:
+            self = .lua(name: name, arguments: options)
+        }
+    }
+
+    /// Runs `files` as settings say (order, --repeat, --no-keep-going) and
+    /// writes the report; returns every file's report.
+    func run(files: [String], runner: TestRunner, settings: TestSettings) throws -> [FileReport] {
+        let started = DispatchTime.now().uptimeNanoseconds
+        func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+        switch self {
+        case .human, .tap, .gtest:
+            let reporter: TestReporter
+            switch self {
+            case .human(let marks): reporter = HumanReporter(marks: marks)
+            case .gtest: reporter = GTestReporter()
+            default: reporter = TAPReporter()
+            }
+            // --defer-print: nothing is written before every file has run. Test
+            // names, messages and captured output are the scripts' text on its way
+            // to a terminal: no control character of theirs gets through.
+            var deferred: [String] = []
+            let emitLine = { (line: String) in emit(VisibleText.escapedKeepingLayout(line), what: "the test report") }
+            let write: (String) -> Void = settings.deferPrint ? { deferred.append($0) } : emitLine
+            reporter.opening().forEach(write)
+            let reports = Self.runAll(files, runner: runner, settings: settings) { report in
+                reporter.lines(for: report).forEach(write)
+            }
+            reporter.closing(TestSummary(reports)).forEach(write)
+            deferred.forEach(emitLine)
+            return reports
+        case .junit(let file):
+            let reports = Self.runAll(files, runner: runner, settings: settings) { _ in }
+            try Self.write(JUnitReport.xml(reports), to: file, what: "JUnit report")
+            return reports
+        case .json(let file):
+            let reports = Self.runAll(files, runner: runner, settings: settings) { _ in }
+            let seed = settings.shuffleTests ? settings.seed : nil
+            try Self.write(JSONReport.json(reports, duration: seconds(), randomSeed: seed), to: file, what: "JSON report")
+            return reports
+        case .lua(let name, let arguments):
+            let handler: LuaOutputHandler
+            do {
+                handler = try LuaOutputHandler(name: name, arguments: arguments, verbose: settings.verbose,
+                                               suppressPending: settings.suppressPending, deferPrint: settings.deferPrint)
+            } catch {
+                printError("cdscript test: -o \(name): \(error)")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            var problems: [String] = []
+            let reports = Self.runAll(files, runner: runner, settings: settings) { report in
+                if let problem = handler.file(report) { problems.append(problem) }
+            }
+            if let problem = handler.finish() { problems.append(problem) }
+            if !problems.isEmpty {
+                // The handler's own errors fail the run: its report is not whole.
+                problems.forEach { printError("cdscript test: -o \(name): \($0)") }
+                throw ExitCode(TestCommand.failureStatus)
+            }
+            return reports
+        }
+    }
+
+    /// Every file, `--repeat` times; after the first file with a failure or an
+    /// error, none more with `--no-keep-going`. `--suppress-pending` drops
+    /// pending tests from the reports.
+    static func runAll(_ files: [String], runner: TestRunner, settings: TestSettings, each: (FileReport) -> Void) -> [FileReport] {
+        var reports: [FileReport] = []
+        for _ in 0..<settings.repeatCount {
+            for file in files {
+                var report = runner.run(file: file)
+                if settings.suppressPending {
+                    report.results.removeAll { $0.status == .skipped }
+                    report.declaredTests = max(report.declaredTests, report.results.count)
+                }
+                reports.append(report)
+                each(report)
+                if !settings.keepGoing, !TestSummary([report]).succeeded { return reports }
+            }
+        }
+        return reports
+    }
+
+    /// `--coverage`: luacov.stats.out and lcov.info in the folder the run is in, the summary on stderr
+    /// (stdout's last line stays the totals).
+    static func writeCoverage(_ reports: [FileReport], files: [String], settings: TestSettings, luacovFile: String?) throws {
+        var data = CoverageData()
+        for report in reports { data.merge(report.coverage) }
+        let patterns: (include: [String], exclude: [String])
+        do {
+            patterns = try CoverageReport.luacovPatterns(luacovFile ?? ".luacov")
+        } catch {
+            printError("cdscript test: \(error)")
+            throw ExitCode(ExitStatus.unreadableScript.rawValue)
+        }
+        let report = CoverageReport(data, testFiles: files, helper: settings.helper, luacov: patterns)
+        try write(report.luacovStats, to: "luacov.stats.out", what: "coverage statistics")
+        try write(report.lcovInfo, to: "lcov.info", what: "lcov tracefile")
+        report.summary.forEach { printError($0) }
+    }
+
+    /// `--junit FILE`: the JUnit report, besides the output chosen with -o.
+    static func writeJUnit(_ reports: [FileReport], to file: String) throws {
+        try write(JUnitReport.xml(reports), to: file, what: "JUnit report")
+    }
+
+    /// A whole report: on stdout without a file (a failure there is the
+    /// OutputContract's: 141 or 74), else into the file, in place (exit 74 when
+    /// it cannot be written, whole).
+    static func write(_ text: String, to file: String?, what: String) throws {
+        guard let file else {
+            emit(text, terminator: "", what: "the test report")
+            return
+        }
+        do {
+            try ReportFile.write(text, to: file)
+        } catch {
+            printError("cdscript test: cannot write the \(what) \(file): \(error)")
+            throw ExitCode(ExitStatus.outputError.rawValue)
+        }
+    }
+}
