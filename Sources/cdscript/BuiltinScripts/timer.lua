@@ -157,7 +157,9 @@ local function the_end()
   if quit_after or not o.wait then
     -- A closed view is not drawn again: leave the last frame (and the bell) on the
     -- screen for a second, then end the run (exit 0). --exec's program runs on its own.
-    countdown.start{ seconds = quit_after or 1, every = quit_after or 1, on_done = function() view.close() end }
+    local hold = quit_after or 1
+    if hold == 0 then return view.close() end
+    countdown.start{ seconds = hold, every = hold, on_done = function() view.close() end }
   end
 end
 
