@@ -12,7 +12,10 @@ struct TimerCommand: ParsableCommand {
         discussion: """
             SPEC is seconds (90), a duration (25m, 1h30m, 2d4h, 1m30.5s), a clock time (20:00) \
             or an ISO 8601 date (2026-12-01T20:00:00+08:00). The timer is a built-in Lua script: \
-            `cdscript timer --eject > mytimer.lua` writes it out as a start for your own.
+            `cdscript timer --eject > mytimer.lua` writes it out as a start for your own, and \
+            `cdscript mytimer.lua SPEC [OPTIONS]` runs it as this command does.
+            Keys: + and - add and take off 10 s, r restarts, e shows the end time, Space \
+            pauses (not a deadline), q quits.
             """
     )
 
