@@ -110,6 +110,9 @@ struct TimerCommand: ParsableCommand {
         }
         try RunCommand.validate(speed: speed)
         if let id, id.isEmpty { throw ValidationError("--id must not be empty") }
+        if overtime, id != nil {
+            throw ValidationError("--overtime and --id cannot go together: an overtime timer is not kept in the store")
+        }
     }
 
     func run() throws {

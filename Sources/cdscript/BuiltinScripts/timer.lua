@@ -114,10 +114,23 @@ end
 
 -- The first tick (inside countdown.start) creates the elements with their first
 -- values; later ticks change them. (Elements are drawn in the order they are made.)
+-- Time past the end, as the clock shows time left: +0:12.3, +1:02:03.
+local function overtime_text(seconds)
+  if seconds >= 86400 then return "+" .. countdown.format(seconds, "{d}d {hh}:{mm}:{ss}") end
+  if seconds >= 3600 then return "+" .. countdown.format(seconds, "{h}:{mm}:{ss}") end
+  return "+" .. countdown.format(seconds, "{m}:{ss}" .. (every < 1 and ".{t}" or ""))
+end
+
 local shown = false
 local function on_tick(t)
-  local text = clock_text(t)
-  local style = critical and t.remaining <= critical and WARNING or ""
+  local text, style
+  if t.overtime > 0 then
+    -- --overtime: past the end the clock counts up, in the warning style.
+    text, style = overtime_text(t.overtime), WARNING
+  else
+    text = clock_text(t)
+    style = critical and t.remaining <= critical and WARNING or ""
+  end
   show_in_title(text)
   if not shown then
     shown = true
@@ -136,7 +149,6 @@ local keys = use("timer_keys")
 local function the_end()
   if o.text then view.big{ id = "text", text = o.text, style = "bold yellow" } end
   view.label{ id = "status", text = o.wait and "Time's up — press a key" or "Time's up", style = "bold yellow" }
-  view.bell()
   if o.blink and not plain then
     -- Ten flashes of the digits (and the text), then they stay.
     local clock_style = view.get("clock").style or ""
@@ -163,29 +175,19 @@ local function the_end()
   end
 end
 
--- Time past the end, as the clock shows time left: +0:12.3, +1:02:03.
-local function overtime_text(seconds)
-  if seconds >= 86400 then return "+" .. countdown.format(seconds, "{d}d {hh}:{mm}:{ss}") end
-  if seconds >= 3600 then return "+" .. countdown.format(seconds, "{h}:{mm}:{ss}") end
-  return "+" .. countdown.format(seconds, "{m}:{ss}" .. (every < 1 and ".{t}" or ""))
-end
-
--- --overtime: past the end the clock counts up, in the warning style, until q.
-local function overtime()
-  view.label{ id = "status", text = "Time's up", style = "bold yellow" }
-  view.bell()
-  countdown.start{ id = "overtime", seconds = 50 * 365 * 86400, every = every, on_tick = function(t)
-    local text = overtime_text(t.elapsed)
-    show_in_title(text)
-    view.set("clock", { text = text, style = WARNING })
-  end }
-end
-
+local ended = false
 local function on_done(t, reason)
   on_tick(t)
   if reason ~= "finished" then return view.close() end
   view.set("progress", { value = 1 })
-  if o.overtime then return overtime() end
+  view.bell()
+  -- An overtime countdown ends again after + gave it more time: the screen stays.
+  if ended then return end
+  ended = true
+  if o.overtime then
+    -- It ticks on past the end (t.overtime), until q.
+    return view.label{ id = "status", text = "Time's up", style = "bold yellow" }
+  end
   the_end()
 end
 
@@ -195,7 +197,9 @@ if command then
 end
 
 -- A timer with an id continues from the store when there is one to continue.
-local options = { id = id or "timer", every = every, on_tick = on_tick, on_done = on_done, persist = id ~= nil }
+local options = { id = id or "timer", every = every, on_tick = on_tick, on_done = on_done, persist = id ~= nil,
+  overtime = o.overtime or nil }
+if o.overtime and id then error("--overtime and --id cannot go together: an overtime timer is not kept in the store", 0) end
 if spec:find("[:%-]") then
   options.at = spec
 else
