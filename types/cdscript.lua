@@ -22,6 +22,7 @@
 ---@field elapsed number seconds since the start
 ---@field progress number elapsed / total, from 0 to 1
 ---@field missed integer ticks skipped since the last one (the process stalled)
+---@field overtime number seconds past the end of an `overtime` countdown; 0 before it
 
 ---@alias cdscript.State "running" | "paused" | "finished" | "cancelled"
 ---@alias cdscript.DoneReason "finished" | "cancelled"
@@ -70,6 +71,7 @@ function Handle:state() end
 ---@field on_done fun(t: cdscript.Tick, reason: cdscript.DoneReason)? called once at the end
 ---@field on_error cdscript.ErrorPolicy? what a hook error does: "stop" (default), "continue", or a function given the message and the traceback ("stack traceback:\n...")
 ---@field persist boolean? keep it in the store under its id (needs `id`)
+---@field overtime boolean? past the end, on_done(t, "finished") once, then ticks go on with t.overtime until cancelled (not with persist)
 
 ---@class cdscript.FetchOptions
 ---@field every number?

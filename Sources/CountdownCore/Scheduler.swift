@@ -182,11 +182,13 @@ public final class Scheduler {
             records[slot].pausedRemaining += amount
             if records[slot].isWall { records[slot].deadline += amount }
             if records[slot].pastEnd, records[slot].pausedRemaining > 0 { records[slot].pastEnd = false }
-            if takesOff, records[slot].pausedRemaining <= 0, !records[slot].pastEnd { end(key, reason: .finished, at: now) }
+            // An overtime countdown reaches its end when it runs again (resume).
+            if takesOff, records[slot].pausedRemaining <= 0, !records[slot].overtime { end(key, reason: .finished, at: now) }
             return true
         }
         records[slot].deadline += amount
-        if takesOff, records[slot].deadline <= now, !records[slot].pastEnd {
+        // An overtime countdown goes on to its end and past it (rescheduled below).
+        if takesOff, records[slot].deadline <= now, !records[slot].overtime {
             end(key, reason: .finished, at: now)
             return true
         }

@@ -52,6 +52,20 @@ struct OvertimeTests {
         #expect(bed.takeLines() == ["tick 2.0 0.0", "tick 1.0 0.0", "finished", "tick 0.0 1.0"])
     }
 
+    @Test("taking off all that is left runs an overtime countdown into its end, not out of it")
+    func takeOffAll() {
+        let bed = LuaTestbed()
+        bed.mustRun("""
+            h = countdown.start{ seconds = 10, overtime = true,
+              on_tick = function(t) print("tick", t.remaining, t.overtime) end,
+              on_done = function(t, r) print(r) end }
+            """)
+        bed.mustRun("h:append(-20)")
+        bed.advance(to: 1)
+        #expect(bed.takeLines() == ["tick 10.0 0.0", "finished", "tick 0.0 1.0"])
+        #expect(bed.eval("h:state()") == "running")
+    }
+
     @Test("paused past the end, the time past it stands still and goes on from there")
     func pausePastTheEnd() {
         let bed = LuaTestbed()
