@@ -137,6 +137,19 @@ struct TimerKeysEndToEndTests {
         try tmux.waitUntil("back to zero") { try Self.title(tmux).hasPrefix("0.") && !tmux.screen().contains("lap 1") }
     }
 
+    @Test("the ejected timer in a terminal: --no-color after the SPEC draws the warning style without red")
+    func ejectedNoColor() throws {
+        let ejected = try BinaryRunner.run(["timer", "--eject"])
+        let path = try BinaryRunner.script(ejected.stdout, name: "mytimer.lua")
+        for arguments in [[path, "30", "--critical", "60", "--no-color"], [path, "30", "--critical", "60"]] {
+            let tmux = try Tmux(arguments, columns: 60, rows: 14)
+            defer { tmux.stop() }
+            try tmux.waitUntil("the digits") { try tmux.screen().contains("█") }
+            let red = try tmux.screen(escapes: true).contains("31m")
+            #expect(red == !arguments.contains("--no-color"), "\(arguments)")
+        }
+    }
+
     @Test("the ejected timer in a terminal: --plain after the SPEC prints lines there too")
     func ejectedPlain() throws {
         let ejected = try BinaryRunner.run(["timer", "--eject"])
