@@ -112,8 +112,6 @@ end
 
 -- The countdown ----------------------------------------------------------------
 
--- The first tick (inside countdown.start) creates the elements with their first
--- values; later ticks change them. (Elements are drawn in the order they are made.)
 -- Time past the end, as the clock shows time left: +0:12.3, +1:02:03.
 local function overtime_text(seconds)
   if seconds >= 86400 then return "+" .. countdown.format(seconds, "{d}d {hh}:{mm}:{ss}") end
@@ -121,6 +119,8 @@ local function overtime_text(seconds)
   return "+" .. countdown.format(seconds, "{m}:{ss}" .. (every < 1 and ".{t}" or ""))
 end
 
+-- The first tick (inside countdown.start) creates the elements with their first
+-- values; later ticks change them. (Elements are drawn in the order they are made.)
 local shown = false
 local function on_tick(t)
   local text, style
@@ -197,9 +197,9 @@ if command then
 end
 
 -- A timer with an id continues from the store when there is one to continue.
+if o.overtime and id then error("--overtime and --id cannot go together: an overtime timer is not kept in the store", 0) end
 local options = { id = id or "timer", every = every, on_tick = on_tick, on_done = on_done, persist = id ~= nil,
   overtime = o.overtime or nil }
-if o.overtime and id then error("--overtime and --id cannot go together: an overtime timer is not kept in the store", 0) end
 if spec:find("[:%-]") then
   options.at = spec
 else
