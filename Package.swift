@@ -56,7 +56,9 @@ let package = Package(
         .target(name: "CountdownCore", swiftSettings: hotPath),
         .target(name: "CTerminal"),
         .target(name: "TerminalView", dependencies: ["CTerminal", "CUtf8proc"]),
-        .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore", "TerminalView"], swiftSettings: hotPath),
+        // Built-in plugins written as .lua files (BuiltinPlugins/), compiled into the binary.
+        .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore", "TerminalView"],
+                resources: [.embedInCode("BuiltinPlugins/timer_keys.lua")], swiftSettings: hotPath),
         .target(name: "CLinux"),
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),
         // Adapter: countdowns kept across processes in SQLite (GRDB); only the executable and tests import it.
@@ -87,6 +89,7 @@ let package = Package(
             // Built-in Lua scripts (`cdscript timer`, `cdscript new`), compiled into the binary.
             resources: [
                 .embedInCode("BuiltinScripts/timer.lua"),
+                .embedInCode("BuiltinScripts/stopwatch.lua"),
                 .embedInCode("BuiltinScripts/new_script.lua"),
                 .embedInCode("BuiltinScripts/new_spec.lua"),
             ],

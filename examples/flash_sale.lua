@@ -5,7 +5,9 @@
 --   cdscript examples/flash_sale.lua 2026-12-01T20:00:00+08:00    # a real deadline
 --   cdscript examples/flash_sale.lua 20:00                        # today (or tomorrow) at 20:00
 --
--- Keys: Space pauses and resumes, q quits.
+-- Keys (the built-in timer_keys plugin, as `cdscript timer` has them): + and -
+-- add and take off 10 s, e shows the end as a clock time, q quits. A deadline
+-- does not pause: Space says so (it pauses the 5 s demo only).
 
 local deadline = arg[1]
 
@@ -45,4 +47,5 @@ else
   options.seconds = 5
 end
 
-return countdown.start(options)
+-- countdown.start, with the timer's keys acting on this countdown.
+return use("timer_keys").start(options)

@@ -22,6 +22,7 @@
 ---@field elapsed number seconds since the start
 ---@field progress number elapsed / total, from 0 to 1
 ---@field missed integer ticks skipped since the last one (the process stalled)
+---@field overtime number seconds past the end of an `overtime` countdown; 0 before it
 
 ---@alias cdscript.State "running" | "paused" | "finished" | "cancelled"
 ---@alias cdscript.DoneReason "finished" | "cancelled"
@@ -70,6 +71,7 @@ function Handle:state() end
 ---@field on_done fun(t: cdscript.Tick, reason: cdscript.DoneReason)? called once at the end
 ---@field on_error cdscript.ErrorPolicy? what a hook error does: "stop" (default), "continue", or a function given the message and the traceback ("stack traceback:\n...")
 ---@field persist boolean? keep it in the store under its id (needs `id`)
+---@field overtime boolean? past the end, on_done(t, "finished") once, then ticks go on with t.overtime until cancelled (not with persist)
 
 ---@class cdscript.FetchOptions
 ---@field every number?
@@ -153,6 +155,22 @@ function use(name, options) end
 ---@class cdscript.plugins.exec.Options
 ---@field id string?
 ---@field command string[] the program and its arguments; "{id}" is replaced by the countdown's id
+
+---@class cdscript.plugins.timer_keys.Options
+---@field step number? seconds + and - add and take off (default 10)
+---@field note string? the id of the label for what a key did not do (default "note")
+---@field ends string? the id of the label `e` shows the end in (default "ends")
+---@field note_seconds number? how long a note stays on the full screen (default 3)
+
+---What use("timer_keys") returns: `keys.start(options)` is countdown.start with the keys
+---(+ - r e Space) acting on that countdown; `keys.follow(handle, options)` for a fetched one.
+---@class cdscript.plugins.timer_keys.Keys
+---@field start fun(options: cdscript.StartOptions): cdscript.Handle
+---@field follow fun(handle: cdscript.Handle, options: cdscript.StartOptions): cdscript.Handle
+---@field wrap fun(options: table): table
+---@field note fun(text: string, style: string?)
+---@field handle fun(): cdscript.Handle?
+---@field actions table<string, fun()>
 
 ---@class cdscript.plugins.log.Options
 ---@field id string?
@@ -252,6 +270,26 @@ function view.screen() end
 ---What the view shows while Space holds countdowns paused. Fields left out keep their value.
 ---@param fields cdscript.PausedText
 function view.paused_text(fields) end
+
+---Runs `fn(key)` when `key` is typed and no button binds it; "any" catches every such key
+---but q. A handler of Space replaces its pause of all countdowns; a handler of q replaces
+---its quit (end the run with view.close()). Ctrl-C always quits. `fn` nil removes it.
+---@param key cdscript.Key|"any"
+---@param fn fun(key: string)|nil
+function view.on_key(key, fn) end
+
+---True when the view prints lines (--plain, or stdout is no terminal), false on the full screen.
+---@return boolean
+function view.plain() end
+
+---@class cdscript.ViewConfig
+---@field plain boolean? print lines (as --plain)
+---@field color boolean? false: no colours (as --no-color)
+
+---The run's --plain and --no-color, for a script that reads its own options; only before
+---the view's first element. `cdscript test` keeps its virtual screen.
+---@param config cdscript.ViewConfig
+function view.configure(config) end
 
 -- ---------------------------------------------------------------------------
 -- cdscript test

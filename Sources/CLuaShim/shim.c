@@ -132,7 +132,7 @@ typedef struct tick_box {
 
 static const char *const TICK_FIELDS[] = {
     "id", "remaining", "days", "hours", "minutes", "seconds", "tenths",
-    "elapsed", "progress", "missed", NULL
+    "elapsed", "progress", "missed", "overtime", NULL
 };
 
 /* Pushes field `i` of the tick at `index`; units are truncated, as clocks show them. */
@@ -169,6 +169,8 @@ static void push_tick_field(lua_State *L, int index, const cd_tick *t, int i) {
         break;
     }
     case 9: lua_pushinteger(L, t->missed); break;
+    /* Seconds past the end of an overtime countdown (its remaining below zero); 0 before. */
+    case 10: lua_pushnumber(L, t->remaining_ns < 0 ? (lua_Number)(-t->remaining_ns) / 1e9 : 0); break;
     default: lua_pushnil(L);
     }
 }

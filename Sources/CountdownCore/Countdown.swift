@@ -109,6 +109,13 @@ public struct Tick: Sendable {
 public protocol SchedulerDelegate: AnyObject {
     func countdownDidTick(_ tick: Tick)
     func countdownDidEnd(_ tick: Tick, reason: EndReason)
+    /// An overtime countdown (`Scheduler.allowOvertime`) reached its deadline: its
+    /// end, reported once, after which it ticks on with `remaining` below zero.
+    func countdownDidPassEnd(_ tick: Tick)
+}
+
+extension SchedulerDelegate {
+    public func countdownDidPassEnd(_ tick: Tick) {}
 }
 
 /// A delegate that takes ticks in a row where it can: the Lua host runs a row of

@@ -181,12 +181,21 @@ public final class Scheduler {
         if records[slot].state == .paused {
             records[slot].pausedRemaining += amount
             if records[slot].isWall { records[slot].deadline += amount }
-            if takesOff, records[slot].pausedRemaining <= 0 { end(key, reason: .finished, at: now) }
+            if records[slot].pastEnd, records[slot].pausedRemaining > 0 { records[slot].pastEnd = false }
+            // An overtime countdown reaches its end when it runs again (resume).
+            if takesOff, records[slot].pausedRemaining <= 0, !records[slot].overtime { end(key, reason: .finished, at: now) }
             return true
         }
         records[slot].deadline += amount
-        if takesOff, records[slot].deadline <= now {
+        // An overtime countdown goes on to its end and past it (rescheduled below).
+        if takesOff, records[slot].deadline <= now, !records[slot].overtime {
             end(key, reason: .finished, at: now)
+            return true
+        }
+        // Time added past the end of an overtime countdown: its end comes again.
+        if records[slot].pastEnd, records[slot].deadline > now {
+            records[slot].pastEnd = false
+            reschedule(slot, now: now)
             return true
         }
         // Whole intervals keep the queued tick aligned; anything else re-phases it.
@@ -196,13 +205,25 @@ public final class Scheduler {
         return true
     }
 
+    /// Lets the countdown run on past its deadline: its end is reported once
+    /// (`SchedulerDelegate.countdownDidPassEnd`), then it ticks on, aligned to the
+    /// deadline, with `remaining` below zero (the time past it), until cancelled.
+    /// Returns false when the countdown has ended.
+    @discardableResult
+    public func allowOvertime(_ key: CountdownKey) -> Bool {
+        guard let slot = liveSlot(key) else { return false }
+        records[slot].overtime = true
+        return true
+    }
+
     /// Freezes the remaining time. Returns false unless the countdown was running.
     /// An `at` countdown's deadline stays where it is: pausing it freezes what it
     /// shows, and `resume` shows the true remaining time again.
     @discardableResult
     public func pause(_ key: CountdownKey) -> Bool {
         guard let slot = liveSlot(key), records[slot].state == .running else { return false }
-        records[slot].pausedRemaining = max(0, records[slot].deadline - now)
+        // Past the end, the time past it is kept (below zero) to count on from.
+        records[slot].pausedRemaining = records[slot].pastEnd ? records[slot].deadline - now : max(0, records[slot].deadline - now)
         records[slot].state = .paused
         records[slot].epoch &+= 1
         return true
@@ -238,7 +259,7 @@ public final class Scheduler {
         let r = records[slot]
         guard r.wantsTicks, !inImmediateTick, dispatchSlot != Int32(slot) else { return }
         let now = self.now
-        let remaining = r.state == .paused ? r.pausedRemaining : max(0, r.deadline - now)
+        let remaining = r.state == .paused || r.pastEnd ? (r.state == .paused ? r.pausedRemaining : r.deadline - now) : max(0, r.deadline - now)
         inImmediateTick = true
         dispatch(Tick(key: key, instant: now, remaining: remaining, total: r.total, missed: 0, context: r.context), to: delegate)
         inImmediateTick = false
@@ -456,7 +477,7 @@ public final class Scheduler {
 
     private func remaining(slot: Int, now: Nanoseconds) -> Nanoseconds {
         let r = records[slot]
-        return r.state == .paused ? r.pausedRemaining : max(0, r.deadline - now)
+        return r.state == .paused ? max(0, r.pausedRemaining) : max(0, r.deadline - now)
     }
 
     private func key(_ slot: Int) -> CountdownKey {
@@ -475,7 +496,9 @@ public final class Scheduler {
         let remaining = r.deadline - now
         let due: Nanoseconds
         if remaining <= 0 {
-            due = now
+            // Past the end of an overtime countdown (resumed, say): the next tick
+            // on the deadline's alignment; the tick of this instant came already.
+            due = r.pastEnd && r.wantsTicks ? now + (r.every - (now - r.deadline) % r.every) : now
         } else if !r.wantsTicks {
             due = r.deadline
         } else {
@@ -549,6 +572,11 @@ public final class Scheduler {
         let carried = r.carriedMissed
         if carried != 0 { records[slot].carriedMissed = 0 }
         if r.deadline <= now {
+            // The one branch overtime costs, on the way to an end.
+            if r.overtime {
+                fireOvertime(slot: slot, r, due: due, now: now, carried: carried, delegate: delegate)
+                return
+            }
             // The end, noticed on time or late: report it once, with the ticks it skipped,
             // at the deadline's instant.
             let missed = carried + (r.wantsTicks && r.deadline > due ? (r.deadline - due + r.every - 1) / r.every : 0)
@@ -580,6 +608,39 @@ public final class Scheduler {
             queue.push(TickEntry(due: next, slot: Int32(slot), epoch: r.epoch), seq: r.seq)
         }
         dispatch(Tick(key: k, instant: due, remaining: r.deadline - due, total: r.total, missed: 0, context: r.context), to: delegate)
+    }
+
+    /// An overtime countdown at or past its deadline: the end once (as `end`
+    /// reports it, but the countdown stays), then ticks aligned to the deadline
+    /// with `remaining` below zero; after a stall, one tick at the latest aligned
+    /// instant with the ticks it skipped.
+    @inline(never)
+    private func fireOvertime(slot: Int, _ r: Record, due: Nanoseconds, now: Nanoseconds, carried: Int64, delegate: SchedulerDelegate?) {
+        let k = key(slot)
+        if !r.pastEnd {
+            let missed = carried + (r.wantsTicks && r.deadline > due ? (r.deadline - due + r.every - 1) / r.every : 0)
+            let instant = max(due, min(now, r.deadline))
+            if instant > due {
+                putOff(slot, to: instant, missed: missed)
+                return
+            }
+            records[slot].pastEnd = true
+            if r.wantsTicks {
+                queue.push(TickEntry(due: r.deadline + r.every, slot: Int32(slot), epoch: r.epoch), seq: r.seq)
+            }
+            dispatchCount &+= 1
+            let outer = (dispatchInstant, dispatchSlot)
+            (dispatchInstant, dispatchSlot) = (instant, Int32(slot))
+            delegate?.countdownDidPassEnd(Tick(key: k, instant: instant, remaining: 0, total: r.total, missed: missed, context: r.context))
+            (dispatchInstant, dispatchSlot) = outer
+            return
+        }
+        guard r.wantsTicks else { return }
+        // Aligned to the deadline, as the ticks before it were.
+        let behind = (now - due) / r.every
+        let instant = due + behind * r.every
+        queue.push(TickEntry(due: instant + r.every, slot: Int32(slot), epoch: r.epoch), seq: r.seq)
+        dispatch(Tick(key: k, instant: instant, remaining: r.deadline - instant, total: r.total, missed: carried + behind, context: r.context), to: delegate)
     }
 
     @inline(__always)

@@ -29,6 +29,8 @@ extension Scheduler {
         private static let isWallBit: UInt64 = 1 << 58
         private static let stateShift: UInt64 = 59
         private static let stateMask: UInt64 = 3 << stateShift
+        private static let overtimeBit: UInt64 = 1 << 61
+        private static let pastEndBit: UInt64 = 1 << 62
 
         var seq: UInt64 {
             @inline(__always) get { seqAndFlags & Self.seqMask }
@@ -48,6 +50,19 @@ extension Scheduler {
         var isWall: Bool {
             @inline(__always) get { seqAndFlags & Self.isWallBit != 0 }
             @inline(__always) set { setFlag(Self.isWallBit, newValue) }
+        }
+
+        /// Started with `overtime`: past its deadline it ticks on (remaining below
+        /// zero) instead of ending.
+        var overtime: Bool {
+            @inline(__always) get { seqAndFlags & Self.overtimeBit != 0 }
+            @inline(__always) set { setFlag(Self.overtimeBit, newValue) }
+        }
+
+        /// An overtime countdown whose end was reported: it ticks past its deadline.
+        var pastEnd: Bool {
+            @inline(__always) get { seqAndFlags & Self.pastEndBit != 0 }
+            @inline(__always) set { setFlag(Self.pastEndBit, newValue) }
         }
 
         var state: CountdownState {

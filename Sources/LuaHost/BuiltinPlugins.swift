@@ -1,13 +1,15 @@
 /// The plugins shipped inside the binary, as Lua source: `bell`, `notify`,
-/// `exec`, `log`, `formats`. Each is loaded like a plugin file (a module that
+/// `exec`, `log`, `formats`, and `timer_keys` (BuiltinPlugins/timer_keys.lua,
+/// embedded as a resource). Each is loaded like a plugin file (a module that
 /// returns a table with `setup(options)`), with its name and a table of host
 /// helpers (`bell`, `spawn`, `which`, `append_line`, `warn`, `wall_time`, `json`)
 /// as `...`. Loading has no effect; `use(name, options)` calls `setup`.
 public enum BuiltinPlugins {
-    public static let names = ["bell", "exec", "formats", "log", "notify"]
+    public static let names = ["bell", "exec", "formats", "log", "notify", "timer_keys"]
 
     public static let sources: [String: String] = [
         "bell": bell, "notify": notify, "exec": exec, "log": log, "formats": formats,
+        "timer_keys": common + String(decoding: PackageResources.timer_keys_lua, as: UTF8.self),
     ]
 
     /// The shared part: option checks and the per-countdown filter.

@@ -85,6 +85,8 @@ extension LuaHost {
             handle.pointee.every_ns = options.every
             handle.pointee.persistent = options.persist ? 1 : 0
             try host.launch(L, handleIndex: handleIndex, deadline: options.deadline, handle: handle)
+            // After the first tick, which no deadline precedes (one already past has ended it).
+            if options.overtime { host.scheduler.allowOvertime(LuaHost.key(handle)) }
             return 1
         }
     }

@@ -133,6 +133,26 @@ extension LuaHost: BatchingSchedulerDelegate {
         }
     }
 
+    /// An overtime countdown reached its deadline: on_done(t, "finished") and the
+    /// global done hooks run as for an end, but the countdown, its handle and its
+    /// id stay: its ticks go on (`t.overtime`).
+    public func countdownDidPassEnd(_ tick: Tick) {
+        if cd_interrupt_pending() != 0 { return }
+        let hooks = SlotHooks(context: tick.context)
+        let ref = hooks.handleRef
+        if hooks.flags & UInt8(CD_HOOK_HAS_DONE) != 0,
+           let failure = callHook(ref: ref, hook: 3, flags: hooks.flags, sharedHook: 0, tick, reason: "finished") {
+            if handleHookError(handleRef: ref, id: failure.id, hook: "on_done", message: failure.message), !failure.ended {
+                scheduler.cancel(tick.key, reason: .stopped)
+            }
+            if failure.ended { cd_unref_handle(current, vm.hookCaller, ref) }
+            return
+        }
+        if doneHookCount != 0 {
+            callGlobalHooks(.done, handleRef: ref, remaining: 0, total: tick.total, missed: tick.missed)
+        }
+    }
+
     /// A hook that failed: its message and countdown's id, and whether the
     /// countdown ended during the call (its reference is then the caller's to release,
     /// after reporting).

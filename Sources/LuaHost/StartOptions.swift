@@ -16,9 +16,11 @@ struct StartOptions {
     var onError: Int32 = 0
     /// Keep the countdown in the store under its id.
     var persist = false
+    /// Tick on past the end (`t.overtime`) instead of ending.
+    var overtime = false
 
     static let minimumEvery: Nanoseconds = Time.nanosecondsPerTenth
-    static let fields: Set<String> = ["id", "seconds", "at", "every", "on_tick", "on_done", "on_error", "persist"]
+    static let fields: Set<String> = ["id", "seconds", "at", "every", "on_tick", "on_done", "on_error", "persist", "overtime"]
 
     /// Reads the options table at `index`. Hooks stay on the stack where they are.
     static func read(_ L: OpaquePointer, at index: Int32, host: LuaHost) throws(APIError) -> StartOptions {
@@ -90,7 +92,12 @@ struct StartOptions {
         let onDone = try hook(L, index, "on_done", fn)
         let onError = try LuaHost.errorPolicyOption(L, index, fn)
         let persist = try persistOption(L, index, idIndex: idIndex, fn)
-        return StartOptions(idIndex: idIndex, deadline: deadline, every: every, onTick: onTick, onDone: onDone, onError: onError, persist: persist)
+        let overtime = try overtimeOption(L, index, fn)
+        if overtime && persist {
+            throw APIError("\(fn): an overtime countdown is not kept in the store: give 'persist' or 'overtime', not both")
+        }
+        return StartOptions(idIndex: idIndex, deadline: deadline, every: every, onTick: onTick, onDone: onDone, onError: onError,
+                            persist: persist, overtime: overtime)
     }
 
     /// The longest countdown and the longest interval, in whole seconds (`Time.maximumDuration`).
@@ -132,6 +139,18 @@ struct StartOptions {
         default:
             throw APIError("\(fn): 'seconds' must be a number or a duration such as \"25m\", got \(L.typeName(at: -1))")
         }
+    }
+
+    /// `overtime = true`: past the end, on_done(t, "finished") runs and the ticks
+    /// go on, with `t.overtime` the seconds past it, until the countdown is cancelled.
+    static func overtimeOption(_ L: OpaquePointer, _ index: Int32, _ fn: String) throws(APIError) -> Bool {
+        let type = L.rawField(index, "overtime")
+        defer { L.pop() }
+        if type == LUA_TNIL { return false }
+        guard type == LUA_TBOOLEAN else {
+            throw APIError("\(fn): 'overtime' must be a boolean, got \(L.typeName(at: -1))")
+        }
+        return lua_toboolean(L, -1) != 0
     }
 
     static func optionalNumber(_ L: OpaquePointer, _ index: Int32, _ name: String, _ fn: String) throws(APIError) -> Double? {

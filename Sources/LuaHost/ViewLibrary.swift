@@ -16,6 +16,10 @@ public final class ViewBinding {
     var heldTotal = 0
     /// Countdowns paused by the Space key, resumed by the next Space.
     var pausedBySpace: [CountdownKey] = []
+    /// Registry references to `view.on_key` handlers, by canonical key ("any": every key).
+    var keyRefs: [String: Int32] = [:]
+    /// Set by the executable: makes the view again in another mode (`view.configure`).
+    var modeChanger: ((ViewMode) -> ViewController?)?
 
     init(controller: ViewController) {
         self.controller = controller
@@ -35,6 +39,7 @@ extension LuaHost {
             for ref in old.pressRefs.values { cd_unref(vm.state, ref) }
             // The old view's elements are gone: their memory no longer counts.
             _ = cd_limits_charge(vm.state, -Int64(old.heldTotal))
+            for ref in old.keyRefs.values { cd_unref(vm.state, ref) }
         }
         view = ViewBinding(controller: controller)
     }
@@ -56,6 +61,9 @@ extension LuaHost {
             ("press", Self.viewPress),
             ("screen", Self.viewScreen),
             ("paused_text", Self.viewPausedText),
+            ("on_key", Self.viewOnKey),
+            ("plain", Self.viewIsPlain),
+            ("configure", Self.viewConfigure),
         ], into: L)
         setGlobal("view")
     }
@@ -69,14 +77,25 @@ extension LuaHost {
     @discardableResult
     public func pressViewKey(_ key: String) -> ViewController.PressOutcome {
         guard let view else { return .unbound }
+        // `q` quits unless the script binds it (a stopwatch ends with its laps).
+        if key == Key.quit, let ref = view.keyRefs[key], view.controller.model.button(forKey: key) == nil {
+            callKeyHandler(ref, key: key)
+            return .handled
+        }
         let outcome = view.controller.press(key)
+        // A key no button took, and no quit key: the script's `view.on_key` handler
+        // comes before Space's pause of all countdowns.
+        if outcome == .togglePause || outcome == .unbound, let ref = view.keyRefs[key] ?? view.keyRefs["any"] {
+            callKeyHandler(ref, key: key)
+            return .handled
+        }
         switch outcome {
         case .pressed(let id):
             if let ref = view.pressRefs[ElementKey(id)] { callPressHook(ref, id: id) }
         case .togglePause:
             // Nothing was running to pause, nor paused to resume: nothing happened.
             if !togglePauseAll(view) { return .unbound }
-        case .disabled, .quit, .unbound:
+        case .disabled, .quit, .unbound, .handled:
             break
         }
         return outcome

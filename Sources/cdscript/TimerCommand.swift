@@ -12,7 +12,10 @@ struct TimerCommand: ParsableCommand {
         discussion: """
             SPEC is seconds (90), a duration (25m, 1h30m, 2d4h, 1m30.5s), a clock time (20:00) \
             or an ISO 8601 date (2026-12-01T20:00:00+08:00). The timer is a built-in Lua script: \
-            `cdscript timer --eject > mytimer.lua` writes it out as a start for your own.
+            `cdscript timer --eject > mytimer.lua` writes it out as a start for your own, and \
+            `cdscript mytimer.lua SPEC [OPTIONS]` runs it as this command does.
+            Keys: + and - add and take off 10 s, r restarts, e shows the end time, Space \
+            pauses (not a deadline), q quits.
             """
     )
 
@@ -35,6 +38,27 @@ struct TimerCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Keep the timer in the store under ID: `cdscript list` shows it, the same command again continues it.", valueName: "ID"))
     var id: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show the last N seconds in the warning style (red, bold).", valueName: "N"))
+    var critical: Double?
+
+    @Option(help: ArgumentHelp("At the end, show TEXT in big letters.", valueName: "TEXT"))
+    var text: String?
+
+    @Flag(help: "At the end, flash the digits.")
+    var blink = false
+
+    @Flag(help: "At the end, keep the screen until a key is pressed.")
+    var wait = false
+
+    @Option(name: .customLong("quit-after"), parsing: .unconditional, help: ArgumentHelp("At the end, end the run N seconds later (default: 1, or with --wait at a key).", valueName: "N"))
+    var quitAfter: Double?
+
+    @Flag(help: "Past the end, count up in the warning style (+0:12) until q.")
+    var overtime = false
+
+    @Flag(name: .customLong("no-window-title"), help: "Leave the window title alone (by default it shows the time left, and is put back at the end).")
+    var noWindowTitle = false
 
     // .allUnrecognized: a SPEC such as `-5` is a value (refused by validate() with
     // a message), not an unknown option.
@@ -79,8 +103,16 @@ struct TimerCommand: ParsableCommand {
         if let every, !(every.isFinite && every >= 0.1) {
             throw ValidationError("--every must be a number of seconds, at least 0.1, got \(every)")
         }
+        for (name, value) in [("--critical", critical), ("--quit-after", quitAfter)] {
+            if let value, !(value.isFinite && value >= 0) {
+                throw ValidationError("\(name) must be a number of seconds, at least 0, got \(Self.format(value))")
+            }
+        }
         try RunCommand.validate(speed: speed)
         if let id, id.isEmpty { throw ValidationError("--id must not be empty") }
+        if overtime, id != nil {
+            throw ValidationError("--overtime and --id cannot go together: an overtime timer is not kept in the store")
+        }
     }
 
     func run() throws {
@@ -88,14 +120,30 @@ struct TimerCommand: ParsableCommand {
             emit(Self.script, terminator: "", what: "the script")
             return
         }
-        // Tenths move ten lines a second; plain lines get one a second unless asked.
-        var arguments = [spec ?? "", "--every", Self.format(every ?? (viewOptions.printsLines ? 1 : 0.1))]
-        if let title { arguments += ["--title", title] }
-        if let id { arguments += ["--id", id] }
-        if !exec.isEmpty { arguments += ["--exec"] + exec }
         try RunCommand.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions) { host in
-            host.runScript(source: Data(PackageResources.timer_lua), chunkName: "=[cdscript timer]", arguments: ["timer"] + arguments)
+            host.runScript(source: Data(PackageResources.timer_lua), chunkName: "=[cdscript timer]", arguments: ["timer"] + scriptArguments)
         }
+    }
+
+    /// The arguments the script reads, as an ejected copy is given them: the
+    /// script, not this command, gives every option its effect and its default
+    /// (--every's depends on --plain), so the two runs are the same program.
+    var scriptArguments: [String] {
+        var arguments = [spec ?? ""]
+        if let title { arguments += ["--title", title] }
+        if let every { arguments += ["--every", Self.format(every)] }
+        if let id { arguments += ["--id", id] }
+        if let critical { arguments += ["--critical", Self.format(critical)] }
+        if let text { arguments += ["--text", text] }
+        if blink { arguments.append("--blink") }
+        if wait { arguments.append("--wait") }
+        if let quitAfter { arguments += ["--quit-after", Self.format(quitAfter)] }
+        if overtime { arguments.append("--overtime") }
+        if noWindowTitle { arguments.append("--no-window-title") }
+        if viewOptions.plain { arguments.append("--plain") }
+        if viewOptions.noColor { arguments.append("--no-color") }
+        if !exec.isEmpty { arguments += ["--exec"] + exec }
+        return arguments
     }
 
     static func format(_ value: Double) -> String {

@@ -20,8 +20,10 @@ import TerminalView
 /// A script that never creates an element runs exactly as without a view: until
 /// no countdown is active, with `print` going to stdout.
 final class ViewRuntime {
-    let controller: ViewController
-    private let session: TerminalSession?
+    private(set) var controller: ViewController
+    private var session: TerminalSession?
+    /// --plain and --no-color as the run has them now (see `view.configure`).
+    private var options: ViewOptions
     private let host: LuaHost
     private let loop: MainLoop
     private var stdinOpen = true
@@ -30,9 +32,23 @@ final class ViewRuntime {
     init(options: ViewOptions, host: LuaHost, loop: MainLoop) {
         self.host = host
         self.loop = loop
+        self.options = options
         (controller, session) = options.makeView()
         host.installView(controller)
         controller.onOpen = { [unowned self] in self.startReadingKeys() }
+        // A script that reads --plain and --no-color itself (the timer's ejected
+        // copy) switches the view before it opens.
+        host.setViewModeChanger { [unowned self] mode in
+            var changed = self.options
+            if let plain = mode.plain { changed.plain = plain }
+            if let colours = mode.colours { changed.noColor = !colours }
+            let same = changed.printsLines == self.options.printsLines && (changed.printsLines || changed.noColor == self.options.noColor)
+            guard !same else { return nil }
+            self.options = changed
+            (self.controller, self.session) = changed.makeView()
+            self.controller.onOpen = { [unowned self] in self.startReadingKeys() }
+            return self.controller
+        }
         let scheduler = loop.scheduler
         loop.isDone = { [unowned self, unowned scheduler] in
             guard controller.isOpen else { return scheduler.activeCount == 0 }

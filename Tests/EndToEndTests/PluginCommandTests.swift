@@ -13,7 +13,7 @@ struct PluginCommandTests {
         #expect(result.stdout.contains("  \(dir) (--plugin-path)"))
         #expect(result.stdout.contains("  mine  \(dir)/mine.lua (--plugin-path) - mine"))
         #expect(result.stdout.contains("  broken  \(dir)/broken.lua (--plugin-path) - FAILS TO LOAD"))
-        for name in ["bell", "exec", "formats", "log", "notify"] {
+        for name in ["bell", "exec", "formats", "log", "notify", "timer_keys"] {
             #expect(result.stdout.contains("  \(name)  (built-in) - "), "\(name)")
         }
         #expect(result.stderr.contains("cdscript: plugin broken fails to load: error loading module 'broken' from file '\(dir)/broken.lua':"))

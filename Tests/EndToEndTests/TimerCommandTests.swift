@@ -137,7 +137,7 @@ struct TimerTerminalTests {
         // The bell is a BEL on its own, not the one that ends the window title's OSC sequence.
         let written = String(decoding: try Data(contentsOf: log), as: UTF8.self)
         let withoutTitles = written.replacingOccurrences(of: "\u{1B}\\][^\u{07}]*\u{07}", with: "", options: .regularExpression)
-        #expect(written.contains("\u{1B}]0;Tea\u{07}"), "the window title")
+        #expect(written.contains("\u{1B}]0;3.0 · Tea\u{07}") && written.contains("\u{1B}]0;0.0 · Tea\u{07}"), "the window title: the time left and the title")
         #expect(withoutTitles.contains("\u{07}"), "the bell")
     }
 }

@@ -46,7 +46,7 @@ struct TickTableTests {
               print(table.concat(names, ","))
             end}
             """)
-        #expect(bed.lines == ["days,elapsed,hours,id,minutes,missed,progress,remaining,seconds,tenths"])
+        #expect(bed.lines == ["days,elapsed,hours,id,minutes,missed,overtime,progress,remaining,seconds,tenths"])
     }
 
     @Test("an anonymous countdown's t.id is nil")

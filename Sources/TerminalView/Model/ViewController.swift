@@ -43,6 +43,8 @@ public final class ViewController {
         case togglePause
         /// No button has this key.
         case unbound
+        /// A handler of the script's (`view.on_key`) took the key.
+        case handled
     }
 
     public private(set) var model = ViewModel()

@@ -6,42 +6,70 @@
 --
 -- SPEC is seconds (90), a duration (25m, 1h30m, 2d4h, 1m30.5s), a clock time
 -- (20:00, its next occurrence) or an ISO 8601 date (2026-12-01T20:00:00+08:00).
--- Options:
---   --title TEXT       shown above the digits and as the window title
---   --every SECONDS    time between redraws (default 0.1: tenths are shown)
+-- Options (the same for the built-in timer and for this file):
+--   --title TEXT       shown above the digits and in the window title
+--   --every SECONDS    time between redraws (default 0.1, tenths shown; 1 for plain lines)
+--   --critical N       the last N seconds in the warning style (red, bold)
+--   --text TEXT        at the end, TEXT in big letters
+--   --blink            at the end, flash the digits
+--   --wait             at the end, stay until a key (default: end a second later)
+--   --quit-after N     at the end, end the run N seconds later
+--   --overtime         past the end, count up in the warning style (+0:12)
+--   --no-window-title  leave the window title alone
+--   --plain            print lines instead of drawing the screen (also when stdout is no terminal)
+--   --no-color         draw without colours
 --   --id ID            keep the timer in the store: `cdscript list` shows it, and
 --                      running the same command again continues it
 --   --exec PROGRAM ARGS...   runs PROGRAM (no shell) when the time is up
--- Keys: Space pauses and resumes, q quits.
+-- Options of cdscript itself (--speed, --state-dir, --store, limits) go before
+-- the script's name: cdscript --speed 60 mytimer.lua 25m.
+-- Keys (the built-in plugin timer_keys): + and - add and take off 10 s, r
+-- restarts, e shows the end as a clock time, Space pauses and resumes, q quits.
 
-local usage = "usage: timer SPEC [--title TEXT] [--every SECONDS] [--id ID] [--exec PROGRAM ARGS...]"
+local usage = "usage: timer SPEC [--title TEXT] [--every SECONDS] [--critical N] [--text TEXT] [--blink] [--wait]"
+  .. " [--quit-after N] [--overtime] [--no-window-title] [--plain] [--no-color] [--id ID] [--exec PROGRAM ARGS...]"
 
 -- Reading the arguments ------------------------------------------------------
 
+local VALUES = { ["--title"] = "title", ["--every"] = "every", ["--id"] = "id", ["--critical"] = "critical",
+  ["--text"] = "text", ["--quit-after"] = "quit_after" }
+local FLAGS = { ["--plain"] = "plain", ["--no-color"] = "no_color", ["--blink"] = "blink", ["--wait"] = "wait",
+  ["--overtime"] = "overtime", ["--no-window-title"] = "no_window_title" }
+local HOST = { ["--speed"] = true, ["--state-dir"] = true, ["--store"] = true, ["--budget"] = true,
+  ["--memory-limit"] = true, ["--cpu-limit"] = true, ["--sandbox"] = true, ["--plugin-path"] = true }
+
+local function seconds_option(name, value, least)
+  local n = tonumber(value)
+  if not n or n ~= n or n < least or n == math.huge then
+    error(name .. " must be a number of seconds, at least " .. least .. ", got " .. value, 0)
+  end
+  return n
+end
+
 local args = { ... }
-local spec, title, id, command
-local every = 0.1
+local o = {}
+local spec, command
 local i = 1
 while i <= #args do
   local a = args[i]
-  if a == "--exec" then
+  local name, inline = a:match("^(%-%-[%w-]+)=(.*)$")
+  name = name or a
+  if name == "--exec" then
     -- Everything after --exec is the command and its own arguments.
     command = table.move(args, i + 1, #args, 1, {})
-    if #command == 0 then error("--exec needs a program to run\n" .. usage, 0) end
+    if #command == 0 then error("--exec needs a program to run: --exec PROGRAM [ARGS...]\n" .. usage, 0) end
     break
-  elseif a == "--title" or a == "--every" or a == "--id" then
-    local value = args[i + 1]
-    if value == nil then error(a .. " needs a value\n" .. usage, 0) end
-    if a == "--title" then
-      title = value
-    elseif a == "--id" then
-      id = value
-    else
-      every = tonumber(value)
-      if not every or every < 0.1 then error("--every must be a number of seconds >= 0.1, got " .. value, 0) end
-    end
-    i = i + 2
-  elseif spec == nil then
+  elseif VALUES[name] then
+    local value = inline or args[i + 1]
+    if value == nil then error(name .. " needs a value\n" .. usage, 0) end
+    o[VALUES[name]] = value
+    i = i + (inline and 1 or 2)
+  elseif FLAGS[name] and not inline then
+    o[FLAGS[name]] = true
+    i = i + 1
+  elseif HOST[name] then
+    error(name .. " is an option of cdscript itself: give it before the script's name (cdscript " .. name .. " ... SCRIPT SPEC)", 0)
+  elseif spec == nil and not (a:match("^%-") and not tonumber(a)) then
     spec = a
     i = i + 1
   else
@@ -49,6 +77,18 @@ while i <= #args do
   end
 end
 if not spec then error("give the time to count down, such as 25m or 20:00\n" .. usage, 0) end
+if tonumber(spec) and tonumber(spec) <= 0 then error("a timer counts down a duration longer than 0, got " .. spec, 0) end
+
+if o.plain or o.no_color then
+  view.configure{ plain = o.plain or nil, color = not o.no_color }
+end
+local plain = view.plain()
+-- Tenths move ten lines a second; printed lines come once a second unless asked.
+local every = o.every and seconds_option("--every", o.every, 0.1) or (plain and 1 or 0.1)
+local critical = o.critical and seconds_option("--critical", o.critical, 0)
+local quit_after = o.quit_after and seconds_option("--quit-after", o.quit_after, 0)
+if o.id == "" then error("--id must not be empty", 0) end
+local title, id = o.title, o.id
 
 -- What the clock shows ------------------------------------------------------
 
@@ -62,34 +102,93 @@ local function clock_text(t)
   return countdown.format(t, "{s}" .. tenths)
 end
 
-view.title(title or "cdscript timer")
+local WARNING = "bold red"
+
+-- The window title: the time left as the digits show it, then the title.
+local function show_in_title(text)
+  if o.no_window_title then return end
+  view.title(title and (text .. " · " .. title) or text)
+end
 
 -- The countdown ----------------------------------------------------------------
+
+-- Time past the end, as the clock shows time left: +0:12.3, +1:02:03.
+local function overtime_text(seconds)
+  if seconds >= 86400 then return "+" .. countdown.format(seconds, "{d}d {hh}:{mm}:{ss}") end
+  if seconds >= 3600 then return "+" .. countdown.format(seconds, "{h}:{mm}:{ss}") end
+  return "+" .. countdown.format(seconds, "{m}:{ss}" .. (every < 1 and ".{t}" or ""))
+end
 
 -- The first tick (inside countdown.start) creates the elements with their first
 -- values; later ticks change them. (Elements are drawn in the order they are made.)
 local shown = false
 local function on_tick(t)
+  local text, style
+  if t.overtime > 0 then
+    -- --overtime: past the end the clock counts up, in the warning style.
+    text, style = overtime_text(t.overtime), WARNING
+  else
+    text = clock_text(t)
+    style = critical and t.remaining <= critical and WARNING or ""
+  end
+  show_in_title(text)
   if not shown then
     shown = true
     if title then view.label{ id = "title", text = title, style = "bold" } end
-    view.big{ id = "clock", text = clock_text(t) }
+    view.big{ id = "clock", text = text, style = style }
     view.progress{ id = "progress", value = t.progress }
   else
-    view.set("clock", { text = clock_text(t) })
+    view.set("clock", { text = text, style = style })
     view.set("progress", { value = t.progress })
   end
 end
 
+local keys = use("timer_keys")
+
+-- At the end: what stays on the screen, and for how long.
+local function the_end()
+  if o.text then view.big{ id = "text", text = o.text, style = "bold yellow" } end
+  view.label{ id = "status", text = o.wait and "Time's up — press a key" or "Time's up", style = "bold yellow" }
+  if o.blink and not plain then
+    -- Ten flashes of the digits (and the text), then they stay.
+    local clock_style = view.get("clock").style or ""
+    local flashes = 0
+    local function flash(inverse)
+      view.set("clock", { style = inverse and clock_style .. " inverse" or clock_style })
+      if o.text then view.set("text", { style = inverse and "bold yellow inverse" or "bold yellow" }) end
+    end
+    countdown.start{ seconds = 5, every = 0.5,
+      on_tick = function() flashes = flashes + 1; flash(flashes % 2 == 1) end,
+      on_done = function() flash(false) end }
+  end
+  if o.wait then
+    -- Any key ends the run; the timer's own keys have nothing left to act on.
+    for key in pairs(keys.actions) do view.on_key(key, nil) end
+    view.on_key("any", function() view.close() end)
+  end
+  if quit_after or not o.wait then
+    -- A closed view is not drawn again: leave the last frame (and the bell) on the
+    -- screen for a second, then end the run (exit 0). --exec's program runs on its own.
+    local hold = quit_after or 1
+    if hold == 0 then return view.close() end
+    countdown.start{ seconds = hold, every = hold, on_done = function() view.close() end }
+  end
+end
+
+local ended = false
 local function on_done(t, reason)
   on_tick(t)
   if reason ~= "finished" then return view.close() end
   view.set("progress", { value = 1 })
-  view.label{ id = "status", text = "Time's up", style = "bold yellow" }
   view.bell()
-  -- A closed view is not drawn again: leave the last frame (and the bell) on the
-  -- screen for a second, then end the run (exit 0). --exec's program runs on its own.
-  countdown.start{ seconds = 1, on_done = function() view.close() end }
+  -- An overtime countdown ends again after + gave it more time: the screen stays.
+  if ended then return end
+  ended = true
+  if o.overtime then
+    -- It ticks on past the end (t.overtime), until q.
+    return view.label{ id = "status", text = "Time's up", style = "bold yellow" }
+  end
+  the_end()
 end
 
 if command then
@@ -98,15 +197,16 @@ if command then
 end
 
 -- A timer with an id continues from the store when there is one to continue.
-if id and countdown.fetch(id, { every = every, on_tick = on_tick, on_done = on_done }) then
-  return
-end
-
--- Dates and clock times hold ':' or '-'; durations never do.
-local options = { id = id or "timer", every = every, on_tick = on_tick, on_done = on_done, persist = id ~= nil }
+if o.overtime and id then error("--overtime and --id cannot go together: an overtime timer is not kept in the store", 0) end
+local options = { id = id or "timer", every = every, on_tick = on_tick, on_done = on_done, persist = id ~= nil,
+  overtime = o.overtime or nil }
 if spec:find("[:%-]") then
   options.at = spec
 else
   options.seconds = spec
 end
-countdown.start(options)
+if id then
+  local stored = countdown.fetch(id, keys.wrap{ every = every, on_tick = on_tick, on_done = on_done })
+  if stored then return keys.follow(stored, options) end
+end
+keys.start(options)

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import LuaHost
+
+/// `cdscript stopwatch`: counts up, with laps. The work is done by a built-in
+/// Lua script (BuiltinScripts/stopwatch.lua), which `--eject` prints.
+struct StopwatchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stopwatch",
+        abstract: "Count up from zero in big digits, with laps: Space pauses, l records a lap, r resets, q ends and prints the laps.",
+        discussion: """
+            The stopwatch is a built-in Lua script: `cdscript stopwatch --eject > mywatch.lua` \
+            writes it out as a start for your own.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var hardening: HardeningOptions
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Let time flow N times faster.", valueName: "N"))
+    var speed: Double?
+
+    @OptionGroup var viewOptions: ViewOptions
+
+    @Flag(help: "Print the stopwatch's Lua script, commented, and exit.")
+    var eject = false
+
+    @Option(help: ArgumentHelp("Shown above the digits and in the window title.", valueName: "TEXT"))
+    var title: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between redraws, at least 0.1 (default: 0.1 in a terminal, 1 for plain lines).", valueName: "SECONDS"))
+    var every: Double?
+
+    @Flag(name: .customLong("no-window-title"), help: "Leave the window title alone (by default it shows the time, and is put back at the end).")
+    var noWindowTitle = false
+
+    /// The built-in script's text.
+    static var script: String { String(decoding: PackageResources.stopwatch_lua, as: UTF8.self) }
+
+    func validate() throws {
+        if eject { return }
+        if let every, !(every.isFinite && every >= 0.1) {
+            throw ValidationError("--every must be a number of seconds, at least 0.1, got \(every)")
+        }
+        try RunCommand.validate(speed: speed)
+    }
+
+    func run() throws {
+        if eject {
+            emit(Self.script, terminator: "", what: "the script")
+            return
+        }
+        try RunCommand.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions) { host in
+            host.runScript(source: Data(PackageResources.stopwatch_lua), chunkName: "=[cdscript stopwatch]", arguments: ["stopwatch"] + scriptArguments)
+        }
+    }
+
+    /// The arguments the script reads, as an ejected copy is given them.
+    var scriptArguments: [String] {
+        var arguments: [String] = []
+        if let title { arguments += ["--title", title] }
+        if let every { arguments += ["--every", TimerCommand.format(every)] }
+        if noWindowTitle { arguments.append("--no-window-title") }
+        if viewOptions.plain { arguments.append("--plain") }
+        if viewOptions.noColor { arguments.append("--no-color") }
+        return arguments
+    }
+}

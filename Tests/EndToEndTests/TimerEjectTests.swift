@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// `cdscript timer` and `cdscript stopwatch` are their ejected scripts: every
+/// option gives the same output run either way (stdout is a pipe: plain lines).
+@Suite("The ejected timer and stopwatch are the built-in ones")
+struct TimerEjectTests {
+    static func ejected(_ command: String) throws -> String {
+        let ejected = try BinaryRunner.run([command, "--eject"])
+        #expect(ejected.status == 0)
+        return try BinaryRunner.script(ejected.stdout, name: "my\(command).lua")
+    }
+
+    @Test("each option: the built-in timer and `cdscript --speed N SCRIPT SPEC OPTION` print the same", arguments: [
+        [], ["--plain"], ["--no-color"], ["--every", "0.5"], ["--title", "Tea"], ["--critical", "1"], ["--text", "Done"],
+        ["--blink"], ["--wait"], ["--quit-after", "0"], ["--no-window-title"], ["--id", "tea"], ["--exec", "true"],
+        ["--title=Tea", "--every=0.5"],
+    ])
+    func sameOutput(options: [String]) throws {
+        let path = try Self.ejected("timer")
+        let own = try BinaryRunner.run(["--speed", "20", path, "2"] + options)
+        let builtin = try BinaryRunner.run(["timer", "2", "--speed", "20"] + options)
+        #expect(own.status == 0 && builtin.status == 0, "\(own.stderr) \(builtin.stderr)")
+        #expect(own.stdout == builtin.stdout, "\(own.stdout)\n---\n\(builtin.stdout)")
+        #expect(builtin.lines.last == "status: Time's up" || builtin.lines.last == "status: Time's up — press a key")
+    }
+
+    @Test("the ejected timer prints one line a second when the view prints lines, as the built-in does")
+    func oneLineASecond() throws {
+        let path = try Self.ejected("timer")
+        let own = try BinaryRunner.run(["--plain", "--speed", "20", path, "3"])
+        #expect(own.status == 0, "\(own.stderr)")
+        #expect(own.lines.filter { $0.hasPrefix("clock: ") } == ["clock: 3", "clock: 2", "clock: 1", "clock: 0"])
+        let after = try BinaryRunner.run(["--speed", "600", path, "25m", "--plain"], signal: SIGINT, signalAfter: 0.5)
+        #expect(after.status == 130, "--plain after the SPEC is the script's: \(after.stderr)")
+        #expect(after.lines.first == "clock: 25:00", "\(after.stdout)")
+    }
+
+    @Test("cdscript's own options given to the ejected script say where they belong")
+    func hostOptions() throws {
+        let path = try Self.ejected("timer")
+        let result = try BinaryRunner.run([path, "5", "--speed", "10"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--speed is an option of cdscript itself: give it before the script's name"), "\(result.stderr)")
+    }
+
+    @Test("--overtime: past the end the clock counts up, both ways")
+    func overtime() throws {
+        let path = try Self.ejected("timer")
+        for arguments in [["--speed", "20", path, "1", "--overtime"], ["timer", "1", "--overtime", "--speed", "20"]] {
+            let result = try BinaryRunner.run(arguments, signal: SIGINT, signalAfter: 0.6)
+            #expect(result.status == 130)
+            let clock = result.lines.filter { $0.hasPrefix("clock: ") }
+            #expect(Array(clock.prefix(4)) == ["clock: 1", "clock: 0", "clock: +0:01", "clock: +0:02"], "\(result.stdout)")
+        }
+    }
+
+    @Test("--critical and --quit-after refuse what is no number of seconds")
+    func badValues() throws {
+        let result = try BinaryRunner.run(["timer", "5", "--critical", "-1"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--critical must be a number of seconds, at least 0"), "\(result.stderr)")
+    }
+
+    @Test("the stopwatch: laps from keys, printed at q; ejected, the same")
+    func stopwatch() throws {
+        let keys = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-keys-\(UUID().uuidString)")
+        try "l\nl\nq\n".write(to: keys, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: keys) }
+        let ejected = try BinaryRunner.run(["stopwatch", "--eject"])
+        let source = try String(contentsOf: BinaryRunner.packageRoot.appendingPathComponent("Sources/cdscript/BuiltinScripts/stopwatch.lua"), encoding: .utf8)
+        #expect(ejected.stdout == source)
+        let path = try Self.ejected("stopwatch")
+        for arguments in [["stopwatch", "--title", "Run"], [path, "--title", "Run"]] {
+            let result = try BinaryRunner.run(arguments, stdinPath: keys.path)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.lines.first == "title: Run")
+            #expect(result.lines.contains("clock: 0"))
+            // Lap lines while it runs, then on q the laps and the total.
+            let laps = result.lines.filter { $0.range(of: #"^lap [12]  0:00\.\d  0:00\.\d$"#, options: .regularExpression) != nil }
+            #expect(laps.count == 2, "\(result.stdout)")
+            #expect(result.lines.last?.hasPrefix("total  0:00.") == true, "\(result.stdout)")
+        }
+    }
+}
