@@ -22,7 +22,7 @@ struct SignalTerminalTests {
         kill(pid, SIGINT)
         let sent = Date()
         try tmux.waitUntil("the end of the run", timeout: 3) { tmux.hasEnded }
-        #expect(Date().timeIntervalSince(sent) < 0.8)  // 0.5 s plus tmux's polling
+        #expect(Date().timeIntervalSince(sent) < SignalTests.endBound + 0.3)  // plus tmux's polling
         #expect(tmux.exitStatus == status)
         #expect(try tmux.display("#{alternate_on} #{cursor_flag}") == "0 1")
     }
