@@ -16,6 +16,7 @@
  * Runs without it keep the host's bare count hook. */
 #include "CLuaShim.h"
 #include "CLuaLimits.h"
+#include <stdlib.h>
 #include <string.h>
 
 int cd_script_hook_count = 0;
@@ -65,24 +66,42 @@ static void apply(lua_State *L, lua_State *co, int mask, int count) {
     }
 }
 
+/* The counts table of the file counted last (registry[&COVERAGE_LAST]) and its
+ * name: lines mostly follow lines of the same file, and looking a long file
+ * name up by value makes Lua build a string for it each time. */
+static const char COVERAGE_LAST = 0;
+static char *coverage_last_source = NULL;
+
 /* registry[&COVERAGE][source][line] += 1, for lines of file chunks. */
 static void count_line(lua_State *L, lua_Debug *ar) {
     if (!lua_getinfo(L, "S", ar) || ar->source[0] != '@' || !lua_checkstack(L, 4)) return;
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &COVERAGE) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        return;
-    }
-    if (lua_getfield(L, -1, ar->source) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_createtable(L, 0, 0);
-        lua_pushvalue(L, -1);
-        lua_setfield(L, -3, ar->source);
+    int same = coverage_last_source != NULL && strcmp(coverage_last_source, ar->source) == 0;
+    if (!same || lua_rawgetp(L, LUA_REGISTRYINDEX, &COVERAGE_LAST) != LUA_TTABLE) {
+        if (same) lua_pop(L, 1);
+        if (lua_rawgetp(L, LUA_REGISTRYINDEX, &COVERAGE) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            return;
+        }
+        if (lua_getfield(L, -1, ar->source) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            lua_createtable(L, 0, 0);
+            lua_pushvalue(L, -1);
+            lua_setfield(L, -3, ar->source);
+        }
+        lua_remove(L, -2);
+        char *copy = strdup(ar->source);
+        if (copy != NULL) {
+            free(coverage_last_source);
+            coverage_last_source = copy;
+            lua_pushvalue(L, -1);
+            lua_rawsetp(L, LUA_REGISTRYINDEX, &COVERAGE_LAST);
+        }
     }
     lua_Integer count = lua_rawgeti(L, -1, ar->currentline) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
     lua_pop(L, 1);
     lua_pushinteger(L, count + 1);
     lua_rawseti(L, -2, ar->currentline);
-    lua_pop(L, 2);
+    lua_pop(L, 1);
 }
 
 static void dispatch_hook(lua_State *L, lua_Debug *ar) {
@@ -236,6 +255,8 @@ static int install(lua_State *L) {
 }
 
 void cd_coverage_start(lua_State *L) {
+    free(coverage_last_source);
+    coverage_last_source = NULL;
     lua_newtable(L);
     lua_rawsetp(L, LUA_REGISTRYINDEX, &COVERAGE);
     cd_coverage_on = 1;

@@ -73,6 +73,34 @@ struct RunCoverageTests {
         #expect(after.contains("SF:main.lua") && !after.contains("SF:helper.lua"), "\(after)")
     }
 
+    @Test("beside --budget and the script's own debug.sethook; coroutines' lines count")
+    func besideOtherHooks() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try """
+            local lines = 0
+            debug.sethook(function() lines = lines + 1 end, "l")
+            local co = coroutine.wrap(function()
+              coroutine.yield(1)
+              return 2
+            end)
+            print(co(), co())
+            debug.sethook()
+            print(lines > 0)
+            countdown.start{ seconds = 0.01, on_done = function()
+              while true do end
+            end }
+
+            """.write(to: dir.appendingPathComponent("loop.lua"), atomically: true, encoding: .utf8)
+        let run = try BinaryRunner.run(["run", "--coverage", "--budget", "100000", "loop.lua"], in: dir)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stdout == "1\t2\ntrue\n")
+        #expect(run.stderr.contains("instruction budget exceeded"), "\(run.stderr)")
+        let info = try String(contentsOf: dir.appendingPathComponent("lcov.info"), encoding: .utf8)
+        #expect(info.contains("DA:4,1\n") && info.contains("DA:5,1\n"), "\(info)")
+        #expect(info.contains("DA:11,") && !info.contains("DA:11,0\n"), "\(info)")
+    }
+
     @Test("a report that cannot be written ends the run with 74")
     func unwritable() throws {
         let dir = try folder()
