@@ -6,13 +6,23 @@
  * kept apart (registry[&SCRIPT_HOOKS][thread] = {fn, mask, count}) and one
  * dispatcher is installed: it charges count events to the budget and calls the
  * script's function for the events the script asked for. debug.gethook returns
- * the script's own hook, or nil when it set none. */
+ * the script's own hook, or nil when it set none. Like Lua's, debug.sethook also
+ * keeps registry._HOOKKEY (a weak-keyed table, its own metatable, thread ->
+ * hook function), which code written for Lua's debug library reads.
+ *
+ * `run --coverage` counts the lines that run with the same dispatcher: while
+ * cd_coverage_on, every thread's hook asks for line events as well, and each
+ * line of a file chunk ("@...") is counted in registry[&COVERAGE][source][line].
+ * Runs without it keep the host's bare count hook. */
 #include "CLuaShim.h"
 #include "CLuaLimits.h"
+#include <stdlib.h>
 #include <string.h>
 
 int cd_script_hook_count = 0;
+int cd_coverage_on = 0;
 static const char SCRIPT_HOOKS = 0;
+static const char COVERAGE = 0;
 
 static void push_hooks_table(lua_State *L) { cd_push_weak_keyed_table(L, &SCRIPT_HOOKS); }
 
@@ -40,6 +50,7 @@ static void dispatch_hook(lua_State *L, lua_Debug *ar);
 static void apply(lua_State *L, lua_State *co, int mask, int count) {
     cd_limits *limits = cd_get_limits(L);
     int budget = limits && limits->budget > 0;
+    if (cd_coverage_on) mask |= LUA_MASKLINE;
     if (cd_interrupt_signal()) {
         lua_sethook(co, cd_stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
     } else if (mask == 0) {
@@ -55,9 +66,48 @@ static void apply(lua_State *L, lua_State *co, int mask, int count) {
     }
 }
 
+/* The counts table of the file counted last (registry[&COVERAGE_LAST]) and its
+ * name: lines mostly follow lines of the same file, and looking a long file
+ * name up by value makes Lua build a string for it each time. */
+static const char COVERAGE_LAST = 0;
+static char *coverage_last_source = NULL;
+
+/* registry[&COVERAGE][source][line] += 1, for lines of file chunks. */
+static void count_line(lua_State *L, lua_Debug *ar) {
+    if (!lua_getinfo(L, "S", ar) || ar->source[0] != '@' || !lua_checkstack(L, 4)) return;
+    int same = coverage_last_source != NULL && strcmp(coverage_last_source, ar->source) == 0;
+    if (!same || lua_rawgetp(L, LUA_REGISTRYINDEX, &COVERAGE_LAST) != LUA_TTABLE) {
+        if (same) lua_pop(L, 1);
+        if (lua_rawgetp(L, LUA_REGISTRYINDEX, &COVERAGE) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            return;
+        }
+        if (lua_getfield(L, -1, ar->source) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            lua_createtable(L, 0, 0);
+            lua_pushvalue(L, -1);
+            lua_setfield(L, -3, ar->source);
+        }
+        lua_remove(L, -2);
+        char *copy = strdup(ar->source);
+        if (copy != NULL) {
+            free(coverage_last_source);
+            coverage_last_source = copy;
+            lua_pushvalue(L, -1);
+            lua_rawsetp(L, LUA_REGISTRYINDEX, &COVERAGE_LAST);
+        }
+    }
+    lua_Integer count = lua_rawgeti(L, -1, ar->currentline) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
+    lua_pop(L, 1);
+    lua_pushinteger(L, count + 1);
+    lua_rawseti(L, -2, ar->currentline);
+    lua_pop(L, 1);
+}
+
 static void dispatch_hook(lua_State *L, lua_Debug *ar) {
     static const char *const names[] = {"call", "return", "line", "count", "tail call"};
     if (cd_interrupt_signal()) cd_stop_hook(L, ar);
+    if (cd_coverage_on && ar->event == LUA_HOOKLINE) count_line(L, ar);
     if (ar->event == LUA_HOOKCOUNT) {
         cd_limits *limits = cd_get_limits(L);
         if (limits && limits->capped && limits->budget > 0) {
@@ -156,6 +206,19 @@ static int sethook(lua_State *L) {
         if (!had) cd_script_hook_count++;
     }
     lua_rawset(L, table);
+    /* registry._HOOKKEY[co] = the hook function (nil: none), as ldblib.c keeps it
+     * (also for a function given with an empty mask). */
+    if (!luaL_getsubtable(L, LUA_REGISTRYINDEX, "_HOOKKEY")) {
+        lua_pushliteral(L, "k");
+        lua_setfield(L, -2, "__mode");
+        lua_pushvalue(L, -1);
+        lua_setmetatable(L, -2);
+    }
+    lua_pushthread(co);
+    lua_xmove(co, L, 1);
+    lua_pushvalue(L, arg + 1); /* nil after sethook() */
+    lua_rawset(L, -3);
+    lua_pop(L, 1);
     apply(L, co, mask, count);
     return 0;
 }
@@ -189,6 +252,24 @@ static int install(lua_State *L) {
     lua_pushcfunction(L, gethook);
     lua_setfield(L, -2, "gethook");
     return 0;
+}
+
+void cd_coverage_start(lua_State *L) {
+    free(coverage_last_source);
+    coverage_last_source = NULL;
+    lua_newtable(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &COVERAGE);
+    cd_coverage_on = 1;
+    /* Paths that put the host's bare count hook back check for script hooks. */
+    cd_script_hook_count++;
+    cd_reapply_hook(L);
+}
+
+void cd_coverage_push_table(lua_State *L) {
+    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &COVERAGE) != LUA_TTABLE) {
+        lua_pop(L, 1);
+        lua_pushnil(L);
+    }
 }
 
 int cd_install_script_hooks(lua_State *L) {

@@ -488,26 +488,23 @@ static int builtin_loader(lua_State *L) {
     return 1;
 }
 
-/* searcher_Lua; cdscript: first the plugin folders' templates
- * (DIR/?.lua;DIR/?/init.lua), then the built-in plugins, then package.path, so
- * that plugins keep their order and a not-found message lists every file
- * tried, one a line, as Lua's does. */
-static int searcher_lua(lua_State *L) {
-    const char *filename;
-    const char *name = luaL_checkstring(L, 1);
-    lua_getfield(L, lua_upvalueindex(1), "path");
-    const char *path = lua_tostring(L, -1);
-    if (path == NULL) luaL_error(L, "'package.%s' must be a string", "path");
-    int top = lua_gettop(L); /* package.path */
+/* The plugin folders as path templates (DIR/?.lua;DIR/?/init.lua), pushed as
+ * one string; returns 0 (and pushes nothing) when there are none. With
+ * `existing`, only folders that exist: a not-found message names no file in a
+ * folder that is not there (so that, without plugin folders, it is Lua's). */
+static int push_plugin_templates(lua_State *L, int existing) {
     int pieces = 0;
     if (config_field(L, "plugin_dirs") == LUA_TTABLE) {
-        lua_Integer n = (lua_Integer)lua_rawlen(L, top + 1);
+        int dirs = lua_gettop(L);
+        lua_Integer n = (lua_Integer)lua_rawlen(L, dirs);
         for (lua_Integer i = 1; i <= n; i++) {
             luaL_checkstack(L, 3, "too many plugin folders");
-            if (lua_rawgeti(L, top + 1, i) == LUA_TSTRING) {
+            if (lua_rawgeti(L, dirs, i) == LUA_TSTRING) {
                 const char *dir = lua_tostring(L, -1);
+                struct stat st;
                 /* A folder whose name holds ';' or '?' cannot be a template. */
-                if (strpbrk(dir, LUA_PATH_SEP LUA_PATH_MARK) == NULL) {
+                if (strpbrk(dir, LUA_PATH_SEP LUA_PATH_MARK) == NULL &&
+                    (!existing || (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))) {
                     lua_pushfstring(L, "%s%s/" LUA_PATH_MARK ".lua" LUA_PATH_SEP "%s/" LUA_PATH_MARK "/init.lua",
                                     pieces > 0 ? LUA_PATH_SEP : "", dir, dir);
                     lua_remove(L, -2);
@@ -517,14 +514,42 @@ static int searcher_lua(lua_State *L) {
             }
             lua_pop(L, 1);
         }
+        if (pieces > 0) lua_concat(L, pieces);
+        lua_remove(L, dirs);
+    } else {
+        lua_pop(L, 1);
     }
-    lua_remove(L, top + 1);
-    int tried = 0; /* the stack index of the plugin folders' not-found message */
-    if (pieces > 0) {
-        lua_concat(L, pieces); /* top + 1: the plugin folders' templates */
+    return pieces > 0;
+}
+
+/* The "no file" lines for the plugin folders that exist, or nothing. */
+static int push_plugins_not_found(lua_State *L, const char *name) {
+    if (!push_plugin_templates(L, 1)) return 0;
+    name = luaL_gsub(L, name, ".", LUA_LSUBSEP);
+    const char *templates = luaL_gsub(L, lua_tostring(L, -2), LUA_PATH_MARK, name);
+    pusherrornotfound(L, templates);
+    lua_replace(L, -4);
+    lua_pop(L, 2);
+    return 1;
+}
+
+/* searcher_Lua; cdscript: first the plugin folders' templates
+ * (DIR/?.lua;DIR/?/init.lua), then the built-in plugins, then package.path, so
+ * that plugins keep their order. Its not-found message is Lua's (package.path's
+ * files): the plugin folders' lines come last in require's message, from
+ * searcher_croot_then_plugins (under the sandbox, which has no C searchers,
+ * right after package.path's). */
+static int searcher_lua(lua_State *L) {
+    const char *filename;
+    const char *name = luaL_checkstring(L, 1);
+    lua_getfield(L, lua_upvalueindex(1), "path");
+    const char *path = lua_tostring(L, -1);
+    if (path == NULL) luaL_error(L, "'package.%s' must be a string", "path");
+    int top = lua_gettop(L); /* package.path */
+    if (push_plugin_templates(L, 0)) {
         filename = searchpath(L, name, lua_tostring(L, top + 1), ".", LUA_LSUBSEP);
         if (filename != NULL) return checkload(L, (load_file(L, filename, NULL) == LUA_OK), filename);
-        tried = lua_gettop(L);
+        lua_settop(L, top);
     }
     /* Then a built-in plugin (a file on the plugin path replaces one). */
     if (config_field(L, "builtins") == LUA_TTABLE) {
@@ -547,13 +572,33 @@ static int searcher_lua(lua_State *L) {
     /* Then package.path, as Lua's own searcher. */
     filename = searchpath(L, name, lua_tostring(L, top), ".", LUA_LSUBSEP);
     if (filename != NULL) return checkload(L, (load_file(L, filename, NULL) == LUA_OK), filename);
-    if (tried) {
+    if (is_sandboxed(L) && push_plugins_not_found(L, name)) {
         /* One message: each file tried, one a line, as findloader joins them. */
-        lua_pushvalue(L, tried);
         lua_pushliteral(L, "\n\t");
-        lua_pushvalue(L, -3);
+        lua_insert(L, -2);
         lua_concat(L, 3);
     }
+    return 1;
+}
+
+/* Lua's all-in-one C searcher (upvalue 1), then the plugin folders' lines:
+ * searcher_lua searched them first, so this names the files it looked for
+ * there after Lua's own lines, keeping Lua's four searchers. */
+static int searcher_croot_then_plugins(lua_State *L) {
+    const char *name = luaL_checkstring(L, 1);
+    lua_settop(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 2);
+    if (lua_isfunction(L, 2)) return 2; /* found a loader */
+    lua_settop(L, 2);
+    int said = lua_isstring(L, 2);
+    if (said) lua_pushliteral(L, "\n\t");
+    if (!push_plugins_not_found(L, name)) {
+        lua_settop(L, 2);
+        return said ? 1 : 0;
+    }
+    if (said) lua_concat(L, 3); /* Lua's lines, "\n\t", the plugin folders' */
     return 1;
 }
 
@@ -661,6 +706,14 @@ static int install(lua_State *L) {
             lua_pushvalue(L, 3);
             lua_pushcclosure(L, searcher_lua, 1);
             lua_rawseti(L, -2, 2);
+            if (!sandbox) {
+                if (lua_rawgeti(L, -1, 4) == LUA_TFUNCTION) {
+                    lua_pushcclosure(L, searcher_croot_then_plugins, 1);
+                    lua_rawseti(L, -2, 4);
+                } else {
+                    lua_pop(L, 1);
+                }
+            }
             if (sandbox) {
                 /* No C modules under the sandbox. */
                 lua_pushnil(L);

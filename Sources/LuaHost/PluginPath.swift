@@ -40,7 +40,8 @@ public enum PluginPath {
         return dirs
     }
 
-    static func absolute(_ path: String, in directory: String) -> String {
+    /// `path` made absolute against `directory`, with `.` and `..` resolved.
+    public static func absolute(_ path: String, in directory: String) -> String {
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: directory).appendingPathComponent(path)
         return url.standardizedFileURL.path
     }

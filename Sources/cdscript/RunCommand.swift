@@ -20,6 +20,9 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var viewOptions: ViewOptions
 
+    @Flag(help: "Count the lines of the script's files that run: luacov.stats.out and lcov.info in the current folder, a summary on stderr.")
+    var coverage = false
+
     @Argument(help: "The Lua script to run.", completion: .file(extensions: ["lua"]))
     var script: String
 
@@ -43,7 +46,7 @@ struct RunCommand: ParsableCommand {
             printError(hint)
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        try Self.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions) { host in
+        try Self.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions, coverage: coverage) { host in
             host.runScript(atPath: script, arguments: scriptArguments)
         }
     }
@@ -51,13 +54,14 @@ struct RunCommand: ParsableCommand {
     /// Runs what `load` loads into the host (the script file, or a built-in
     /// script such as `timer`) until the run ends.
     static func run(storeOptions: StoreOptions, hardening: HardeningOptions, speed: Double?, view viewOptions: ViewOptions,
-                    load: (LuaHost) -> ScriptFailure?) throws {
+                    coverage: Bool = false, load: (LuaHost) -> ScriptFailure?) throws {
         LuaHost.lineBufferStandardOutput()
         OutputContract.endRunOnFailure()
         let clock = try Self.clock(speed: speed)
         let scheduler = Scheduler(clock: clock)
         let host = LuaHost(scheduler: scheduler, limits: hardening.limits)
         host.pluginPath = hardening.pluginDirectories
+        let coverageRun = try RunCoverage(enabled: coverage, host: host)
         // Fast-forwarded time is not real time: a --speed run keeps its persistent
         // countdowns in memory, so a demo never leaves scaled deadlines in the store.
         // So does a sandboxed run (unless --allow-store): the store holds everyone's
@@ -136,7 +140,9 @@ struct RunCommand: ParsableCommand {
             return
         }
         if let failure {
+            let counted = coverageRun?.collect()
             view.finish()
+            if let counted { try coverageRun?.write(counted) }
             switch failure.kind {
             case .unreadable:
                 printError("cdscript: \(failure.message)")
@@ -152,8 +158,10 @@ struct RunCommand: ParsableCommand {
         let outcome = loop.run()
         // Countdowns the user left running with `q`: counted before the state closes.
         let quitEarly = view.controller.quitKey != nil && scheduler.activeCount > 0
+        let counted = coverageRun?.collect()
         Self.closeState(of: host)
         view.finish()
+        if let counted { try coverageRun?.write(counted) }
         var changesLost = false
         if let redis = shared as? RedisSharedStore {
             // Bounded: after a signal the watchdog ends the process 0.3 s after it.

@@ -231,7 +231,7 @@ struct SandboxEscapeTests {
         #expect(lines[0] == "nil nil nil nil nil")
         #expect(lines[1] == "nil cannot open /etc/passwd: \(refused)")
         #expect(lines[2].contains("unable to dump given function"))
-        #expect(lines[3] == "no file '\(scene.plugins)/secret.lua'\n\tno file '\(scene.plugins)/secret/init.lua'\n\tno file '\(scene.outside)/secret.lua'", "\(lines[3])")
+        #expect(lines[3] == "no file '\(scene.outside)/secret.lua'\n\tno file '\(scene.plugins)/secret.lua'\n\tno file '\(scene.plugins)/secret/init.lua'", "\(lines[3])")
         #expect(lines[4].hasPrefix("true false ") && lines[4].contains("resulting string too large (100000000 bytes"))
         #expect(lines[5] == "1 nil")
         #expect(lines[6] == "nil nil nil cannot open /etc/passwd: \(refused)")

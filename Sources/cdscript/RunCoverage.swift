@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import LuaHost
+import ScriptTesting
+
+/// `cdscript run --coverage`: the lines of the script's files that ran, in the
+/// reports `cdscript test --coverage` writes (luacov.stats.out, lcov.info and a
+/// summary on stderr), with the same `.luacov` include/exclude.
+struct RunCoverage {
+    let host: LuaHost
+    /// Read before the run starts: a bad `.luacov` is a usage problem, found
+    /// before the script runs rather than after.
+    let patterns: (include: [String], exclude: [String])
+
+    /// Starts counting in `host`; nil without `--coverage`.
+    init?(enabled: Bool, host: LuaHost) throws {
+        guard enabled else { return nil }
+        do {
+            patterns = try CoverageReport.luacovPatterns()
+        } catch {
+            printError("cdscript: \(error)")
+            throw ExitCode(ExitStatus.unreadableScript.rawValue)
+        }
+        self.host = host
+        host.startCoverage()
+    }
+
+    /// What ran; call it before the state closes. Files count when they are
+    /// inside the current folder and outside the plugin folders (cdscript's
+    /// preludes and built-in plugins are not files).
+    func collect() -> CoverageData {
+        let here = FileManager.default.currentDirectoryPath
+        let plugins = host.pluginPath.map { $0.path.hasSuffix("/") ? $0.path : $0.path + "/" }
+        var data = CoverageData()
+        for (file, lines) in host.coverageCounts() {
+            let absolute = PluginPath.absolute(file, in: here)
+            guard !plugins.contains(where: { absolute.hasPrefix($0) }) else { continue }
+            guard absolute.hasPrefix(here == "/" ? "/" : here + "/") else { continue }
+            let relative = String(absolute.dropFirst(here == "/" ? 1 : here.count + 1))
+            data.hits[relative, default: [:]].merge(lines, uniquingKeysWith: +)
+        }
+        return data
+    }
+
+    /// Writes the reports (after the view has given the terminal back: the
+    /// summary goes to stderr). A report that cannot be written whole: exit 74.
+    func write(_ data: CoverageData) throws {
+        let report = CoverageReport(data, testFiles: [], helper: nil, luacov: patterns)
+        for (text, file, what) in [(report.luacovStats, "luacov.stats.out", "coverage statistics"),
+                                   (report.lcovInfo, "lcov.info", "lcov tracefile")] {
+            do {
+                try ReportFile.write(text, to: file)
+            } catch {
+                printError("cdscript: cannot write the \(what) \(file): \(error)")
+                throw ExitCode(ExitStatus.outputError.rawValue)
+            }
+        }
+        report.summary.forEach { printError($0) }
+    }
+}
