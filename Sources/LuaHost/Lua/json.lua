@@ -14,11 +14,23 @@ local function encode(v)
   elseif t == "boolean" then return tostring(v)
   elseif t == "nil" then return "null"
   elseif t == "table" then
-    local keys = {}
-    for k in pairs(v) do keys[#keys + 1] = tostring(k) end
-    sort(keys)
+    -- A sequence (keys 1..n and no others, n > 0) is an array; any other table an object.
+    local count, n = 0, 0
+    for _ in pairs(v) do count = count + 1 end
+    while v[n + 1] ~= nil do n = n + 1 end
     local parts = {}
-    for _, k in ipairs(keys) do parts[#parts + 1] = encode(k) .. ":" .. encode(v[k]) end
+    if n > 0 and n == count then
+      for i = 1, n do parts[i] = encode(v[i]) end
+      return "[" .. concat(parts, ",") .. "]"
+    end
+    -- Object keys are strings; each keeps the key it came from, so 1 finds v[1].
+    local names, keys = {}, {}
+    for k in pairs(v) do
+      local name = tostring(k)
+      names[#names + 1], keys[name] = name, k
+    end
+    sort(names)
+    for _, name in ipairs(names) do parts[#parts + 1] = encode(name) .. ":" .. encode(v[keys[name]]) end
     return "{" .. concat(parts, ",") .. "}"
   end
   return encode(tostring(v))
