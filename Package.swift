@@ -56,9 +56,20 @@ let package = Package(
         .target(name: "CountdownCore", swiftSettings: hotPath),
         .target(name: "CTerminal"),
         .target(name: "TerminalView", dependencies: ["CTerminal", "CUtf8proc"]),
-        // Built-in plugins written as .lua files (BuiltinPlugins/), compiled into the binary.
+        // The host's own Lua (Lua/) and the built-in plugins (BuiltinPlugins/), compiled into the binary.
         .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore", "TerminalView"],
-                resources: [.embedInCode("BuiltinPlugins/timer_keys.lua")], swiftSettings: hotPath),
+                resources: [
+                    .embedInCode("Lua/host_prelude.lua"),
+                    .embedInCode("Lua/std_snapshot.lua"),
+                    .embedInCode("Lua/json.lua"),
+                    .embedInCode("BuiltinPlugins/plugin_common.lua"),
+                    .embedInCode("BuiltinPlugins/bell.lua"),
+                    .embedInCode("BuiltinPlugins/notify.lua"),
+                    .embedInCode("BuiltinPlugins/exec.lua"),
+                    .embedInCode("BuiltinPlugins/log.lua"),
+                    .embedInCode("BuiltinPlugins/formats.lua"),
+                    .embedInCode("BuiltinPlugins/timer_keys.lua"),
+                ], swiftSettings: hotPath),
         .target(name: "CLinux"),
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),
         // Adapter: countdowns kept across processes in SQLite (GRDB); only the executable and tests import it.
@@ -70,6 +81,12 @@ let package = Package(
             dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost", "TerminalView"],
             // The Lua parts of `cdscript test`, compiled into the binary.
             resources: [
+                .embedInCode("Lua/test_basics.lua"),
+                .embedInCode("Lua/test_expect.lua"),
+                .embedInCode("Lua/test_structure.lua"),
+                .embedInCode("Lua/test_time.lua"),
+                .embedInCode("Lua/test_plugins.lua"),
+                .embedInCode("Lua/test_running.lua"),
                 .embedInCode("Lua/prelude_busted.lua"),
                 .embedInCode("Lua/busted_config.lua"),
                 .embedInCode("Lua/shuffle.lua"),
@@ -77,6 +94,8 @@ let package = Package(
                 .embedInCode("Lua/output_handler.lua"),
                 .embedInCode("Lua/executable_lines.lua"),
                 .embedInCode("Lua/luacov_config.lua"),
+                .embedInCode("Lua/luassert_probe.lua"),
+                .embedInCode("Lua/pattern_filter.lua"),
             ]
         ),
         .executableTarget(

@@ -71,18 +71,7 @@ public struct BustedConfig: Equatable, Sendable {
     /// Which of `names` (base names) match one of `patterns` as Lua patterns.
     public static func matching(_ names: [String], patterns: [String]) -> [Bool] {
         guard !names.isEmpty else { return [] }
-        let source = #"""
-local names, patterns = ...
-local keep = {}
-for name in (names .. "\n"):gmatch("(.-)\n") do
-  local ok = false
-  for p in (patterns .. "\n"):gmatch("(.-)\n") do
-    if p ~= "" and pcall(string.find, name, p) and name:find(p) then ok = true break end
-  end
-  keep[#keep + 1] = ok and "1" or "0"
-end
-return table.concat(keep)
-"""#
+        let source = String(decoding: PackageResources.pattern_filter_lua, as: UTF8.self)
         let flags = (try? LuaEvaluation.run(source, arguments: [names.joined(separator: "\n"), patterns.joined(separator: "\n")], results: 1).first) ?? ""
         return names.indices.map { i in flags.count > i && flags[flags.index(flags.startIndex, offsetBy: i)] == "1" }
     }

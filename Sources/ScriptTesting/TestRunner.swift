@@ -363,12 +363,7 @@ extension TestRunner {
     /// Why the test API cannot be set up on this machine (luassert not found on
     /// package.path, which LUA_PATH_5_4 sets as for `lua5.4`), or nil.
     public static func missingDependency() -> String? {
-        let probe = #"""
-local ok, err = pcall(require, "luassert")
-if ok then return "" end
-return "luassert, the assertion library of busted, cannot be loaded (on Debian: apt install lua-luassert; " ..
-  "or put it on LUA_PATH_5_4):\n" .. tostring(err)
-"""#
+        let probe = String(decoding: PackageResources.luassert_probe_lua, as: UTF8.self)
         let text = (try? LuaEvaluation.run(probe, arguments: [], results: 1).first) ?? ""
         return text.isEmpty ? nil : text
     }

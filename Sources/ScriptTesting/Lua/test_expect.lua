@@ -1,6 +1,4 @@
-extension TestPrelude {
-    /// `expect(...)` and its matchers (failure messages, snapshots).
-    static let expectations = #"""
+-- `cdscript test`'s prelude, part 2 of 7: `expect(...)` and its matchers (failure messages, snapshots).
 -- expect -----------------------------------------------------------------
 
 -- Each matcher returns: passed, what was expected (as text), the message for a
@@ -210,6 +208,3 @@ function expect(actual)
   e.never = expectation(actual, true)
   return e
 end
-
-"""#
-}

@@ -1,6 +1,5 @@
-extension TestPrelude {
-    /// Running the blocks and tests as busted does, with isolation between tests.
-    static let running = #"""
+-- `cdscript test`'s prelude, part 7 of 7 (part 6 is prelude_busted.lua): running the blocks and
+-- tests as busted does, with isolation between tests.
 -- Running ----------------------------------------------------------------
 
 -- The first frame of user code, not this prelude's, luassert's nor C's: its level and `FILE:LINE`.
@@ -373,5 +372,3 @@ function suite.run(opts)
 end
 
 return suite
-"""#
-}

@@ -1,6 +1,5 @@
-extension TestPrelude {
-    /// Hermetic time: os.time, os.date and os.clock follow the virtual clock, in UTC.
-    static let hermeticTime = #"""
+-- `cdscript test`'s prelude, part 4 of 7: hermetic time; os.time, os.date and os.clock follow the
+-- virtual clock, in UTC.
 -- Hermetic time: Lua's own clock functions follow the virtual clock, in UTC.
 do
   local clock_now, clock_wall = clock.now, clock.wall
@@ -55,6 +54,3 @@ do
 
   os.clock = function() return clock_now() end
 end
-
-"""#
-}

@@ -1,6 +1,5 @@
-extension TestPrelude {
-    /// luassert's spies; busted's blocks, hooks and environments; scripts and captured output.
-    static let structure = #"""
+-- `cdscript test`'s prelude, part 3 of 7: luassert's spies; busted's blocks, hooks and environments;
+-- scripts and captured output.
 -- spy, stub, mock, match: luassert's --------------------------------------
 
 -- luassert's spies, plus what cdscript's own spies had: `s.count`, and
@@ -213,6 +212,3 @@ function printed()
   for i, line in ipairs(output or {}) do copy[i] = line end
   return copy
 end
-
-"""#
-}
