@@ -75,11 +75,9 @@ struct RunCommand: ParsableCommand {
             storeUnusable = true
         }
         host.persistence = shared?.persistence ?? InMemoryCountdownStore()
-        // Redis keeps instants on its server's clock, for many machines: no boot id.
-        host.bootID = shared is RedisSharedStore ? nil : BootID.current()
-        // Instants from Redis pass through a measured clock offset: a re-measurement
-        // (a few ms on a busy network) is not a change made elsewhere.
-        if shared is RedisSharedStore { host.externalChangeTolerance = 20_000_000 }
+        // Countdowns kept in memory (no store) are on this machine's boot clock.
+        host.bootID = shared == nil ? BootID.current() : shared?.bootID
+        if let tolerance = shared?.externalChangeTolerance { host.externalChangeTolerance = tolerance }
         // Signals interrupt running Lua code, and whatever path ends the process
         // gives the terminal back first (see docs/hardening.md, "Guarantees").
         MainLoop.setSignalActions(interrupt: LuaHost.interruptFromSignal, restore: TerminalSession.restoreFromSignal)
@@ -102,10 +100,7 @@ struct RunCommand: ParsableCommand {
         if let scaled = clock as? ScaledClock {
             loop.realInstant = { scaled.baseInstant($0) }
         }
-        // Changes queued for an unreachable Redis count against --memory-limit.
-        if let redis = shared as? RedisSharedStore {
-            redis.store.chargeMemory = { [weak host] in host?.chargeMemory($0) ?? true }
-        }
+        shared?.chargeHeldChanges { [weak host] in host?.chargeMemory($0) ?? true }
         // Changes other processes make to the countdowns this run holds arrive
         // through the store's feed, in the loop's one poll (StoreFollowing.swift).
         if let shared {
@@ -154,16 +149,9 @@ struct RunCommand: ParsableCommand {
         let quitEarly = view.controller.quitKey != nil && scheduler.activeCount > 0
         Self.closeState(of: host)
         view.finish()
-        var changesLost = false
-        if let redis = shared as? RedisSharedStore {
-            // Bounded: after a signal the watchdog ends the process 0.3 s after it.
-            let budget = outcome == .finished || outcome == .stopped ? 2_000 : 100
-            if !redis.store.flush(withinMilliseconds: budget) {
-                printError("cdscript: \(redis.store.pendingCount) change(s) to \(redis.store.pendingCountdowns) countdown(s) could not reach \(redis.location) before the run ended; they are lost")
-                changesLost = true
-            }
-            if !redis.store.lostIDs.isEmpty { changesLost = true }
-        }
+        // Bounded: after a signal the watchdog ends the process 0.3 s after it.
+        let budget = outcome == .finished || outcome == .stopped ? 2_000 : 100
+        let changesLost = shared.map { !$0.finishRun(withinMilliseconds: budget) } ?? false
         // Stored countdowns lost or changes not sent outweigh how the run ended:
         // 6 even after Ctrl-C, so that a script around it can tell.
         if changesLost { throw ExitCode(ExitStatus.storeError.rawValue) }
