@@ -105,7 +105,7 @@ struct RunCommand: ParsableCommand {
         // through the store's feed, in the loop's one poll (StoreFollowing.swift).
         if let shared {
             do {
-                loop.follow(try shared.changeFeed()) { [unowned host] changes in host.applyStoreChanges(changes) }
+                loop.follow(try shared.changeFeed(timers: loop)) { [unowned host] changes in host.applyStoreChanges(changes) }
             } catch {
                 printError("cdscript: \(error); changes made elsewhere reach this run only when it reads the store")
             }

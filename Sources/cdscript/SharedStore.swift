@@ -14,8 +14,9 @@ protocol SharedStore: AnyObject {
     var exists: Bool { get }
     /// The instant stored countdowns are read at.
     func now() throws -> StoreInstant
-    /// A feed of the changes other processes make.
-    func changeFeed() throws -> CountdownChangeFeed
+    /// A feed of the changes other processes make; its timers come from `timers`
+    /// (the run loop that follows it).
+    func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed
     /// Removes the countdowns that have finished by `now`; returns their ids.
     func removeFinished(at now: StoreInstant) throws -> [String]
     /// Removes the records that cannot be read as countdowns; returns what was removed.
@@ -57,9 +58,9 @@ final class SQLiteSharedStore: SharedStore {
     var exists: Bool { store.fileExists }
     func now() throws -> StoreInstant { storeNow() }
 
-    func changeFeed() throws -> CountdownChangeFeed {
+    func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed {
         if let feed { return feed }
-        let made = try SQLiteChangeWatcher(store: store)
+        let made = try SQLiteChangeWatcher(store: store, recheck: try timers.makeTimer())
         feed = made
         return made
     }
@@ -101,9 +102,9 @@ final class RedisSharedStore: SharedStore {
         return StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: nil)
     }
 
-    func changeFeed() throws -> CountdownChangeFeed {
+    func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed {
         if let feed { return feed }
-        let made = RedisChangeFeed(store: store)
+        let made = RedisChangeFeed(store: store, timer: try timers.makeTimer())
         feed = made
         return made
     }
