@@ -127,11 +127,11 @@ let package = Package(
         .testTarget(name: "CLinuxTests", dependencies: ["CLinux"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RedisTestServer"]),
-        .testTarget(name: "CountdownStoreTests", dependencies: ["CountdownStore", "CountdownCore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "CountdownStoreTests", dependencies: ["CountdownStore", "CountdownCore", "EventLoop", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Redis store against a real redis-server each suite starts on loopback and stops.
         // A real redis-server of a test's own, for the Redis tests of both suites below.
         .target(name: "RedisTestServer", path: "Tests/Support/RedisTestServer"),
-        .testTarget(name: "RedisStoreTests", dependencies: ["RedisStore", "CountdownCore", "RedisTestServer"]),
+        .testTarget(name: "RedisStoreTests", dependencies: ["RedisStore", "CountdownCore", "EventLoop", "RedisTestServer"]),
         // Runs the real binary against real stores: kill -9, SIGSTOP, clock jumps, bad files.
         .testTarget(name: "StoreFaultTests", dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "RedisTestServer"]),
         .testTarget(

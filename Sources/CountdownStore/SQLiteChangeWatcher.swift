@@ -16,15 +16,15 @@ import GRDB
 /// write may look too early. So cdscript's own writers also write one byte to
 /// `state.sqlite-changed` once a commit is visible (`CountdownStore`), and for
 /// other writers (an older cdscript, the sqlite3 shell) each burst of events is
-/// confirmed by re-checks on a one-shot timer, 5 ms to 0.6 s later. The timer is
-/// armed only by a change: an idle store costs no wake-up at all.
+/// confirmed by re-checks on a one-shot timer from the run loop, 5 ms to 0.6 s
+/// later. The timer is armed only by a change: an idle store costs no wake-up at all.
 ///
 /// When the store's directory does not exist yet, the nearest existing ancestor is
 /// watched for its creation.
 public final class SQLiteChangeWatcher: CountdownChangeFeed {
     public let store: CountdownStore
     private let inotifyFD: Int32
-    private let recheckFD: Int32
+    private let recheck: WakeUpTimer
     private var watch: Int32 = -1
     private var watchingStoreDirectory = false
     /// While an ancestor is watched: the name whose creation in it matters.
@@ -36,16 +36,14 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
     static let recheckDelays: [Int] = [5_000_000, 20_000_000, 60_000_000, 150_000_000, 400_000_000]
 
     /// Watches `store`, which should be the very store this process writes through
-    /// (its connection's own commits are then not reported).
-    public init(store: CountdownStore) throws(StoreError) {
+    /// (its connection's own commits are then not reported); `recheck` is the
+    /// timer of the re-checks, from the run loop (`WakeUpTimerSource`).
+    public init(store: CountdownStore, recheck: WakeUpTimer) throws(StoreError) {
         self.store = store
+        self.recheck = recheck
         inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        recheckFD = timerfd_create(CLOCK_MONOTONIC, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
-        guard inotifyFD >= 0, recheckFD >= 0 else {
-            let reason = String(cString: strerror(errno))
-            if inotifyFD >= 0 { close(inotifyFD) }
-            if recheckFD >= 0 { close(recheckFD) }
-            throw StoreError(.unavailable, path: store.path, reason: "cannot watch it for changes: \(reason)")
+        guard inotifyFD >= 0 else {
+            throw StoreError(.unavailable, path: store.path, reason: "cannot watch it for changes: \(String(cString: strerror(errno)))")
         }
         knewFile = store.fileExists
         guard !store.hasOpened else {
@@ -86,10 +84,9 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
 
     deinit {
         close(inotifyFD)
-        close(recheckFD)
     }
 
-    public var descriptors: [Int32] { [inotifyFD, recheckFD] }
+    public var descriptors: [Int32] { [inotifyFD, recheck.descriptor] }
 
     public func drain() -> CountdownChanges {
         var relevant = false
@@ -131,8 +128,7 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
                 }
             }
         }
-        var expirations: UInt64 = 0
-        let timerFired = read(recheckFD, &expirations, 8) == 8
+        let timerFired = recheck.takeExpiry()
         if moved {
             rewatch()
             // A store directory that appeared (or was replaced) may hold a store
@@ -178,16 +174,12 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
     }
 
     private func disarmRecheck() {
-        var spec = itimerspec()
-        timerfd_settime(recheckFD, 0, &spec, nil)
+        recheck.disarm()
     }
 
     private func armRecheck() {
         let index = Self.recheckDelays.count - pendingRechecks
-        let delay = Self.recheckDelays[max(0, min(index, Self.recheckDelays.count - 1))]
-        var spec = itimerspec()
-        spec.it_value = timespec(tv_sec: 0, tv_nsec: delay)
-        timerfd_settime(recheckFD, 0, &spec, nil)
+        recheck.arm(afterNanoseconds: Self.recheckDelays[max(0, min(index, Self.recheckDelays.count - 1))])
     }
 
     /// What says the watched folder itself went away: deleted, moved, or on a

@@ -8,40 +8,37 @@ import CountdownCore
 /// the store's channel, whose descriptor the run loop polls with everything else.
 /// Each change script publishes the id it changed.
 ///
-/// When the server is lost (either connection fails), a one-shot timer retries
-/// with backoff (0.1 s doubling to 2 s: no busy loop, no wake-up storm). Once the
-/// store is connected again, the changes queued meanwhile are sent in slices of
-/// a few milliseconds, one per pass of the run loop (the timer fires again at
-/// once), so ticks, redraws and keys go on during a long replay. When all are
-/// sent the feed reports `.unknown` so holders re-read everything: changes
-/// published while nobody listened are not lost.
+/// When the server is lost (either connection fails), a one-shot timer from the
+/// run loop retries with backoff (0.1 s doubling to 2 s: no busy loop, no wake-up
+/// storm). Once the store is connected again, the changes queued meanwhile are
+/// sent in slices of a few milliseconds, one per pass of the run loop (the timer
+/// fires again at once), so ticks, redraws and keys go on during a long replay.
+/// When all are sent the feed reports `.unknown` so holders re-read everything:
+/// changes published while nobody listened are not lost.
 public final class RedisChangeFeed: CountdownChangeFeed {
     public let store: RedisCountdownStore
     private var subscriber: RedisConnection?
-    private let timerFD: Int32
+    private let timer: WakeUpTimer
     private var backoff: Int = 0
     static let firstBackoff = 100
     static let longestBackoff = 2_000
 
-    public init(store: RedisCountdownStore) {
+    /// Follows `store`; `timer` paces the retries and replays, from the run loop
+    /// (`WakeUpTimerSource`).
+    public init(store: RedisCountdownStore, timer: WakeUpTimer) {
         self.store = store
-        timerFD = timerfd_create(CLOCK_BOOTTIME, Int32(TFD_CLOEXEC | TFD_NONBLOCK))
+        self.timer = timer
         store.onLost = { [unowned self] in self.lost() }
         if !subscribe() { scheduleRetry() }
     }
 
-    deinit {
-        if timerFD >= 0 { close(timerFD) }
-    }
-
     public var descriptors: [Int32] {
-        [subscriber?.fd, timerFD].compactMap { $0 }.filter { $0 >= 0 }
+        [subscriber?.fd, timer.descriptor].compactMap { $0 }.filter { $0 >= 0 }
     }
 
     public func drain() -> CountdownChanges {
         var changes = CountdownChanges.none
-        var expirations: UInt64 = 0
-        if read(timerFD, &expirations, 8) == 8 {
+        if timer.takeExpiry() {
             if retry() { changes = .unknown }
         }
         // Read only what is there: a blocking read on a quiet subscriber would wait
@@ -110,15 +107,11 @@ public final class RedisChangeFeed: CountdownChangeFeed {
 
     /// The next slice of a replay, after the run loop's next pass.
     private func fireSoon() {
-        var spec = itimerspec()
-        spec.it_value = timespec(tv_sec: 0, tv_nsec: 1)
-        timerfd_settime(timerFD, 0, &spec, nil)
+        timer.arm(afterNanoseconds: 1)
     }
 
     private func scheduleRetry() {
         backoff = backoff == 0 ? Self.firstBackoff : min(backoff * 2, Self.longestBackoff)
-        var spec = itimerspec()
-        spec.it_value = timespec(tv_sec: backoff / 1000, tv_nsec: (backoff % 1000) * 1_000_000)
-        timerfd_settime(timerFD, 0, &spec, nil)
+        timer.arm(afterNanoseconds: backoff * 1_000_000)
     }
 }

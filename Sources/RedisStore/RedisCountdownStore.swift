@@ -64,6 +64,12 @@ public final class RedisCountdownStore: CountdownPersistence {
     public var notice: (String) -> Void = { _ in }
 
     static let hashKey = "cdscript:countdowns"
+    /// How many times one change is computed again because another process wrote
+    /// the same countdown in between, before the store gives up on it. Each
+    /// conflict means some writer succeeded, so the store as a whole moves on;
+    /// a thousand in a row is a fight between writers, and waiting on it for ever
+    /// would hang the run.
+    static let maximumAttempts = 1000
     var channel: String { "cdscript:changes:\(url.database)" }
 
     public init(url: RedisURL, clock: TimeSource = BootClock()) {
@@ -211,12 +217,10 @@ public final class RedisCountdownStore: CountdownPersistence {
             let after = record.map { RedisRecord.shifted($0, by: shift) }
             if after == before { return result }
             if let record { try checkStorable(record) }
-            do {
-                if try write(id: id, before: before, after: after, unconditional: false) { return result }
-            } catch let error as RedisError where !error.connectionLost && attempts < 1000 {
-                throw error
+            if try write(id: id, before: before, after: after, unconditional: false) { return result }
+            if attempts >= Self.maximumAttempts {
+                throw RedisError(connectionLost: false, message: "\(url): gave up changing '\(id)' after \(Self.maximumAttempts) conflicting writes")
             }
-            if attempts >= 1000 { throw RedisError(connectionLost: false, message: "\(url): gave up changing '\(id)' after 1000 conflicting writes") }
             shift = clock.wallShift()
         }
     }
@@ -492,7 +496,7 @@ public final class RedisCountdownStore: CountdownPersistence {
         var current = change.before
         var known = false
         var attempts = 0
-        while attempts < 1000 {
+        while attempts < Self.maximumAttempts {
             attempts += 1
             if change.restore, known, current != nil {
                 // Written back (or started again) by another process meanwhile.

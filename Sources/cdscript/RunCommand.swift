@@ -79,11 +79,9 @@ struct RunCommand: ParsableCommand {
             storeUnusable = true
         }
         host.persistence = shared?.persistence ?? InMemoryCountdownStore()
-        // Redis keeps instants on its server's clock, for many machines: no boot id.
-        host.bootID = shared is RedisSharedStore ? nil : BootID.current()
-        // Instants from Redis pass through a measured clock offset: a re-measurement
-        // (a few ms on a busy network) is not a change made elsewhere.
-        if shared is RedisSharedStore { host.externalChangeTolerance = 20_000_000 }
+        // Countdowns kept in memory (no store) are on this machine's boot clock.
+        host.bootID = shared == nil ? BootID.current() : shared?.bootID
+        if let tolerance = shared?.externalChangeTolerance { host.externalChangeTolerance = tolerance }
         // Signals interrupt running Lua code, and whatever path ends the process
         // gives the terminal back first (see docs/hardening.md, "Guarantees").
         MainLoop.setSignalActions(interrupt: LuaHost.interruptFromSignal, restore: TerminalSession.restoreFromSignal)
@@ -106,15 +104,12 @@ struct RunCommand: ParsableCommand {
         if let scaled = clock as? ScaledClock {
             loop.realInstant = { scaled.baseInstant($0) }
         }
-        // Changes queued for an unreachable Redis count against --memory-limit.
-        if let redis = shared as? RedisSharedStore {
-            redis.store.chargeMemory = { [weak host] in host?.chargeMemory($0) ?? true }
-        }
+        shared?.chargeHeldChanges { [weak host] in host?.chargeMemory($0) ?? true }
         // Changes other processes make to the countdowns this run holds arrive
         // through the store's feed, in the loop's one poll (StoreFollowing.swift).
         if let shared {
             do {
-                loop.follow(try shared.changeFeed()) { [unowned host] changes in host.applyStoreChanges(changes) }
+                loop.follow(try shared.changeFeed(timers: loop)) { [unowned host] changes in host.applyStoreChanges(changes) }
             } catch {
                 printError("cdscript: \(error); changes made elsewhere reach this run only when it reads the store")
             }
@@ -161,17 +156,11 @@ struct RunCommand: ParsableCommand {
         let counted = coverageRun?.collect()
         Self.closeState(of: host)
         view.finish()
+        // Bounded: after a signal the watchdog ends the process 0.3 s after it.
+        // First: nothing that may throw comes between the run and its store.
+        let budget = outcome == .finished || outcome == .stopped ? 2_000 : 100
+        let changesLost = shared.map { !$0.finishRun(withinMilliseconds: budget) } ?? false
         if let counted { try coverageRun?.write(counted) }
-        var changesLost = false
-        if let redis = shared as? RedisSharedStore {
-            // Bounded: after a signal the watchdog ends the process 0.3 s after it.
-            let budget = outcome == .finished || outcome == .stopped ? 2_000 : 100
-            if !redis.store.flush(withinMilliseconds: budget) {
-                printError("cdscript: \(redis.store.pendingCount) change(s) to \(redis.store.pendingCountdowns) countdown(s) could not reach \(redis.location) before the run ended; they are lost")
-                changesLost = true
-            }
-            if !redis.store.lostIDs.isEmpty { changesLost = true }
-        }
         // Stored countdowns lost or changes not sent outweigh how the run ended:
         // 6 even after Ctrl-C, so that a script around it can tell.
         if changesLost { throw ExitCode(ExitStatus.storeError.rawValue) }

@@ -14,12 +14,29 @@ protocol SharedStore: AnyObject {
     var exists: Bool { get }
     /// The instant stored countdowns are read at.
     func now() throws -> StoreInstant
-    /// A feed of the changes other processes make.
-    func changeFeed() throws -> CountdownChangeFeed
+    /// A feed of the changes other processes make; its timers come from `timers`
+    /// (the run loop that follows it).
+    func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed
     /// Removes the countdowns that have finished by `now`; returns their ids.
     func removeFinished(at now: StoreInstant) throws -> [String]
     /// Removes the records that cannot be read as countdowns; returns what was removed.
     func removeUnreadable() throws -> [UnreadableCountdown]
+
+    /// The boot id a run stamps on the countdowns it stores: instants on this
+    /// machine's boot clock are valid only until it reboots. Nil for a store that
+    /// keeps instants on a clock of its own, for many machines.
+    var bootID: String? { get }
+    /// How far a stored instant may move without being taken for a change made
+    /// elsewhere; nil keeps the Lua host's default.
+    var externalChangeTolerance: Nanoseconds? { get }
+    /// Lets changes the store holds back (queued while it is out of reach) count
+    /// against the run's memory limit: `charge` takes bytes (negative when they
+    /// are freed) and returns false when the limit refuses them.
+    func chargeHeldChanges(to charge: @escaping (Int) -> Bool)
+    /// At the end of a run: sends what the store still holds back, for at most
+    /// `milliseconds`. Returns false, after saying what on stderr, when changes
+    /// could not be sent or stored countdowns were lost during the run.
+    func finishRun(withinMilliseconds milliseconds: Int) -> Bool
 }
 
 extension SharedStore {
@@ -41,9 +58,9 @@ final class SQLiteSharedStore: SharedStore {
     var exists: Bool { store.fileExists }
     func now() throws -> StoreInstant { storeNow() }
 
-    func changeFeed() throws -> CountdownChangeFeed {
+    func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed {
         if let feed { return feed }
-        let made = try SQLiteChangeWatcher(store: store)
+        let made = try SQLiteChangeWatcher(store: store, recheck: try timers.makeTimer())
         feed = made
         return made
     }
@@ -55,6 +72,12 @@ final class SQLiteSharedStore: SharedStore {
     func removeUnreadable() throws -> [UnreadableCountdown] {
         try store.removeUnreadable()
     }
+
+    var bootID: String? { BootID.current() }
+    var externalChangeTolerance: Nanoseconds? { nil }
+    /// Every change is written at once: nothing is held back.
+    func chargeHeldChanges(to charge: @escaping (Int) -> Bool) {}
+    func finishRun(withinMilliseconds milliseconds: Int) -> Bool { true }
 }
 
 /// A Redis server (`--store redis://...`), shared across machines.
@@ -79,9 +102,9 @@ final class RedisSharedStore: SharedStore {
         return StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: nil)
     }
 
-    func changeFeed() throws -> CountdownChangeFeed {
+    func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed {
         if let feed { return feed }
-        let made = RedisChangeFeed(store: store)
+        let made = RedisChangeFeed(store: store, timer: try timers.makeTimer())
         feed = made
         return made
     }
@@ -92,5 +115,25 @@ final class RedisSharedStore: SharedStore {
 
     func removeUnreadable() throws -> [UnreadableCountdown] {
         try store.removeUnreadable()
+    }
+
+    /// Redis keeps instants on its server's clock, for many machines: no boot id.
+    var bootID: String? { nil }
+    /// Instants from Redis pass through a measured clock offset: a re-measurement
+    /// (a few ms on a busy network) is not a change made elsewhere.
+    var externalChangeTolerance: Nanoseconds? { 20_000_000 }
+
+    /// Changes queued for an unreachable server count against --memory-limit.
+    func chargeHeldChanges(to charge: @escaping (Int) -> Bool) {
+        store.chargeMemory = charge
+    }
+
+    func finishRun(withinMilliseconds milliseconds: Int) -> Bool {
+        var sent = true
+        if !store.flush(withinMilliseconds: milliseconds) {
+            printError("cdscript: \(store.pendingCount) change(s) to \(store.pendingCountdowns) countdown(s) could not reach \(location) before the run ended; they are lost")
+            sent = false
+        }
+        return sent && store.lostIDs.isEmpty
     }
 }

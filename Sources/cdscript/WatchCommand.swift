@@ -49,7 +49,7 @@ struct WatchCommand: ParsableCommand {
         scheduler.delegate = watcher
         let feed: CountdownChangeFeed
         do {
-            feed = try store.changeFeed()
+            feed = try store.changeFeed(timers: loop)
             try watcher.refresh(.unknown)
         } catch {
             session?.end()

@@ -1,4 +1,5 @@
 import CountdownCore
+import EventLoop
 import CountdownStore
 import Foundation
 import Testing
@@ -37,7 +38,7 @@ struct SQLiteChangeWatcherTests {
         let dir = temporaryDirectory()
         let mine = CountdownStore(directory: dir)
         try mine.save(record("a"))
-        let watcher = try SQLiteChangeWatcher(store: mine)
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         try mine.save(record("b"))
         #expect(changes(watcher, within: 0.8) == .none, "its own write")
         let other = CountdownStore(directory: dir)
@@ -60,7 +61,7 @@ struct SQLiteChangeWatcherTests {
         }
         #expect(!FileManager.default.fileExists(atPath: dir + "/state.sqlite-wal"))
         let mine = CountdownStore(directory: dir)
-        let watcher = try SQLiteChangeWatcher(store: mine)
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         #expect(!mine.hasOpened)
         #expect(!FileManager.default.fileExists(atPath: dir + "/state.sqlite-wal"), "the watcher opened the store")
         #expect(try mine.load(id: "a") != nil)
@@ -79,7 +80,7 @@ struct SQLiteChangeWatcherTests {
         let other = CountdownStore(directory: dir)
         try other.save(record("a"))
         let mine = CountdownStore(directory: dir)
-        let watcher = try SQLiteChangeWatcher(store: mine)
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         try other.modify(id: "a") { $0?.total += 1 }
         #expect(changes(watcher) == .unknown)
         #expect(mine.hasOpened, "opened by the watcher, to read data_version")
@@ -90,7 +91,7 @@ struct SQLiteChangeWatcherTests {
     func directoryCreatedLater() throws {
         let root = temporaryDirectory()
         let mine = CountdownStore(directory: root + "/x/y")
-        let watcher = try SQLiteChangeWatcher(store: mine)
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         #expect(!FileManager.default.fileExists(atPath: root))
         let other = CountdownStore(directory: root + "/x/y")
         try other.save(record("late"))
@@ -104,7 +105,7 @@ struct SQLiteChangeWatcherTests {
         let dir = root + "/state"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let mine = CountdownStore(directory: dir)
-        let watcher = try SQLiteChangeWatcher(store: mine)
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         #expect(rename(dir, root + "/state.old") == 0)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
         #expect(changes(watcher, within: 0.3) == .none, "an empty folder is no change")
@@ -120,7 +121,7 @@ struct SQLiteChangeWatcherTests {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         try "not a folder".write(toFile: dir, atomically: false, encoding: .utf8)
         let mine = CountdownStore(directory: dir)
-        let watcher = try SQLiteChangeWatcher(store: mine)
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         try "still not".write(toFile: dir, atomically: false, encoding: .utf8)
         #expect(wakes(watcher, within: 0.3) == 0, "writes to the file woke the watcher")
         try FileManager.default.removeItem(atPath: dir)
@@ -134,7 +135,7 @@ struct SQLiteChangeWatcherTests {
         let dir = temporaryDirectory()
         let mine = CountdownStore(directory: dir)
         try mine.save(record("a"))
-        let watcher = try SQLiteChangeWatcher(store: mine)
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         try FileManager.default.removeItem(atPath: dir + "/" + CountdownStore.changeSignalName)
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")

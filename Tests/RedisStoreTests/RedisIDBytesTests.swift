@@ -1,4 +1,5 @@
 import CountdownCore
+import EventLoop
 import Foundation
 import RedisTestServer
 @testable import RedisStore
@@ -48,7 +49,7 @@ struct RedisIDBytesTests: RedisSuite {
     @Test("the change feed reports NFC and NFD apart")
     func feedKeepsThemApart() throws {
         let store = try store()
-        let feed = RedisChangeFeed(store: try self.store())
+        let feed = RedisChangeFeed(store: try self.store(), timer: try LoopTimer())
         try store.save(record(nfc, seconds: 1))
         try store.save(record(nfd, seconds: 1))
         var seen: Set<CountdownID> = []

@@ -1,4 +1,5 @@
 import CountdownCore
+import EventLoop
 import Foundation
 import RedisTestServer
 @testable import RedisStore
@@ -128,7 +129,7 @@ struct RedisOutageTests: RedisSuite {
         let store = try store()
         var notices: [String] = []
         store.notice = { notices.append($0) }
-        let feed = RedisChangeFeed(store: store)
+        let feed = RedisChangeFeed(store: store, timer: try LoopTimer())
         try store.save(record("kept", seconds: 100))
         try store.save(record("cancelled", seconds: 100))
         try store.modify(id: "kept") { $0?.append(5 * s, at: now) }

@@ -1,4 +1,5 @@
 import CountdownCore
+import EventLoop
 import Foundation
 import RedisTestServer
 @testable import RedisStore
@@ -27,7 +28,7 @@ struct RedisStoreTests: RedisSuite {
     @Test("save, load, list, modify and delete round-trip; every change is published on the store's channel")
     func roundTrip() throws {
         let s = try store()
-        let feed = RedisChangeFeed(store: s)
+        let feed = RedisChangeFeed(store: s, timer: try LoopTimer())
         let t = now
         try s.save(record("a", seconds: 60, now: t))
         let loaded = try #require(try s.load(id: "a"))
