@@ -130,19 +130,21 @@ typedef struct tick_box {
     int handle_ref;
 } tick_box;
 
-static const char *const TICK_FIELDS[] = {
-    "id", "remaining", "days", "hours", "minutes", "seconds", "tenths",
-    "elapsed", "progress", "missed", "overtime", NULL
+static const char *const TICK_FIELDS[CD_TICK_FIELD_COUNT + 1] = {
+    [CD_TICK_ID] = "id", [CD_TICK_REMAINING] = "remaining", [CD_TICK_DAYS] = "days",
+    [CD_TICK_HOURS] = "hours", [CD_TICK_MINUTES] = "minutes", [CD_TICK_SECONDS] = "seconds",
+    [CD_TICK_TENTHS] = "tenths", [CD_TICK_ELAPSED] = "elapsed", [CD_TICK_PROGRESS] = "progress",
+    [CD_TICK_MISSED] = "missed", [CD_TICK_OVERTIME] = "overtime", [CD_TICK_FIELD_COUNT] = NULL
 };
 
 /* Pushes field `i` of the tick at `index`; units are truncated, as clocks show them. */
-static void push_tick_field(lua_State *L, int index, const cd_tick *t, int i) {
+static void push_tick_field(lua_State *L, int index, const cd_tick *t, cd_tick_field i) {
     int64_t r = t->remaining_ns < 0 ? 0 : t->remaining_ns;
     int64_t secs = r / 1000000000;
     int64_t elapsed = t->total_ns - r;
     if (elapsed < 0) elapsed = 0;
     switch (i) {
-    case 0: {
+    case CD_TICK_ID: {
         /* The countdown's handle (the tick's user value 1), whose CD_UV_ID is the id. */
         int handle_ref = ((const tick_box *)t)->handle_ref;
         int type = handle_ref != LUA_NOREF ? lua_rawgeti(L, LUA_REGISTRYINDEX, handle_ref)
@@ -156,21 +158,22 @@ static void push_tick_field(lua_State *L, int index, const cd_tick *t, int i) {
         }
         break;
     }
-    case 1: lua_pushnumber(L, (lua_Number)r / 1e9); break;
-    case 2: lua_pushinteger(L, secs / 86400); break;
-    case 3: lua_pushinteger(L, (secs / 3600) % 24); break;
-    case 4: lua_pushinteger(L, (secs / 60) % 60); break;
-    case 5: lua_pushinteger(L, secs % 60); break;
-    case 6: lua_pushinteger(L, (r / 100000000) % 10); break;
-    case 7: lua_pushnumber(L, (lua_Number)elapsed / 1e9); break;
-    case 8: {
+    case CD_TICK_REMAINING: lua_pushnumber(L, (lua_Number)r / 1e9); break;
+    case CD_TICK_DAYS: lua_pushinteger(L, secs / 86400); break;
+    case CD_TICK_HOURS: lua_pushinteger(L, (secs / 3600) % 24); break;
+    case CD_TICK_MINUTES: lua_pushinteger(L, (secs / 60) % 60); break;
+    case CD_TICK_SECONDS: lua_pushinteger(L, secs % 60); break;
+    case CD_TICK_TENTHS: lua_pushinteger(L, (r / 100000000) % 10); break;
+    case CD_TICK_ELAPSED: lua_pushnumber(L, (lua_Number)elapsed / 1e9); break;
+    case CD_TICK_PROGRESS: {
         lua_Number p = t->total_ns <= 0 ? 1.0 : (lua_Number)elapsed / (lua_Number)t->total_ns;
         lua_pushnumber(L, p < 0 ? 0 : p > 1 ? 1 : p);
         break;
     }
-    case 9: lua_pushinteger(L, t->missed); break;
+    case CD_TICK_MISSED: lua_pushinteger(L, t->missed); break;
     /* Seconds past the end of an overtime countdown (its remaining below zero); 0 before. */
-    case 10: lua_pushnumber(L, t->remaining_ns < 0 ? (lua_Number)(-t->remaining_ns) / 1e9 : 0); break;
+    case CD_TICK_OVERTIME: lua_pushnumber(L, t->remaining_ns < 0 ? (lua_Number)(-t->remaining_ns) / 1e9 : 0); break;
+    case CD_TICK_FIELD_COUNT:
     default: lua_pushnil(L);
     }
 }
@@ -219,7 +222,7 @@ static int tick_pairs(lua_State *L) {
 
 static int tick_tostring(lua_State *L) {
     const cd_tick *t = (const cd_tick *)lua_touserdata(L, 1);
-    push_tick_field(L, 1, t, 0);
+    push_tick_field(L, 1, t, CD_TICK_ID);
     const char *id = lua_tostring(L, -1);
     lua_pushfstring(L, "tick of %s%s%s: %f s remaining", id ? "\"" : "", id ? id : "an anonymous countdown",
                     id ? "\"" : "", (lua_Number)(t->remaining_ns < 0 ? 0 : t->remaining_ns) / 1e9);
@@ -281,7 +284,7 @@ void cd_push_traceback_handler(lua_State *L) {
 
 /* ---- calling hooks ---------------------------------------------------- */
 
-static const char *const OPTION_NAMES[8] = {
+static const char *const OPTION_NAMES[CD_OPTION_COUNT] = {
     "id", "seconds", "at", "every", "on_tick", "on_done", "on_error", "persist"
 };
 
@@ -294,8 +297,8 @@ static int make_hook_caller(lua_State *L) {
     caller->shared_tick_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     /* Short strings are interned and never move: a table key "seconds" is this
      * very string, for as long as this table keeps it alive. */
-    lua_createtable(L, 8, 0);
-    for (int i = 0; i < 8; i++) {
+    lua_createtable(L, CD_OPTION_COUNT, 0);
+    for (int i = 0; i < CD_OPTION_COUNT; i++) {
         lua_pushstring(L, OPTION_NAMES[i]);
         caller->option_names[i] = lua_tostring(L, -1);
         lua_rawseti(L, -2, i + 1);
@@ -392,10 +395,10 @@ int cd_hook_flags(lua_State *L, cd_hook_caller *caller, int index) {
     /* A user value a handle was made without reads as none (LUA_TNONE), a nil. */
     if (lua_getiuservalue(L, index, CD_UV_ID) > LUA_TNIL) flags |= CD_HOOK_HAS_ID;
     lua_pop(L, 1);
-    for (int hook = 2; hook <= 3; hook++) {
+    for (cd_hook_slot hook = CD_HOOK_ON_TICK; hook <= CD_HOOK_ON_DONE; hook++) {
         int type = lua_getiuservalue(L, index, cd_hook_uv(hook));
-        if (type > LUA_TNIL) flags |= hook == 2 ? CD_HOOK_HAS_TICK : CD_HOOK_HAS_DONE;
-        if (type == LUA_TFUNCTION && hook_is_local(L, caller, lua_gettop(L))) flags |= CD_HOOK_LOCAL << hook;
+        if (type > LUA_TNIL) flags |= hook == CD_HOOK_ON_TICK ? CD_HOOK_HAS_TICK : CD_HOOK_HAS_DONE;
+        if (type == LUA_TFUNCTION && hook_is_local(L, caller, lua_gettop(L))) flags |= cd_hook_local_flag(hook);
         lua_pop(L, 1);
     }
     return flags;
@@ -453,7 +456,7 @@ static int share_tick_hook_at(lua_State *L, cd_hook_caller *caller, int index, c
 }
 
 int cd_share_tick_hook(lua_State *L, cd_hook_caller *caller, int index, int flags) {
-    if (!(flags & (CD_HOOK_LOCAL << 2))) return 0;
+    if (!(flags & CD_HOOK_TICK_LOCAL)) return 0;
     int shared = 0;
     if (lua_getiuservalue(L, index, CD_UV_TICK) == LUA_TFUNCTION) shared = share_tick_hook_at(L, caller, lua_gettop(L), lua_topointer(L, -1));
     lua_settop(L, -2);
@@ -469,7 +472,7 @@ void cd_release_tick_hook(lua_State *L, cd_hook_caller *caller, int shared_hook)
     lua_rawseti(L, LUA_REGISTRYINDEX, e->ref);
 }
 
-int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, int hook, int flags, int shared_hook,
+int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, cd_hook_slot hook, int flags, int shared_hook,
                  int64_t remaining_ns, int64_t total_ns, int64_t missed, const char *reason) {
     const cd_tick tick = {remaining_ns, total_ns, missed};
     /* Every API call here runs for every tick: no rotations (lua_rotate,
@@ -482,7 +485,7 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
     }
     /* A shared on_tick with the shared tick free: neither the handle nor its
      * registry entry is read (the tick names the countdown by reference). */
-    if (hook == 2 && shared_hook > 0 && !caller->shared_tick_busy) {
+    if (hook == CD_HOOK_ON_TICK && shared_hook > 0 && !caller->shared_tick_busy) {
         push_shared_tick_call(L, caller, shared_hook, handle_ref, &tick);  /* fn t */
         cd_limits_saved saved = cd_limits_begin(L, caller->limits);
         int status = lua_pcall(L, 1, 0, msgh);        /* [err] */
@@ -499,7 +502,7 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
     }
     /* The shared tick, unless a hook that holds it is running (this call is then
      * nested in it: a start's first tick, an on_done run by a cancel). */
-    int shared = (flags & (CD_HOOK_LOCAL << hook)) && !caller->shared_tick_busy;
+    int shared = (flags & cd_hook_local_flag(hook)) && !caller->shared_tick_busy;
     if (shared) {
         /* This hook provably lets its `t` go (tick_escape.c). */
         lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_ref);
@@ -800,7 +803,7 @@ static inline __attribute__((always_inline)) int read_options(lua_State *L, cd_h
         const char *key = lua_tolstring(L, -2, NULL);
         if (key == NULL) goto long_way;
         int option = 0;
-        while (option < 8 && caller->option_names[option] != key) option++;
+        while (option < CD_OPTION_COUNT && caller->option_names[option] != key) option++;
         int type = lua_type(L, -1);
         /* Each case checks `allowed` itself: a constant once inlined, so that the
          * check costs nothing where the option is allowed. */
@@ -901,12 +904,12 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_
     const void *tick_fn = NULL;
     if (f & CD_HOOK_HAS_TICK) {
         tick_fn = lua_topointer(L, options->tick_index);
-        if (hook_is_local_at(L, caller, options->tick_index, tick_fn)) f |= CD_HOOK_LOCAL << 2;
+        if (hook_is_local_at(L, caller, options->tick_index, tick_fn)) f |= CD_HOOK_TICK_LOCAL;
         lua_pushvalue(L, options->tick_index);
         lua_setiuservalue(L, handle, CD_UV_TICK);
     }
     if (f & CD_HOOK_HAS_DONE) {
-        if (hook_is_local(L, caller, options->done_index)) f |= CD_HOOK_LOCAL << 3;
+        if (hook_is_local(L, caller, options->done_index)) f |= CD_HOOK_DONE_LOCAL;
         lua_pushvalue(L, options->done_index);
         lua_setiuservalue(L, handle, CD_UV_DONE);
     }
@@ -918,7 +921,7 @@ cd_handle *cd_start_handle(lua_State *L, cd_hook_caller *caller, const cd_start_
         lua_settop(L, handle - 1);
         return NULL;
     }
-    *shared_hook = (f & (CD_HOOK_LOCAL << 2)) ? share_tick_hook_at(L, caller, options->tick_index, tick_fn) : 0;
+    *shared_hook = (f & CD_HOOK_TICK_LOCAL) ? share_tick_hook_at(L, caller, options->tick_index, tick_fn) : 0;
     lua_copy(L, handle, base + 1);
     lua_settop(L, base + 1);                           /* h */
     *flags = f;

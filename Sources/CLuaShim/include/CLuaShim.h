@@ -16,6 +16,7 @@
 #include "CLuaPrint.h"
 #include "CLuaStdlib.h"
 #include "CLuaVersion.h"
+#include "CLuaSlots.h"
 
 /* A countdown handle's payload (defined below). */
 typedef struct cd_handle cd_handle;
@@ -121,7 +122,7 @@ typedef struct cd_hook_caller {
     /* The names of countdown.start's options (CD_OPTION_*), as the interned Lua
      * strings a script's table uses for its keys, kept alive by `option_names_ref`:
      * a key is recognised by comparing addresses. */
-    const char *option_names[8];
+    const char *option_names[CD_OPTION_COUNT];
     int option_names_ref;
     /* Countdowns by id (ids.c). */
     cd_id_map ids;
@@ -158,41 +159,11 @@ typedef struct cd_hook_caller {
 cd_hook_caller *cd_hook_caller_new(lua_State *L);
 void cd_hook_caller_free(cd_hook_caller *caller);
 
-/* A countdown handle's user values. on_tick comes first: a handle with an
- * on_tick and nothing else (the common start) is made with one user value, not
- * two with an empty id slot before it, 16 bytes less per countdown. */
-#define CD_UV_TICK 1
-#define CD_UV_ID 2
-#define CD_UV_DONE 3
-#define CD_UV_ERROR 4
-/* The user value of hook n (2 on_tick, 3 on_done), as cd_call_hook numbers them. */
-static inline int cd_hook_uv(int hook) { return hook == 2 ? CD_UV_TICK : hook; }
-
-/* What cd_call_hook needs to know of a countdown, worked out once (cd_hook_flags). */
-enum {
-    /* The countdown has an id (its handle's user value CD_UV_ID is not nil). */
-    CD_HOOK_HAS_ID = 1,
-    /* Hook n (2 on_tick, 3 on_done) cannot keep its `t`: CD_HOOK_LOCAL << n. */
-    CD_HOOK_LOCAL = 1,
-    /* The countdown has an on_tick hook. */
-    CD_HOOK_HAS_TICK = 16,
-    /* The countdown is kept in the store (its handle's `persistent`). */
-    CD_HOOK_PERSISTENT = 32,
-    /* The countdown has an on_done hook: without one, its end calls nothing. */
-    CD_HOOK_HAS_DONE = 64
-};
-
 /* The flags of the handle at `index`, from its id and hooks (every flag but
  * CD_HOOK_PERSISTENT). */
 int cd_hook_flags(lua_State *L, cd_hook_caller *caller, int index);
 
 /* ---- starting countdowns ----------------------------------------------- */
-
-/* The options of countdown.start, in the order of cd_hook_caller.option_names. */
-enum {
-    CD_OPTION_ID, CD_OPTION_SECONDS, CD_OPTION_AT, CD_OPTION_EVERY,
-    CD_OPTION_ON_TICK, CD_OPTION_ON_DONE, CD_OPTION_ON_ERROR, CD_OPTION_PERSIST
-};
 
 /* What the quick read of a start's options found. */
 typedef struct cd_start_options {
@@ -284,7 +255,7 @@ void cd_push_handle_for_id(lua_State *L, cd_hook_caller *caller, int index);
  * (one memory access less per tick, to a place no other tick reads).
  * Returns a Lua status; on error the message (with traceback) is left on top
  * of the stack. Returns LUA_OK without a call when the hook is absent. */
-int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, int hook, int flags, int shared_hook,
+int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, cd_hook_slot hook, int flags, int shared_hook,
                  int64_t remaining_ns, int64_t total_ns, int64_t missed, const char *reason);
 
 /* ---- ticks in a row -------------------------------------------------- */
