@@ -7,7 +7,7 @@
  * dispatcher is installed: it charges count events to the budget and calls the
  * script's function for the events the script asked for. debug.gethook returns
  * the script's own hook, or nil when it set none. */
-#include "CLuaShim.h"
+#include "CLuaWrappers.h"
 #include "CLuaLimits.h"
 #include <string.h>
 
