@@ -22,30 +22,30 @@ public final class Scheduler {
     private unowned(unsafe) var batchingDelegate: BatchingSchedulerDelegate?
     /// While `countdownsAreDue` runs: the instant of the pass, up to which
     /// `takePlainTick` hands out ticks; `Nanoseconds.min` otherwise.
-    private var takingUpTo = Nanoseconds.min
+    var takingUpTo = Nanoseconds.min
 
     var records = PagedArray(filler: Record())
     private var freeSlots: [Int32] = []
     private var ids: [CountdownID: CountdownKey] = [:]
     /// Ids by slot, kept apart so that records stay plain data and anonymous countdowns pay nothing.
     private var idBySlot: [Int32: String] = [:]
-    private var queue = TickQueue()
+    var queue = TickQueue()
     private var nextSeq: UInt64 = 0
     /// The instant of the event being delivered; `Nanoseconds.min` when none is.
-    private var dispatchInstant = Nanoseconds.min
+    var dispatchInstant = Nanoseconds.min
     /// The slot whose tick is being delivered (-1 when none), and whether that
     /// tick is an immediate one (after append, pause or resume): changes made
     /// there fire no further immediate ticks, so hooks cannot recurse.
-    private var dispatchSlot: Int32 = -1
+    var dispatchSlot: Int32 = -1
     private var inImmediateTick = false
     /// The wall-clock deadline of each `at` countdown, by slot: few countdowns have one.
-    private var wallDeadlines: [Int32: Nanoseconds] = [:]
-    private var wallReferenceOffset: Nanoseconds = 0
+    var wallDeadlines: [Int32: Nanoseconds] = [:]
+    var wallReferenceOffset: Nanoseconds = 0
 
     /// Countdowns that are running or paused.
     public private(set) var activeCount = 0
     /// Ticks and ends delivered so far; `runAll` limits use it.
-    public private(set) var dispatchCount = 0
+    public internal(set) var dispatchCount = 0
 
     /// How far the wall clock may move against the boot clock before `at`
     /// countdowns are re-based onto it. Slewing by NTP stays below this for seconds.
@@ -417,54 +417,6 @@ public final class Scheduler {
         }
     }
 
-    /// Inside `BatchingSchedulerDelegate.countdownsAreDue`: the next due tick of
-    /// the pass if it is a plain one (on time, a whole interval or more before the
-    /// end, nothing carried), queued again as `runDue` would, and from now until
-    /// the next call the tick being delivered (`now` reads its instant). nil,
-    /// leaving the queue as it is, when the next due entry is anything else or
-    /// nothing is due; always nil outside `countdownsAreDue`.
-    public func takePlainTick() -> Tick? {
-        // Every countdown of one interval, ticking on time: the head of that
-        // interval's list goes straight back to its tail (the path of nearly every tick).
-        if let entry = queue.headWhenEarliest, entry.due <= takingUpTo {
-            let r = records[Int(entry.slot)]
-            if r.epoch == entry.epoch, r.every == queue.primaryInterval, isPlain(r, due: entry.due, now: takingUpTo) {
-                queue.requeuePrimaryHead(nextPlainEntry(slot: entry.slot, r, due: entry.due))
-                return handOut(plainTick(slot: entry.slot, r, due: entry.due))
-            }
-        }
-        return takeAnyPlainTick()
-    }
-
-    /// `takePlainTick` from any list, stale entries skipped. Apart, so that the
-    /// common path above stays a small function.
-    @inline(never)
-    private func takeAnyPlainTick() -> Tick? {
-        // Whatever was taken from elsewhere since: the common path above needs the bound exact.
-        queue.refreshElsewhereEarliest()
-        while let (source, entry) = queue.earliest(seqOf: { records[Int($0)].seq }), entry.due <= takingUpTo {
-            let slot = Int(entry.slot)
-            let r = records[slot]
-            guard r.epoch == entry.epoch else {
-                queue.remove(from: source)
-                continue
-            }
-            guard isPlain(r, due: entry.due, now: takingUpTo) else { return nil }
-            queue.remove(from: source)
-            return handOut(requeuePlain(slot: slot, r, due: entry.due))
-        }
-        return nil
-    }
-
-    /// A tick `takePlainTick` hands out, now the one being delivered.
-    @inline(__always)
-    private func handOut(_ tick: Tick) -> Tick {
-        dispatchCount &+= 1
-        dispatchInstant = tick.instant
-        dispatchSlot = tick.key.slot
-        return tick
-    }
-
     // MARK: Internals
 
     @inline(__always)
@@ -484,12 +436,9 @@ public final class Scheduler {
         CountdownKey(slot: Int32(slot), generation: records[slot].generation)
     }
 
-    /// Wall time minus boot time, read from the clock itself (never from a hook's `now`).
-    private var currentWallOffset: Nanoseconds { clock.wallNow() - clock.bootNow() }
-
     /// Queues the next tick aligned to the deadline, strictly after `now`
     /// (or at `now` itself when `includingNow` and `now` is aligned).
-    private func reschedule(_ slot: Int, now: Nanoseconds, includingNow: Bool = false) {
+    func reschedule(_ slot: Int, now: Nanoseconds, includingNow: Bool = false) {
         records[slot].epoch &+= 1
         records[slot].carriedMissed = 0
         let r = records[slot]
@@ -525,44 +474,6 @@ public final class Scheduler {
             return
         }
         fireAnyCase(slot: slot, due: due, now: now, delegate: delegate)
-    }
-
-    /// Whether `entry` is the live countdown's plain tick (a stale entry is not).
-    @inline(__always)
-    private func isLivePlain(_ entry: TickEntry, now: Nanoseconds) -> Bool {
-        let r = records[Int(entry.slot)]
-        return r.epoch == entry.epoch && isPlain(r, due: entry.due, now: now)
-    }
-
-    /// A plain tick: on time, a whole interval or more before the end, nothing
-    /// carried, which implies the deadline is still ahead of `now`. `runDue`
-    /// delivers it inline and `takePlainTick` hands it out, both by this rule.
-    /// (Nanosecond instants stay far from overflow: wrapping arithmetic is exact.)
-    @inline(__always)
-    private func isPlain(_ r: Record, due: Nanoseconds, now: Nanoseconds) -> Bool {
-        r.carriedMissed == 0 && r.deadline &- due >= r.every && now &- due < r.every
-    }
-
-    /// Queues the tick after a plain one, an interval later at the end of its
-    /// interval's FIFO list, and returns the plain tick.
-    @inline(__always)
-    private func requeuePlain(slot: Int, _ r: Record, due: Nanoseconds) -> Tick {
-        let s = Int32(truncatingIfNeeded: slot)
-        queue.pushInOrder(nextPlainEntry(slot: s, r, due: due), interval: r.every)
-        return plainTick(slot: s, r, due: due)
-    }
-
-    /// The entry of the tick after a plain one: an interval later.
-    @inline(__always)
-    private func nextPlainEntry(slot: Int32, _ r: Record, due: Nanoseconds) -> TickEntry {
-        TickEntry(due: due &+ r.every, slot: slot, epoch: r.epoch)
-    }
-
-    /// The plain tick of the countdown in `slot` due at `due` (see `isPlain`).
-    @inline(__always)
-    private func plainTick(slot: Int32, _ r: Record, due: Nanoseconds) -> Tick {
-        Tick(key: CountdownKey(slot: slot, generation: r.generation), instant: due, remaining: r.deadline &- due,
-             total: r.total, missed: 0, context: r.context)
     }
 
     private func fireAnyCase(slot: Int, due: Nanoseconds, now: Nanoseconds, delegate: SchedulerDelegate?) {
@@ -681,27 +592,5 @@ public final class Scheduler {
         dispatchInstant = instant
         delegate?.countdownDidEnd(tick, reason: reason)
         dispatchInstant = outer
-    }
-
-    /// `at` countdowns follow the wall clock: when it jumps against the boot clock,
-    /// their boot-clock deadlines move with it. Duration countdowns never move.
-    private func rebaseIfWallMoved(now: Nanoseconds) {
-        guard !wallDeadlines.isEmpty else {
-            wallReferenceOffset = clock.wallNow() - now
-            return
-        }
-        let offset = clock.wallNow() - now
-        guard abs(offset - wallReferenceOffset) > wallJumpTolerance else { return }
-        wallReferenceOffset = offset
-        // In slot order, as the records lie: a dictionary's order changes from run to run.
-        for (wallSlot, wallDeadline) in wallDeadlines.sorted(by: { $0.key < $1.key }) where records[Int(wallSlot)].state == .running {
-            let slot = Int(wallSlot)
-            let deadline = wallDeadline - offset
-            guard deadline != records[slot].deadline else { continue }
-            records[slot].deadline = deadline
-            records[slot].total = max(records[slot].total, deadline - now)
-            // A tick due at this very instant on the new deadline still lands.
-            reschedule(slot, now: now, includingNow: true)
-        }
     }
 }
