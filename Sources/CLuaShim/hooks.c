@@ -14,7 +14,7 @@
  * cd_coverage_on, every thread's hook asks for line events as well, and each
  * line of a file chunk ("@...") is counted in registry[&COVERAGE][source][line].
  * Runs without it keep the host's bare count hook. */
-#include "CLuaShim.h"
+#include "CLuaWrappers.h"
 #include "CLuaLimits.h"
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,8 @@
 /* Countdowns by id: which running countdown holds each id. A C table, not a Lua
  * one: a start with an id looks up and stores its id in one probe, with no
  * rehash of a growing Lua table and no API call per step (docs/performance.md). */
-#include "CLuaShim.h"
+#include "CLuaIds.h"
+#include "CLuaHandles.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -4,7 +4,8 @@
  * coroutine has its own), so the coroutine running now is tracked: resume and
  * wrap are replaced by versions that note which thread they run (and that keep
  * the instruction budget across coroutines, see cd_count_hook). */
-#include "CLuaShim.h"
+#include <lauxlib.h>
+#include <lualib.h>
 #include "CLuaLimits.h"
 #include <stdio.h>
 

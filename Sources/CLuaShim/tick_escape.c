@@ -1,4 +1,6 @@
-#include "CLuaShim.h"
+#include "CLuaTickEscape.h"
+#include "CLuaWrappers.h"
+#include <lauxlib.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>

@@ -19,33 +19,33 @@ public final class Scheduler {
     public unowned(unsafe) var delegate: SchedulerDelegate? {
         didSet { batchingDelegate = delegate as? BatchingSchedulerDelegate }
     }
-    private unowned(unsafe) var batchingDelegate: BatchingSchedulerDelegate?
+    unowned(unsafe) var batchingDelegate: BatchingSchedulerDelegate?
     /// While `countdownsAreDue` runs: the instant of the pass, up to which
     /// `takePlainTick` hands out ticks; `Nanoseconds.min` otherwise.
-    private var takingUpTo = Nanoseconds.min
+    var takingUpTo = Nanoseconds.min
 
     var records = PagedArray(filler: Record())
-    private var freeSlots: [Int32] = []
-    private var ids: [CountdownID: CountdownKey] = [:]
+    var freeSlots: [Int32] = []
+    var ids: [CountdownID: CountdownKey] = [:]
     /// Ids by slot, kept apart so that records stay plain data and anonymous countdowns pay nothing.
-    private var idBySlot: [Int32: String] = [:]
-    private var queue = TickQueue()
-    private var nextSeq: UInt64 = 0
+    var idBySlot: [Int32: String] = [:]
+    var queue = TickQueue()
+    var nextSeq: UInt64 = 0
     /// The instant of the event being delivered; `Nanoseconds.min` when none is.
-    private var dispatchInstant = Nanoseconds.min
+    var dispatchInstant = Nanoseconds.min
     /// The slot whose tick is being delivered (-1 when none), and whether that
     /// tick is an immediate one (after append, pause or resume): changes made
     /// there fire no further immediate ticks, so hooks cannot recurse.
-    private var dispatchSlot: Int32 = -1
-    private var inImmediateTick = false
+    var dispatchSlot: Int32 = -1
+    var inImmediateTick = false
     /// The wall-clock deadline of each `at` countdown, by slot: few countdowns have one.
-    private var wallDeadlines: [Int32: Nanoseconds] = [:]
-    private var wallReferenceOffset: Nanoseconds = 0
+    var wallDeadlines: [Int32: Nanoseconds] = [:]
+    var wallReferenceOffset: Nanoseconds = 0
 
     /// Countdowns that are running or paused.
     public private(set) var activeCount = 0
     /// Ticks and ends delivered so far; `runAll` limits use it.
-    public private(set) var dispatchCount = 0
+    public internal(set) var dispatchCount = 0
 
     /// How far the wall clock may move against the boot clock before `at`
     /// countdowns are re-based onto it. Slewing by NTP stays below this for seconds.
@@ -164,215 +164,6 @@ public final class Scheduler {
         dispatch(Tick(key: key, instant: now, remaining: remaining, total: records[slot].total, missed: 0, context: records[slot].context), to: delegate)
     }
 
-    // MARK: Changing
-
-    /// Moves the deadline later (or earlier, for a negative amount) by `amount`.
-    /// Taking off as much as is left, or more, takes off what is left: the
-    /// countdown ends at once, finished (its end is reported once, here), whether
-    /// it was running or paused. Returns false when the countdown had ended.
-    @discardableResult
-    public func append(_ key: CountdownKey, _ amount: Nanoseconds) -> Bool {
-        guard let slot = liveSlot(key) else { return false }
-        let takesOff = amount < 0
-        // Never below nothing left: the length keeps what has elapsed.
-        let amount = takesOff ? max(amount, -remaining(slot: slot, now: now)) : amount
-        records[slot].total += amount
-        if records[slot].isWall { wallDeadlines[Int32(slot), default: 0] += amount }
-        if records[slot].state == .paused {
-            records[slot].pausedRemaining += amount
-            if records[slot].isWall { records[slot].deadline += amount }
-            if records[slot].pastEnd, records[slot].pausedRemaining > 0 { records[slot].pastEnd = false }
-            // An overtime countdown reaches its end when it runs again (resume).
-            if takesOff, records[slot].pausedRemaining <= 0, !records[slot].overtime { end(key, reason: .finished, at: now) }
-            return true
-        }
-        records[slot].deadline += amount
-        // An overtime countdown goes on to its end and past it (rescheduled below).
-        if takesOff, records[slot].deadline <= now, !records[slot].overtime {
-            end(key, reason: .finished, at: now)
-            return true
-        }
-        // Time added past the end of an overtime countdown: its end comes again.
-        if records[slot].pastEnd, records[slot].deadline > now {
-            records[slot].pastEnd = false
-            reschedule(slot, now: now)
-            return true
-        }
-        // Whole intervals keep the queued tick aligned; anything else re-phases it.
-        if !records[slot].wantsTicks || amount % records[slot].every != 0 || amount < 0 {
-            reschedule(slot, now: now)
-        }
-        return true
-    }
-
-    /// Lets the countdown run on past its deadline: its end is reported once
-    /// (`SchedulerDelegate.countdownDidPassEnd`), then it ticks on, aligned to the
-    /// deadline, with `remaining` below zero (the time past it), until cancelled.
-    /// Returns false when the countdown has ended.
-    @discardableResult
-    public func allowOvertime(_ key: CountdownKey) -> Bool {
-        guard let slot = liveSlot(key) else { return false }
-        records[slot].overtime = true
-        return true
-    }
-
-    /// Freezes the remaining time. Returns false unless the countdown was running.
-    /// An `at` countdown's deadline stays where it is: pausing it freezes what it
-    /// shows, and `resume` shows the true remaining time again.
-    @discardableResult
-    public func pause(_ key: CountdownKey) -> Bool {
-        guard let slot = liveSlot(key), records[slot].state == .running else { return false }
-        // Past the end, the time past it is kept (below zero) to count on from.
-        records[slot].pausedRemaining = records[slot].pastEnd ? records[slot].deadline - now : max(0, records[slot].deadline - now)
-        records[slot].state = .paused
-        records[slot].epoch &+= 1
-        return true
-    }
-
-    /// Continues from the remaining time frozen by `pause`. The next tick lands on
-    /// the same alignment as before. An `at` countdown continues toward its
-    /// unchanged deadline (ending at once if that passed meanwhile).
-    /// Returns false unless the countdown was paused.
-    @discardableResult
-    public func resume(_ key: CountdownKey) -> Bool {
-        guard let slot = liveSlot(key), records[slot].state == .paused else { return false }
-        let now = self.now
-        if records[slot].isWall {
-            records[slot].deadline = (wallDeadlines[Int32(slot)] ?? 0) - currentWallOffset
-        } else {
-            records[slot].deadline = now + records[slot].pausedRemaining
-        }
-        records[slot].state = .running
-        records[slot].started = now
-        reschedule(slot, now: now)
-        return true
-    }
-
-    /// One tick at once with the countdown's remaining time now, as `start` fires
-    /// one: the host calls it after a script's `append`, `pause` or `resume`, so
-    /// that what a countdown shows changes with it. The queued ticks keep their
-    /// alignment. None when nobody listens to ticks, when the countdown has ended,
-    /// when called from the countdown's own tick hook (which holds the tick of this
-    /// instant), or from inside another immediate tick (so hooks cannot recurse).
-    public func tickNow(_ key: CountdownKey) {
-        guard let slot = liveSlot(key) else { return }
-        let r = records[slot]
-        guard r.wantsTicks, !inImmediateTick, dispatchSlot != Int32(slot) else { return }
-        let now = self.now
-        let remaining = r.state == .paused || r.pastEnd ? (r.state == .paused ? r.pausedRemaining : r.deadline - now) : max(0, r.deadline - now)
-        inImmediateTick = true
-        dispatch(Tick(key: key, instant: now, remaining: remaining, total: r.total, missed: 0, context: r.context), to: delegate)
-        inImmediateTick = false
-    }
-
-    /// Puts a countdown onto a state decided elsewhere (another process changed its
-    /// stored copy): `remaining` left of a length of `total`, paused or running.
-    /// A tick fires at once with the new remaining time, as after a start; a
-    /// running countdown with nothing left ends, finished. Returns false when the
-    /// countdown has already ended.
-    @discardableResult
-    public func adopt(_ key: CountdownKey, remaining: Nanoseconds, total: Nanoseconds, paused: Bool) -> Bool {
-        guard let slot = liveSlot(key) else { return false }
-        let now = self.now
-        records[slot].total = total
-        if paused {
-            records[slot].pausedRemaining = max(0, remaining)
-            records[slot].state = .paused
-            records[slot].epoch &+= 1
-        } else {
-            records[slot].state = .running
-            records[slot].started = now
-            records[slot].deadline = now + remaining
-            if records[slot].isWall { wallDeadlines[Int32(slot)] = records[slot].deadline + currentWallOffset }
-            if remaining <= 0 {
-                end(key, reason: .finished, at: now)
-                return true
-            }
-            reschedule(slot, now: now)
-        }
-        dispatch(Tick(key: key, instant: now, remaining: max(0, remaining), total: total, missed: 0, context: records[slot].context), to: delegate)
-        return true
-    }
-
-    /// Ends a countdown with `.cancelled` (its done hook runs) or `.stopped` (none runs).
-    /// Returns false when it had already ended.
-    @discardableResult
-    public func cancel(_ key: CountdownKey, reason: EndReason = .cancelled) -> Bool {
-        guard liveSlot(key) != nil else { return false }
-        end(key, reason: reason, at: now)
-        return true
-    }
-
-    /// Cancels every active countdown, in start order.
-    public func cancelAll() {
-        for key in activeKeys { cancel(key) }
-    }
-
-    // MARK: Reading
-
-    public func state(_ key: CountdownKey) -> CountdownState? {
-        liveSlot(key).map { records[$0].state }
-    }
-
-    /// Remaining time, never negative; nil once the countdown has ended.
-    public func remaining(_ key: CountdownKey) -> Nanoseconds? {
-        guard let slot = liveSlot(key) else { return nil }
-        return remaining(slot: slot, now: now)
-    }
-
-    public func total(_ key: CountdownKey) -> Nanoseconds? {
-        liveSlot(key).map { records[$0].total }
-    }
-
-    /// The `CountdownSpec.context` it was started with; nil once it has ended.
-    public func context(_ key: CountdownKey) -> UInt64? {
-        liveSlot(key).map { records[$0].context }
-    }
-
-    public func every(_ key: CountdownKey) -> Nanoseconds? {
-        liveSlot(key).map { records[$0].every }
-    }
-
-    public func id(_ key: CountdownKey) -> String? {
-        liveSlot(key).flatMap { idBySlot[Int32($0)] }
-    }
-
-    /// The wall-clock deadline (UTC), whichever clock the countdown runs on.
-    public func wallDeadline(_ key: CountdownKey) -> Nanoseconds? {
-        guard let slot = liveSlot(key) else { return nil }
-        let r = records[slot]
-        if r.isWall { return wallDeadlines[Int32(slot)] }
-        let deadline = r.state == .paused ? now + r.pausedRemaining : r.deadline
-        return deadline + currentWallOffset
-    }
-
-    /// The deadline on the boot clock (for a paused countdown: where it would end if
-    /// resumed now); nil once the countdown has ended.
-    public func bootDeadline(_ key: CountdownKey) -> Nanoseconds? {
-        guard let slot = liveSlot(key) else { return nil }
-        let r = records[slot]
-        return r.state == .paused && !r.isWall ? now + r.pausedRemaining : r.deadline
-    }
-
-    /// True for a countdown to a wall-clock instant (`at`), which follows the wall clock.
-    public func followsWallClock(_ key: CountdownKey) -> Bool? {
-        liveSlot(key).map { records[$0].isWall }
-    }
-
-    /// The active countdown started under `id`.
-    public func key(forID id: String) -> CountdownKey? { ids[CountdownID(id)] }
-
-    /// Active countdowns in start order.
-    public var activeKeys: [CountdownKey] {
-        var live: [(UInt64, CountdownKey)] = []
-        live.reserveCapacity(activeCount)
-        for i in 0..<records.count {
-            let r = records[i]
-            if r.live { live.append((r.seq, CountdownKey(slot: Int32(i), generation: r.generation))) }
-        }
-        return live.sorted { $0.0 < $1.0 }.map(\.1)
-    }
-
     // MARK: Driving
 
     /// The instant of the earliest pending tick, or nil when nothing is scheduled
@@ -417,79 +208,28 @@ public final class Scheduler {
         }
     }
 
-    /// Inside `BatchingSchedulerDelegate.countdownsAreDue`: the next due tick of
-    /// the pass if it is a plain one (on time, a whole interval or more before the
-    /// end, nothing carried), queued again as `runDue` would, and from now until
-    /// the next call the tick being delivered (`now` reads its instant). nil,
-    /// leaving the queue as it is, when the next due entry is anything else or
-    /// nothing is due; always nil outside `countdownsAreDue`.
-    public func takePlainTick() -> Tick? {
-        // Every countdown of one interval, ticking on time: the head of that
-        // interval's list goes straight back to its tail (the path of nearly every tick).
-        if let entry = queue.headWhenEarliest, entry.due <= takingUpTo {
-            let r = records[Int(entry.slot)]
-            if r.epoch == entry.epoch, r.every == queue.primaryInterval, isPlain(r, due: entry.due, now: takingUpTo) {
-                queue.requeuePrimaryHead(nextPlainEntry(slot: entry.slot, r, due: entry.due))
-                return handOut(plainTick(slot: entry.slot, r, due: entry.due))
-            }
-        }
-        return takeAnyPlainTick()
-    }
-
-    /// `takePlainTick` from any list, stale entries skipped. Apart, so that the
-    /// common path above stays a small function.
-    @inline(never)
-    private func takeAnyPlainTick() -> Tick? {
-        // Whatever was taken from elsewhere since: the common path above needs the bound exact.
-        queue.refreshElsewhereEarliest()
-        while let (source, entry) = queue.earliest(seqOf: { records[Int($0)].seq }), entry.due <= takingUpTo {
-            let slot = Int(entry.slot)
-            let r = records[slot]
-            guard r.epoch == entry.epoch else {
-                queue.remove(from: source)
-                continue
-            }
-            guard isPlain(r, due: entry.due, now: takingUpTo) else { return nil }
-            queue.remove(from: source)
-            return handOut(requeuePlain(slot: slot, r, due: entry.due))
-        }
-        return nil
-    }
-
-    /// A tick `takePlainTick` hands out, now the one being delivered.
-    @inline(__always)
-    private func handOut(_ tick: Tick) -> Tick {
-        dispatchCount &+= 1
-        dispatchInstant = tick.instant
-        dispatchSlot = tick.key.slot
-        return tick
-    }
-
     // MARK: Internals
 
     @inline(__always)
-    private func liveSlot(_ key: CountdownKey) -> Int? {
+    func liveSlot(_ key: CountdownKey) -> Int? {
         let slot = Int(key.slot)
         guard slot >= 0, slot < records.count else { return nil }
         let r = records[slot]
         return r.live && r.generation == key.generation ? slot : nil
     }
 
-    private func remaining(slot: Int, now: Nanoseconds) -> Nanoseconds {
+    func remaining(slot: Int, now: Nanoseconds) -> Nanoseconds {
         let r = records[slot]
         return r.state == .paused ? max(0, r.pausedRemaining) : max(0, r.deadline - now)
     }
 
-    private func key(_ slot: Int) -> CountdownKey {
+    func key(_ slot: Int) -> CountdownKey {
         CountdownKey(slot: Int32(slot), generation: records[slot].generation)
     }
 
-    /// Wall time minus boot time, read from the clock itself (never from a hook's `now`).
-    private var currentWallOffset: Nanoseconds { clock.wallNow() - clock.bootNow() }
-
     /// Queues the next tick aligned to the deadline, strictly after `now`
     /// (or at `now` itself when `includingNow` and `now` is aligned).
-    private func reschedule(_ slot: Int, now: Nanoseconds, includingNow: Bool = false) {
+    func reschedule(_ slot: Int, now: Nanoseconds, includingNow: Bool = false) {
         records[slot].epoch &+= 1
         records[slot].carriedMissed = 0
         let r = records[slot]
@@ -511,13 +251,13 @@ public final class Scheduler {
     /// Queues a countdown's pending event again at `instant`, later in the same pass,
     /// carrying the ticks it skipped. A late pass thus reports every event in
     /// (instant, start order), and hooks never see time run backwards.
-    private func putOff(_ slot: Int, to instant: Nanoseconds, missed: Int64) {
+    func putOff(_ slot: Int, to instant: Nanoseconds, missed: Int64) {
         records[slot].carriedMissed = missed
         queue.push(TickEntry(due: instant, slot: Int32(slot), epoch: records[slot].epoch), seq: records[slot].seq)
     }
 
     @inline(__always)
-    private func fire(slot: Int, due: Nanoseconds, now: Nanoseconds, delegate: SchedulerDelegate?) {
+    func fire(slot: Int, due: Nanoseconds, now: Nanoseconds, delegate: SchedulerDelegate?) {
         let r = records[slot]
         // The common case, inline in the pass.
         if isPlain(r, due: due, now: now) {
@@ -527,45 +267,7 @@ public final class Scheduler {
         fireAnyCase(slot: slot, due: due, now: now, delegate: delegate)
     }
 
-    /// Whether `entry` is the live countdown's plain tick (a stale entry is not).
-    @inline(__always)
-    private func isLivePlain(_ entry: TickEntry, now: Nanoseconds) -> Bool {
-        let r = records[Int(entry.slot)]
-        return r.epoch == entry.epoch && isPlain(r, due: entry.due, now: now)
-    }
-
-    /// A plain tick: on time, a whole interval or more before the end, nothing
-    /// carried, which implies the deadline is still ahead of `now`. `runDue`
-    /// delivers it inline and `takePlainTick` hands it out, both by this rule.
-    /// (Nanosecond instants stay far from overflow: wrapping arithmetic is exact.)
-    @inline(__always)
-    private func isPlain(_ r: Record, due: Nanoseconds, now: Nanoseconds) -> Bool {
-        r.carriedMissed == 0 && r.deadline &- due >= r.every && now &- due < r.every
-    }
-
-    /// Queues the tick after a plain one, an interval later at the end of its
-    /// interval's FIFO list, and returns the plain tick.
-    @inline(__always)
-    private func requeuePlain(slot: Int, _ r: Record, due: Nanoseconds) -> Tick {
-        let s = Int32(truncatingIfNeeded: slot)
-        queue.pushInOrder(nextPlainEntry(slot: s, r, due: due), interval: r.every)
-        return plainTick(slot: s, r, due: due)
-    }
-
-    /// The entry of the tick after a plain one: an interval later.
-    @inline(__always)
-    private func nextPlainEntry(slot: Int32, _ r: Record, due: Nanoseconds) -> TickEntry {
-        TickEntry(due: due &+ r.every, slot: slot, epoch: r.epoch)
-    }
-
-    /// The plain tick of the countdown in `slot` due at `due` (see `isPlain`).
-    @inline(__always)
-    private func plainTick(slot: Int32, _ r: Record, due: Nanoseconds) -> Tick {
-        Tick(key: CountdownKey(slot: slot, generation: r.generation), instant: due, remaining: r.deadline &- due,
-             total: r.total, missed: 0, context: r.context)
-    }
-
-    private func fireAnyCase(slot: Int, due: Nanoseconds, now: Nanoseconds, delegate: SchedulerDelegate?) {
+    func fireAnyCase(slot: Int, due: Nanoseconds, now: Nanoseconds, delegate: SchedulerDelegate?) {
         let r = records[slot]
         let k = key(slot)
         let lateness = now - due
@@ -615,7 +317,7 @@ public final class Scheduler {
     /// with `remaining` below zero; after a stall, one tick at the latest aligned
     /// instant with the ticks it skipped.
     @inline(never)
-    private func fireOvertime(slot: Int, _ r: Record, due: Nanoseconds, now: Nanoseconds, carried: Int64, delegate: SchedulerDelegate?) {
+    func fireOvertime(slot: Int, _ r: Record, due: Nanoseconds, now: Nanoseconds, carried: Int64, delegate: SchedulerDelegate?) {
         let k = key(slot)
         if !r.pastEnd {
             let missed = carried + (r.wantsTicks && r.deadline > due ? (r.deadline - due + r.every - 1) / r.every : 0)
@@ -644,7 +346,7 @@ public final class Scheduler {
     }
 
     @inline(__always)
-    private func dispatch(_ tick: Tick, to delegate: SchedulerDelegate?) {
+    func dispatch(_ tick: Tick, to delegate: SchedulerDelegate?) {
         dispatchCount &+= 1
         let outer = dispatchInstant
         let outerSlot = dispatchSlot
@@ -655,13 +357,13 @@ public final class Scheduler {
         dispatchSlot = outerSlot
     }
 
-    private func end(_ key: CountdownKey, reason: EndReason, at instant: Nanoseconds, missed: Int64 = 0) {
+    func end(_ key: CountdownKey, reason: EndReason, at instant: Nanoseconds, missed: Int64 = 0) {
         end(key, reason: reason, at: instant, missed: missed, to: delegate)
     }
 
     /// `end` for a caller that holds the delegate already (a pass of `runDue`):
     /// no retain and release of it per end.
-    private func end(_ key: CountdownKey, reason: EndReason, at instant: Nanoseconds, missed: Int64,
+    func end(_ key: CountdownKey, reason: EndReason, at instant: Nanoseconds, missed: Int64,
                      to delegate: SchedulerDelegate?) {
         guard let slot = liveSlot(key) else { return }
         let r = records[slot]
@@ -681,27 +383,5 @@ public final class Scheduler {
         dispatchInstant = instant
         delegate?.countdownDidEnd(tick, reason: reason)
         dispatchInstant = outer
-    }
-
-    /// `at` countdowns follow the wall clock: when it jumps against the boot clock,
-    /// their boot-clock deadlines move with it. Duration countdowns never move.
-    private func rebaseIfWallMoved(now: Nanoseconds) {
-        guard !wallDeadlines.isEmpty else {
-            wallReferenceOffset = clock.wallNow() - now
-            return
-        }
-        let offset = clock.wallNow() - now
-        guard abs(offset - wallReferenceOffset) > wallJumpTolerance else { return }
-        wallReferenceOffset = offset
-        // In slot order, as the records lie: a dictionary's order changes from run to run.
-        for (wallSlot, wallDeadline) in wallDeadlines.sorted(by: { $0.key < $1.key }) where records[Int(wallSlot)].state == .running {
-            let slot = Int(wallSlot)
-            let deadline = wallDeadline - offset
-            guard deadline != records[slot].deadline else { continue }
-            records[slot].deadline = deadline
-            records[slot].total = max(records[slot].total, deadline - now)
-            // A tick due at this very instant on the new deadline still lands.
-            reschedule(slot, now: now, includingNow: true)
-        }
     }
 }

@@ -7,6 +7,45 @@ struct TickEntry: BitwiseCopyable {
     var epoch: UInt32
 }
 
+/// Where in `TickQueue` an entry lives: the heap, one of the ordered runs, the
+/// first interval's list or another interval's list. A struct over one integer
+/// rather than an enum with payloads: `earliest` returns it and `remove(from:)`
+/// branches on it for every tick, and a payload enum would carry a tag beside
+/// the index (more instructions per tick).
+struct TickSource: Equatable, BitwiseCopyable {
+    /// -1 for the heap, -2 - i for ordered run i, 0 for the first interval's
+    /// list, i + 1 for list i of the others.
+    let rawValue: Int
+
+    @inline(__always)
+    private init(rawValue: Int) { self.rawValue = rawValue }
+
+    // Computed, not stored: a static stored property is read through a lazy
+    // initializer's check; these fold to constants.
+    /// The heap of ticks that fit no run.
+    @inline(__always)
+    static var heap: TickSource { TickSource(rawValue: -1) }
+    /// The first interval's list (kept inline).
+    @inline(__always)
+    static var primary: TickSource { TickSource(rawValue: 0) }
+    /// Ordered run `i` (0 ..< `TickQueue.OrderedRuns.count`).
+    @inline(__always)
+    static func orderedRun(_ i: Int) -> TickSource { TickSource(rawValue: -2 - i) }
+    /// List `i` of the other intervals.
+    @inline(__always)
+    static func otherList(_ i: Int) -> TickSource { TickSource(rawValue: i + 1) }
+
+    @inline(__always)
+    static func == (a: TickSource, b: TickSource) -> Bool { a.rawValue == b.rawValue }
+
+    /// The index of the other interval's list, when this is one.
+    @inline(__always)
+    var otherListIndex: Int? { rawValue > 0 ? rawValue - 1 : nil }
+    /// The index of the ordered run, when this is one.
+    @inline(__always)
+    var orderedRunIndex: Int? { rawValue <= -2 ? -2 - rawValue : nil }
+}
+
 /// All pending ticks, kept the way a timer manager keeps them:
 ///
 /// - one FIFO list per tick interval. Ticks come due in order, and each is
@@ -78,19 +117,19 @@ struct TickQueue: ~Copyable {
 
     /// The first interval's ticks, kept inline: with one interval in use (the
     /// common case) every tick passes through this list twice, with no reference
-    /// counting. Source 0 in `earliest`.
+    /// counting. Source `.primary` in `earliest`.
     private var primary = RingBuffer<TickEntry>()
     /// 0 until the first list is in use (intervals are positive).
     private(set) var primaryInterval: Nanoseconds = 0
-    /// Every other interval's list; list i is source i + 1.
+    /// Every other interval's list; list i is source `.otherList(i)`.
     private var others: [IntervalList] = []
     private var listIndex: [Nanoseconds: Int] = [:]
     /// Irregular ticks mostly come in runs that are already in order: a million
     /// countdowns started in a row, or caught up together after a stall. Each run
     /// costs a ring-buffer append per tick instead of a heap push; a few runs side
-    /// by side let one late straggler not divert the rest. Run i is source -2 - i.
+    /// by side let one late straggler not divert the rest. Run i is source `.orderedRun(i)`.
     private var ordered = OrderedRuns()
-    /// Everything else: source -1.
+    /// Everything else: source `.heap`.
     private var heap: [(entry: TickEntry, seq: UInt64)] = []
     /// Entries anywhere but the first interval's list: while 0, the earliest
     /// entry is that list's head, found with one comparison.
@@ -184,27 +223,28 @@ struct TickQueue: ~Copyable {
         }
     }
 
-    /// Where the earliest entry lives: -1 for the heap, -2 - i for ordered run i,
-    /// 0 for the first interval's list, i + 1 for list i of the others. `seqOf`
-    /// gives the start order of a slot, to order ties across lists.
+    /// The earliest entry and where it lives. `seqOf` gives the start order of a
+    /// slot, to order ties across lists.
     @inline(__always)
-    func earliest(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
+    func earliest(seqOf: (Int32) -> UInt64) -> (source: TickSource, entry: TickEntry)? {
         // The common case: the first interval's head, before anything elsewhere.
-        if let head = headWhenEarliest { return (0, head) }
+        if let head = headWhenEarliest { return (.primary, head) }
         if elsewhere == 0 { return nil }
         return earliestOfAll(seqOf: seqOf)
     }
 
-    private func earliestOfAll(seqOf: (Int32) -> UInt64) -> (source: Int, entry: TickEntry)? {
-        var best: (source: Int, entry: TickEntry, seq: UInt64)?
-        if let top = heap.first { best = (-1, top.entry, top.seq) }
+    private func earliestOfAll(seqOf: (Int32) -> UInt64) -> (source: TickSource, entry: TickEntry)? {
+        var best: (source: TickSource, entry: TickEntry, seq: UInt64)?
+        if let top = heap.first { best = (.heap, top.entry, top.seq) }
         for i in 0..<OrderedRuns.count {
             if let head = ordered.read(i, { $0.entries.first }), best.map({ (head.entry.due, head.seq) < ($0.entry.due, $0.seq) }) ?? true {
-                best = (-2 - i, head.entry, head.seq)
+                best = (.orderedRun(i), head.entry, head.seq)
             }
         }
-        for source in 0...others.count {
-            guard let head = source == 0 ? primary.first : others[source - 1].entries.first else { continue }
+        // List 0 is the first interval's, list i + 1 the others' list i.
+        for list in 0...others.count {
+            guard let head = list == 0 ? primary.first : others[list - 1].entries.first else { continue }
+            let source: TickSource = list == 0 ? .primary : .otherList(list - 1)
             if let b = best {
                 if head.due > b.entry.due { continue }
                 if head.due == b.entry.due {
@@ -220,18 +260,18 @@ struct TickQueue: ~Copyable {
     }
 
     @inline(__always)
-    mutating func remove(from source: Int) {
-        if source == 0 {
+    mutating func remove(from source: TickSource) {
+        if source == .primary {
             primary.removeFirst()
             return
         }
         elsewhere -= 1
         if elsewhere == 0 { elsewhereEarliest = .max }
-        if source > 0 {
-            others[source - 1].entries.removeFirst()
-        } else if source <= -2 {
+        if let list = source.otherListIndex {
+            others[list].entries.removeFirst()
+        } else if let run = source.orderedRunIndex {
             // A drained segment is freed as the run moves on (see SegmentedQueue).
-            ordered.with(-2 - source) { $0.entries.removeFirst() }
+            ordered.with(run) { $0.entries.removeFirst() }
         } else {
             popHeap()
         }

@@ -14,7 +14,7 @@ extension LuaHost: BatchingSchedulerDelegate {
         let ref = hooks.handleRef
         // Global tick hooks (countdown.on) first; one branch when there are none.
         if tickHookCount != 0, !callGlobalTickHooks(ref: ref, tick) { return }
-        if let failure = callHook(ref: ref, hook: 2, flags: hooks.flags, sharedHook: hooks.sharedTickHook, tick, reason: nil) {
+        if let failure = callHook(ref: ref, hook: CD_HOOK_ON_TICK, flags: hooks.flags, sharedHook: hooks.sharedTickHook, tick, reason: nil) {
             tickHookFailed(tick, failure)
         }
     }
@@ -115,7 +115,7 @@ extension LuaHost: BatchingSchedulerDelegate {
         }
         if reason == .finished || reason == .cancelled {
             if hooks.flags & UInt8(CD_HOOK_HAS_DONE) != 0,
-               let failure = callHook(ref: ref, hook: 3, flags: hooks.flags, sharedHook: 0, tick, reason: reason == .finished ? "finished" : "cancelled") {
+               let failure = callHook(ref: ref, hook: CD_HOOK_ON_DONE, flags: hooks.flags, sharedHook: 0, tick, reason: reason == .finished ? "finished" : "cancelled") {
                 _ = handleHookError(handleRef: ref, id: failure.id, hook: "on_done", message: failure.message)
                 if failure.ended { cd_unref_handle(L, vm.hookCaller, ref) }
             }
@@ -141,7 +141,7 @@ extension LuaHost: BatchingSchedulerDelegate {
         let hooks = SlotHooks(context: tick.context)
         let ref = hooks.handleRef
         if hooks.flags & UInt8(CD_HOOK_HAS_DONE) != 0,
-           let failure = callHook(ref: ref, hook: 3, flags: hooks.flags, sharedHook: 0, tick, reason: "finished") {
+           let failure = callHook(ref: ref, hook: CD_HOOK_ON_DONE, flags: hooks.flags, sharedHook: 0, tick, reason: "finished") {
             if handleHookError(handleRef: ref, id: failure.id, hook: "on_done", message: failure.message), !failure.ended {
                 scheduler.cancel(tick.key, reason: .stopped)
             }
@@ -162,10 +162,10 @@ extension LuaHost: BatchingSchedulerDelegate {
         var ended: Bool
     }
 
-    /// Calls hook `hook` (2 on_tick, 3 on_done) of the countdown whose handle is
+    /// Calls hook `hook` (on_tick or on_done) of the countdown whose handle is
     /// registry[ref]; nil when it returned normally.
     @inline(__always)
-    private func callHook(ref: Int32, hook: Int32, flags: UInt8, sharedHook: UInt8, _ tick: Tick, reason: String?) -> HookFailure? {
+    private func callHook(ref: Int32, hook: cd_hook_slot, flags: UInt8, sharedHook: UInt8, _ tick: Tick, reason: String?) -> HookFailure? {
         let L = current
         // From the run loop the main stack holds only the permanent handler.
         let msgh = hostCallDepth == 0 ? LuaVM.tracebackHandlerIndex : 0

@@ -15,7 +15,7 @@ struct TickQueueUnitTests {
         }
         var popped: [(due: Nanoseconds, seq: UInt64)] = []
         while let (source, entry) = queue.earliest(seqOf: { UInt64($0) }) {
-            #expect(source < 0)
+            #expect(source == .heap || source.orderedRunIndex != nil)
             popped.append((entry.due, UInt64(entry.slot)))
             queue.remove(from: source)
         }
@@ -37,15 +37,15 @@ struct TickQueueUnitTests {
         for (due, seq) in [(1, 5000), (0, 5001), (0, 4000), (0, 3500)] as [(Nanoseconds, UInt64)] {
             queue.push(TickEntry(due: due, slot: Int32(seq), epoch: 0), seq: seq)
         }
-        var sources: [Int] = [], slots: [Int32] = []
+        var sources: [TickSource] = [], slots: [Int32] = []
         while let (source, entry) = queue.earliest(seqOf: { UInt64($0) }) {
             sources.append(source)
             slots.append(entry.slot)
             queue.remove(from: source)
         }
-        #expect(sources.filter { $0 == -1 }.count == 1)
-        #expect(sources.filter { $0 == -2 }.count == 3000)
-        #expect(sources.filter { $0 < -2 }.count == 3)
+        #expect(sources.filter { $0 == .heap }.count == 1)
+        #expect(sources.filter { $0 == .orderedRun(0) }.count == 3000)
+        #expect(sources.filter { ($0.orderedRunIndex ?? 0) > 0 }.count == 3)
         #expect(slots == Array(0..<1000) + [3500, 4000, 5001] + Array(1000..<2000) + [5000] + Array(2000..<3000))
     }
 

@@ -90,7 +90,7 @@ typedef struct cd_limits {
     /* The countdown handle metatable (see cd_push_handle_metatable), so that
      * cd_to_handle compares addresses instead of looking the name up. */
     const void *handle_metatable;
-    /* The last hook judged for countdown.start (see hook_is_local in shim.c) is
+    /* The last hook judged for countdown.start (see cd_hook_is_local_at in hook_caller.c) is
      * held at registry[hook_pin_ref] while `hook_pinned`, from its judgement to
      * the end of the outermost callback: within a callback its address alone then
      * identifies it. */
