@@ -14,22 +14,13 @@ struct StopwatchCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var storeOptions: StoreOptions
-    @OptionGroup var hardening: HardeningOptions
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Let time flow N times faster.", valueName: "N"))
-    var speed: Double?
-
-    @OptionGroup var viewOptions: ViewOptions
+    @OptionGroup var options: BuiltinScriptOptions
 
     @Flag(help: "Print the stopwatch's Lua script, commented, and exit.")
     var eject = false
 
     @Option(help: ArgumentHelp("Shown above the digits and in the window title.", valueName: "TEXT"))
     var title: String?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between redraws, at least 0.1 (default: 0.1 in a terminal, 1 for plain lines).", valueName: "SECONDS"))
-    var every: Double?
 
     @Flag(name: .customLong("no-window-title"), help: "Leave the window title alone (by default it shows the time, and is put back at the end).")
     var noWindowTitle = false
@@ -39,10 +30,7 @@ struct StopwatchCommand: ParsableCommand {
 
     func validate() throws {
         if eject { return }
-        if let every, !(every.isFinite && every >= 0.1) {
-            throw ValidationError("--every must be a number of seconds, at least 0.1, got \(every)")
-        }
-        try RunCommand.validate(speed: speed)
+        try options.check()
     }
 
     func run() throws {
@@ -50,19 +38,17 @@ struct StopwatchCommand: ParsableCommand {
             emit(Self.script, terminator: "", what: "the script")
             return
         }
-        try RunCommand.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions) { host in
-            host.runScript(source: Data(PackageResources.stopwatch_lua), chunkName: "=[cdscript stopwatch]", arguments: ["stopwatch"] + scriptArguments)
-        }
+        try options.run(PackageResources.stopwatch_lua, chunkName: "=[cdscript stopwatch]", arguments: ["stopwatch"] + scriptArguments)
     }
 
     /// The arguments the script reads, as an ejected copy is given them.
     var scriptArguments: [String] {
         var arguments: [String] = []
         if let title { arguments += ["--title", title] }
-        if let every { arguments += ["--every", TimerCommand.format(every)] }
+        if let every = options.every { arguments += ["--every", TimerCommand.format(every)] }
         if noWindowTitle { arguments.append("--no-window-title") }
-        if viewOptions.plain { arguments.append("--plain") }
-        if viewOptions.noColor { arguments.append("--no-color") }
+        if options.viewOptions.plain { arguments.append("--plain") }
+        if options.viewOptions.noColor { arguments.append("--no-color") }
         return arguments
     }
 }

@@ -19,22 +19,13 @@ struct TimerCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var storeOptions: StoreOptions
-    @OptionGroup var hardening: HardeningOptions
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Let time flow N times faster.", valueName: "N"))
-    var speed: Double?
-
-    @OptionGroup var viewOptions: ViewOptions
+    @OptionGroup var options: BuiltinScriptOptions
 
     @Flag(help: "Print the timer's Lua script, commented, and exit.")
     var eject = false
 
     @Option(help: ArgumentHelp("Shown above the digits and as the window title.", valueName: "TEXT"))
     var title: String?
-
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between redraws, at least 0.1 (default: 0.1 in a terminal, 1 for plain lines).", valueName: "SECONDS"))
-    var every: Double?
 
     @Option(help: ArgumentHelp("Keep the timer in the store under ID: `cdscript list` shows it, the same command again continues it.", valueName: "ID"))
     var id: String?
@@ -100,15 +91,12 @@ struct TimerCommand: ParsableCommand {
             throw ValidationError("SPEC: \(spec) is in the past")
         default: break
         }
-        if let every, !(every.isFinite && every >= 0.1) {
-            throw ValidationError("--every must be a number of seconds, at least 0.1, got \(every)")
-        }
         for (name, value) in [("--critical", critical), ("--quit-after", quitAfter)] {
             if let value, !(value.isFinite && value >= 0) {
                 throw ValidationError("\(name) must be a number of seconds, at least 0, got \(Self.format(value))")
             }
         }
-        try RunCommand.validate(speed: speed)
+        try options.check()
         if let id, id.isEmpty { throw ValidationError("--id must not be empty") }
         if overtime, id != nil {
             throw ValidationError("--overtime and --id cannot go together: an overtime timer is not kept in the store")
@@ -120,9 +108,7 @@ struct TimerCommand: ParsableCommand {
             emit(Self.script, terminator: "", what: "the script")
             return
         }
-        try RunCommand.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions) { host in
-            host.runScript(source: Data(PackageResources.timer_lua), chunkName: "=[cdscript timer]", arguments: ["timer"] + scriptArguments)
-        }
+        try options.run(PackageResources.timer_lua, chunkName: "=[cdscript timer]", arguments: ["timer"] + scriptArguments)
     }
 
     /// The arguments the script reads, as an ejected copy is given them: the
@@ -131,7 +117,7 @@ struct TimerCommand: ParsableCommand {
     var scriptArguments: [String] {
         var arguments = [spec ?? ""]
         if let title { arguments += ["--title", title] }
-        if let every { arguments += ["--every", Self.format(every)] }
+        if let every = options.every { arguments += ["--every", Self.format(every)] }
         if let id { arguments += ["--id", id] }
         if let critical { arguments += ["--critical", Self.format(critical)] }
         if let text { arguments += ["--text", text] }
@@ -140,8 +126,8 @@ struct TimerCommand: ParsableCommand {
         if let quitAfter { arguments += ["--quit-after", Self.format(quitAfter)] }
         if overtime { arguments.append("--overtime") }
         if noWindowTitle { arguments.append("--no-window-title") }
-        if viewOptions.plain { arguments.append("--plain") }
-        if viewOptions.noColor { arguments.append("--no-color") }
+        if options.viewOptions.plain { arguments.append("--plain") }
+        if options.viewOptions.noColor { arguments.append("--no-color") }
         if !exec.isEmpty { arguments += ["--exec"] + exec }
         return arguments
     }

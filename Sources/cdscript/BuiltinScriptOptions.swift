@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+
+/// What the built-in scripts (`timer`, `stopwatch`) take besides their own
+/// options: the store, the limits, fast-forward, the view and the redraw
+/// interval; and how such a script is run with them.
+struct BuiltinScriptOptions: ParsableArguments {
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var hardening: HardeningOptions
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Let time flow N times faster.", valueName: "N"))
+    var speed: Double?
+
+    @OptionGroup var viewOptions: ViewOptions
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between redraws, at least 0.1 (default: 0.1 in a terminal, 1 for plain lines).", valueName: "SECONDS"))
+    var every: Double?
+
+    /// The checks of `every` and `speed`; not `validate()`, which the parser
+    /// would run for `--eject` too, where neither matters.
+    func check() throws {
+        if let every, !(every.isFinite && every >= 0.1) {
+            throw ValidationError("--every must be a number of seconds, at least 0.1, got \(every)")
+        }
+        try RunCommand.validate(speed: speed)
+    }
+
+    /// Runs the built-in script `source` with `arguments` (its `arg`, name first)
+    /// until the run ends, as `cdscript run` runs a file.
+    func run(_ source: [UInt8], chunkName: String, arguments: [String]) throws {
+        try RunCommand.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions) { host in
+            host.runScript(source: Data(source), chunkName: chunkName, arguments: arguments)
+        }
+    }
+}
