@@ -6,9 +6,9 @@ import CountdownCore
 extension LuaHost {
     func installCountdownLibrary() {
         let L = vm.state
-        let base = lua_gettop(L)
+        let base = L.top
         // Handle methods, looked up by the handle metatable's __index.
-        lua_createtable(L, 0, 6)
+        L.pushTable(fields: 6)
         register([
             ("append", Self.handleAppend),
             ("pause", Self.handlePause),
@@ -17,18 +17,18 @@ extension LuaHost {
             ("remaining", Self.handleRemaining),
             ("state", Self.handleState),
         ], into: L)
-        methodsRef = cd_ref(L)
+        methodsRef = L.ref()
 
-        cd_push_handle_metatable(L)
+        cd_push_handle_metatable(L.raw)
         register([("__tostring", Self.handleToString)], into: L)
-        cd_push_ref(L, methodsRef)
-        cd_push_handle_index(L)
+        L.pushRef(methodsRef)
+        cd_push_handle_index(L.raw)
         L.setRawField(-2, "__index")
         L.push("locked")
         L.setRawField(-2, "__metatable")
         L.pop()
 
-        lua_createtable(L, 0, 6)
+        L.pushTable(fields: 6)
         register([
             ("start", Self.start),
             ("fetch", Self.fetch),
@@ -39,17 +39,17 @@ extension LuaHost {
             ("now", Self.now),
         ], into: L)
         // countdown.on and countdown.formatter are added by the host prelude (HostPrelude.swift).
-        lua_pushvalue(L, -1)
-        countdownTableRef = cd_ref(L)
+        L.pushValue(at: -1)
+        countdownTableRef = L.ref()
         setGlobal("countdown")
 
         // require("cdscript") returns the same table.
-        pushGlobals(L)
+        L.pushGlobals()
         if L.rawField(-1, "package") == LUA_TTABLE, L.rawField(-1, "loaded") == LUA_TTABLE {
-            cd_push_ref(L, countdownTableRef)
+            L.pushRef(countdownTableRef)
             L.setRawField(-2, "cdscript")
         }
-        lua_settop(L, base)
+        L.setTop(base)
     }
 
     static let start: cd_host_function = { L, context in
@@ -58,7 +58,7 @@ extension LuaHost {
             // The common start in two C calls (one pass over the table, then the
             // handle); anything unusual, errors included, is read the long way below.
             var quick = cd_start_options()
-            if cd_start_read(L, caller, 1, &quick) != 0 {
+            if cd_start_read(L.raw, caller, 1, &quick) != 0 {
                 let every = quick.has_every != 0 ? Time.nanoseconds(fromSeconds: quick.every) : Time.nanosecondsPerSecond
                 if let seconds = Time.nanoseconds(fromSeconds: quick.seconds), seconds > 0,
                    let every, every >= StartOptions.minimumEvery {
@@ -66,21 +66,21 @@ extension LuaHost {
                     var sharedTickHook: Int32 = 0
                     var ref: Int32 = 0
                     var replaced: UnsafeMutablePointer<cd_handle>?
-                    guard let handle = cd_start_handle(L, caller, &quick, every, &flags, &sharedTickHook, &ref, &replaced) else {
+                    guard let handle = cd_start_handle(L.raw, caller, &quick, every, &flags, &sharedTickHook, &ref, &replaced) else {
                         throw APIError.noMemoryForID("countdown.start")
                     }
-                    host.launch(L, handle: handle, handleIndex: lua_gettop(L), deadline: .after(seconds), flags: flags,
+                    host.launch(L, handle: handle, handleIndex: L.top, deadline: .after(seconds), flags: flags,
                                 sharedTickHook: sharedTickHook, ref: ref, replaced: replaced)
                     return 1
                 }
-                lua_settop(L, quick.base)
+                L.setTop(quick.base)
             }
             let options = try StartOptions.read(L, at: 1, host: host)
-            let handle = cd_new_handle(L)!
-            let handleIndex = lua_gettop(L)
+            let handle = cd_new_handle(L.raw)!
+            let handleIndex = L.top
             for (value, slot) in [(options.idIndex, CD_UV_ID), (options.onTick, CD_UV_TICK), (options.onDone, CD_UV_DONE), (options.onError, CD_UV_ERROR)] where value != 0 {
-                lua_pushvalue(L, value)
-                lua_setiuservalue(L, handleIndex, slot)
+                L.pushValue(at: value)
+                lua_setiuservalue(L.raw, handleIndex, slot)
             }
             handle.pointee.every_ns = options.every
             handle.pointee.persistent = options.persist ? 1 : 0
@@ -96,19 +96,19 @@ extension LuaHost {
     /// `resuming` is set for a countdown picked up from the store.
     /// Throws only when there is no memory to keep the id; `function` names the
     /// caller in that message.
-    func launch(_ L: OpaquePointer, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil,
+    func launch(_ L: LuaState, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil,
                 handle: UnsafeMutablePointer<cd_handle>? = nil, persistentID: String? = nil,
                 function: String = "countdown.start") throws(APIError) {
-        let handle = handle ?? cd_to_handle(L, handleIndex)!
-        let flags = cd_hook_flags(L, vm.hookCaller, handleIndex)
-        lua_pushvalue(L, handleIndex)
-        let ref = cd_ref_handle(L, vm.hookCaller)
+        let handle = handle ?? cd_to_handle(L.raw, handleIndex)!
+        let flags = cd_hook_flags(L.raw, vm.hookCaller, handleIndex)
+        L.pushValue(at: handleIndex)
+        let ref = cd_ref_handle(L.raw, vm.hookCaller)
         var replaced: UnsafeMutablePointer<cd_handle>?
-        guard cd_bind_id(L, vm.hookCaller, handleIndex, ref, &replaced) != 0 else {
-            cd_unref_handle(L, vm.hookCaller, ref)
+        guard cd_bind_id(L.raw, vm.hookCaller, handleIndex, ref, &replaced) != 0 else {
+            cd_unref_handle(L.raw, vm.hookCaller, ref)
             throw APIError.noMemoryForID(function)
         }
-        let sharedTickHook = cd_share_tick_hook(L, vm.hookCaller, handleIndex, flags)
+        let sharedTickHook = cd_share_tick_hook(L.raw, vm.hookCaller, handleIndex, flags)
         launch(L, handle: handle, handleIndex: handleIndex, deadline: deadline, resuming: resuming, flags: flags,
                sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: persistentID)
     }
@@ -117,7 +117,7 @@ extension LuaHost {
     /// known, its reference `ref` (cd_ref_handle) taken and its id already bound;
     /// `replaced` is the countdown that held the id until now, ended here as replaced.
     /// A persistent countdown's id is `persistentID`, or else read from the handle.
-    func launch(_ L: OpaquePointer, handle: UnsafeMutablePointer<cd_handle>, handleIndex: Int32, deadline: Deadline,
+    func launch(_ L: LuaState, handle: UnsafeMutablePointer<cd_handle>, handleIndex: Int32, deadline: Deadline,
                 resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, sharedTickHook: Int32,
                 ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?, persistentID: String? = nil) {
         var flags = flags
@@ -149,8 +149,8 @@ extension LuaHost {
     }
 
     /// A persistent countdown's id, which is text (see StartOptions), from its handle.
-    private func storedID(_ L: OpaquePointer, handleIndex: Int32) -> String? {
-        lua_getiuservalue(L, handleIndex, CD_UV_ID)
+    private func storedID(_ L: LuaState, handleIndex: Int32) -> String? {
+        lua_getiuservalue(L.raw, handleIndex, CD_UV_ID)
         defer { L.pop() }
         return L.string(at: -1)
     }
@@ -160,7 +160,7 @@ extension LuaHost {
             guard L.type(at: 1) == LUA_TSTRING else {
                 throw APIError("countdown.get: 'id' must be a string, got \(L.typeName(at: 1))")
             }
-            cd_push_handle_for_id(L, host.vm.hookCaller, 1)
+            cd_push_handle_for_id(L.raw, host.vm.hookCaller, 1)
             return 1
         }
     }
@@ -168,10 +168,10 @@ extension LuaHost {
     static let list: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let keys = host.scheduler.activeKeys
-            lua_createtable(L, Int32(keys.count), 0)
+            L.pushTable(array: Int32(keys.count))
             for (i, key) in keys.enumerated() {
-                cd_push_ref(L, SlotHooks(context: host.scheduler.context(key) ?? 0).handleRef)
-                lua_rawseti(L, -2, lua_Integer(i + 1))
+                cd_push_ref(L.raw, SlotHooks(context: host.scheduler.context(key) ?? 0).handleRef)
+                L.setRawItem(-2, i + 1)
             }
             return 1
         }
@@ -194,7 +194,7 @@ extension LuaHost {
             // Outside a hook the wall clock, read once (a script may call this per item
             // of a long loop); inside one, the tick's instant on the wall clock.
             let wall = scheduler.isDispatching ? scheduler.now + (clock.wallNow() - clock.bootNow()) : clock.wallNow()
-            lua_pushnumber(L, Time.seconds(wall))
+            lua_pushnumber(L.raw, Time.seconds(wall))
             return 1
         }
     }
@@ -203,7 +203,7 @@ extension LuaHost {
         hostCall(L, context) { host, L throws(APIError) in
             let fn = "countdown.format"
             let ns: Nanoseconds
-            if let tick = cd_to_tick(L, 1) {
+            if let tick = cd_to_tick(L.raw, 1) {
                 ns = tick.pointee.remaining_ns
             } else {
                 let remaining: Double

@@ -13,14 +13,14 @@ extension LuaHost {
     /// Returns true when the countdown should stop.
     func handleHookError(handleRef: Int32, id: String?, hook: String, message: String) -> Bool {
         let L = current
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
-        cd_push_ref(L, handleRef)
-        guard cd_to_handle(L, -1) != nil else {
+        let base = L.top
+        defer { L.setTop(base) }
+        L.pushRef(handleRef)
+        guard cd_to_handle(L.raw, -1) != nil else {
             reportHookError(countdown: id, hook: hook, message: message)
             return true
         }
-        switch lua_getiuservalue(L, -1, CD_UV_ERROR) {
+        switch lua_getiuservalue(L.raw, -1, CD_UV_ERROR) {
         case LUA_TSTRING where L.string(at: -1) == "continue":
             reportHookError(countdown: id, hook: hook, message: message)
             return false
@@ -28,7 +28,7 @@ extension LuaHost {
             let (text, traceback) = Self.splitTraceback(message)
             L.push(text)
             L.push(traceback)
-            let status = cd_pcall_hook(L, 2, 0)
+            let status = cd_pcall_hook(L.raw, 2, 0)
             if status == LUA_OK { return false }
             let handlerMessage = hookFailureMessage(L, status: status)
             reportHookError(countdown: id, hook: hook, message: message)
@@ -49,8 +49,8 @@ extension LuaHost {
 
     /// The message of a failed hook call: LUA_ERRMEM skips the message handler,
     /// so its message is explained here.
-    func hookFailureMessage(_ L: OpaquePointer, status: Int32) -> String {
-        if status == LUA_ERRMEM { return String(cString: cd_memory_error_message(L)) }
+    func hookFailureMessage(_ L: LuaState, status: Int32) -> String {
+        if status == LUA_ERRMEM { return String(cString: cd_memory_error_message(L.raw)) }
         return L.string(at: -1) ?? "(error object is not a string)"
     }
 }
@@ -58,14 +58,14 @@ extension LuaHost {
 extension LuaHost {
     /// Reads `on_error` of the start options at `index`: leaves it on the stack and
     /// returns its index, or 0 when absent.
-    static func errorPolicyOption(_ L: OpaquePointer, _ index: Int32, _ fn: String) throws(APIError) -> Int32 {
+    static func errorPolicyOption(_ L: LuaState, _ index: Int32, _ fn: String) throws(APIError) -> Int32 {
         let type = L.rawField(index, "on_error")
         if type == LUA_TNIL {
             L.pop()
             return 0
         }
-        if let text = L.string(at: -1), errorPolicies.contains(text) { return lua_gettop(L) }
-        if type != LUA_TSTRING, L.isCallable(at: -1) { return lua_gettop(L) }
+        if let text = L.string(at: -1), errorPolicies.contains(text) { return L.top }
+        if type != LUA_TSTRING, L.isCallable(at: -1) { return L.top }
         let got = L.string(at: -1).map { "\"\($0)\"" } ?? L.typeName(at: -1)
         L.pop()
         throw APIError("\(fn): 'on_error' must be \"stop\", \"continue\" or a function, got \(got)")

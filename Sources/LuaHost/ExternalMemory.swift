@@ -6,6 +6,6 @@ extension LuaHost {
     /// gives bytes back. False when they would pass the limit (nothing counted).
     public func chargeMemory(_ bytes: Int) -> Bool {
         guard !vm.isClosed else { return true }
-        return cd_limits_charge(vm.state, Int64(bytes)) != 0
+        return cd_limits_charge(vm.state.raw, Int64(bytes)) != 0
     }
 }

@@ -9,22 +9,22 @@ import CountdownCore
 extension LuaHost {
     /// Formats with the formatter named by the string at stack index 2, or returns
     /// nil when no formatter has that name.
-    func applyFormatter(_ L: OpaquePointer, remaining: Nanoseconds) throws(APIError) -> String? {
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
-        cd_push_ref(L, formattersRef)
-        lua_pushvalue(L, 2)
-        guard lua_rawget(L, -2) == LUA_TFUNCTION else { return nil }
-        if cd_to_tick(L, 1) != nil {
-            lua_pushvalue(L, 1)
+    func applyFormatter(_ L: LuaState, remaining: Nanoseconds) throws(APIError) -> String? {
+        let base = L.top
+        defer { L.setTop(base) }
+        L.pushRef(formattersRef)
+        L.pushValue(at: 2)
+        guard lua_rawget(L.raw, -2) == LUA_TFUNCTION else { return nil }
+        if cd_to_tick(L.raw, 1) != nil {
+            L.pushValue(at: 1)
         } else {
             var snapshot = cd_tick(remaining_ns: remaining, total_ns: remaining, missed: 0)
-            cd_push_tick(L, 0, &snapshot)
+            cd_push_tick(L.raw, 0, &snapshot)
         }
         let fullName = L.string(at: 2) ?? ""
         // A name can be any string; a message shows only its start.
         let name = fullName.count > 40 ? String(fullName.prefix(40)) + "..." : fullName
-        let status = cd_pcall_traceback(L, 1, 1)
+        let status = L.call(arguments: 1, results: 1)
         guard status == LUA_OK else {
             let full = hookFailureMessage(L, status: status)
             let message = full.range(of: "\nstack traceback:").map { String(full[..<$0.lowerBound]) } ?? full

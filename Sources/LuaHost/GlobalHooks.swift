@@ -24,8 +24,8 @@ extension LuaHost {
 
     static let hooksChanged: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
-            let count = Int(lua_tointegerx(L, 2, nil))
-            switch lua_tointegerx(L, 1, nil) {
+            let count = Int(lua_tointegerx(L.raw, 2, nil))
+            switch lua_tointegerx(L.raw, 1, nil) {
             case 1: host.startHookCount = count
             case 2: host.tickHookCount = count
             case 3: host.doneHookCount = count
@@ -39,24 +39,24 @@ extension LuaHost {
     /// Calls the global hooks of `event` for the countdown whose handle is registry[handleRef].
     func callGlobalHooks(_ event: GlobalEvent, handleRef: Int32, remaining: Nanoseconds, total: Nanoseconds, missed: Int64) {
         let L = current
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
-        guard lua_checkstack(L, 6) != 0 else { return }
-        cd_push_ref(L, globalHooksRef)
-        lua_rawgeti(L, -1, lua_Integer(event.rawValue))
-        let list = lua_gettop(L)
-        let count = lua_rawlen(L, list)
+        let base = L.top
+        defer { L.setTop(base) }
+        guard lua_checkstack(L.raw, 6) != 0 else { return }
+        L.pushRef(globalHooksRef)
+        L.rawItem(-1, Int(event.rawValue))
+        let list = L.top
+        let count = L.rawLength(at: list)
         guard count > 0 else { return }
-        cd_push_ref(L, handleRef)
-        let handle = lua_gettop(L)
-        lua_getiuservalue(L, handle, CD_UV_ID)
-        let id = lua_gettop(L)
+        L.pushRef(handleRef)
+        let handle = L.top
+        lua_getiuservalue(L.raw, handle, CD_UV_ID)
+        let id = L.top
         var snapshot = cd_tick(remaining_ns: remaining, total_ns: total, missed: missed)
         for i in 1...count {
-            lua_rawgeti(L, list, lua_Integer(i))
-            cd_push_tick(L, handle, &snapshot)
-            lua_pushvalue(L, handle)
-            let status = cd_pcall_hook(L, 2, 0)
+            L.rawItem(list, i)
+            cd_push_tick(L.raw, handle, &snapshot)
+            L.pushValue(at: handle)
+            let status = cd_pcall_hook(L.raw, 2, 0)
             if status != LUA_OK {
                 let message = hookFailureMessage(L, status: status)
                 L.pop()

@@ -6,9 +6,9 @@ import CountdownCore
 /// `h:cancel()`, `h:remaining()`, `h:state()`, and the field `h.id`.
 extension LuaHost {
     /// The handle passed as `self`, or an error that explains the colon.
-    static func handle(_ L: OpaquePointer, method: String) throws(APIError) -> UnsafeMutablePointer<cd_handle> {
-        guard let handle = cd_to_handle(L, 1) else {
-            if L.type(at: 1) == LUA_TNONE || lua_type(L, 1) != LUA_TUSERDATA {
+    static func handle(_ L: LuaState, method: String) throws(APIError) -> UnsafeMutablePointer<cd_handle> {
+        guard let handle = cd_to_handle(L.raw, 1) else {
+            if L.type(at: 1) == LUA_TNONE || L.type(at: 1) != LUA_TUSERDATA {
                 throw APIError("\(method): call it as a method with a colon, h:\(method)(...), not h.\(method)(...)")
             }
             throw APIError("\(method): expected a countdown handle as self, got \(L.typeName(at: 1))")
@@ -23,7 +23,7 @@ extension LuaHost {
     static let handleToString: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let handle = try LuaHost.handle(L, method: "__tostring")
-            lua_getiuservalue(L, 1, CD_UV_ID)
+            lua_getiuservalue(L.raw, 1, CD_UV_ID)
             let id = L.string(at: -1).map { "\"\($0)\"" } ?? "anonymous"
             L.push("countdown \(id) (\(host.state(of: handle)))")
             return 1
@@ -82,7 +82,7 @@ extension LuaHost {
                 // Ended: start again with the same id, hooks and interval.
                 try host.launch(L, handleIndex: 1, deadline: .after(amount), function: "append")
             }
-            lua_settop(L, 1)
+            L.setTop(1)
             return 1
         }
     }
@@ -102,7 +102,7 @@ extension LuaHost {
     /// Pause and resume: change the countdown, then its stored copy when it has one;
     /// push whether anything changed.
     private func changeState(
-        _ L: OpaquePointer, method: String,
+        _ L: LuaState, method: String,
         in scheduler: (Scheduler, CountdownKey) -> Bool,
         stored: (inout StoredCountdown, StoreInstant) -> Void
     ) throws(APIError) -> Int32 {
@@ -113,14 +113,14 @@ extension LuaHost {
             // on_tick at once with the frozen or resumed remaining time.
             self.scheduler.tickNow(key)
         }
-        lua_pushboolean(L, changed ? 1 : 0)
+        L.push(changed)
         return 1
     }
 
     static let handleCancel: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let handle = try LuaHost.handle(L, method: "cancel")
-            lua_pushboolean(L, host.scheduler.cancel(LuaHost.key(handle)) ? 1 : 0)
+            L.push(host.scheduler.cancel(LuaHost.key(handle)))
             return 1
         }
     }
@@ -128,7 +128,7 @@ extension LuaHost {
     static let handleRemaining: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let handle = try LuaHost.handle(L, method: "remaining")
-            lua_pushnumber(L, Time.seconds(host.scheduler.remaining(LuaHost.key(handle)) ?? 0))
+            lua_pushnumber(L.raw, Time.seconds(host.scheduler.remaining(LuaHost.key(handle)) ?? 0))
             return 1
         }
     }

@@ -47,7 +47,7 @@ extension LuaHost: BatchingSchedulerDelegate {
             batch.context = Unmanaged.passUnretained(scheduler).toOpaque()
             batch.tick = Self.batchTick(tick)
             let L = current
-            let status = cd_run_tick_batch(L, caller, &batch)
+            let status = cd_run_tick_batch(L.raw, caller, &batch)
             let last = Self.tick(batch.tick)
             if status != LUA_OK {
                 let message = hookFailureMessage(L, status: status)
@@ -83,7 +83,7 @@ extension LuaHost: BatchingSchedulerDelegate {
         if handleHookError(handleRef: ref, id: failure.id, hook: "on_tick", message: failure.message) {
             scheduler.cancel(tick.key, reason: .stopped)
         }
-        if failure.ended { cd_unref_handle(current, vm.hookCaller, ref) }
+        if failure.ended { cd_unref_handle(current.raw, vm.hookCaller, ref) }
     }
 
     /// Calls the global tick hooks; false when the countdown ended meanwhile (its
@@ -92,7 +92,7 @@ extension LuaHost: BatchingSchedulerDelegate {
         let ((), ended) = inFlight(ref) {
             callGlobalHooks(.tick, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
         }
-        if ended { cd_unref_handle(current, vm.hookCaller, ref) }
+        if ended { cd_unref_handle(current.raw, vm.hookCaller, ref) }
         return !ended
     }
 
@@ -100,12 +100,12 @@ extension LuaHost: BatchingSchedulerDelegate {
         let hooks = SlotHooks(context: tick.context)
         let ref = hooks.handleRef
         let L = current
-        cd_release_tick_hook(L, vm.hookCaller, Int32(hooks.sharedTickHook))
+        cd_release_tick_hook(L.raw, vm.hookCaller, Int32(hooks.sharedTickHook))
         // Its id is free from now on (countdown.get no longer finds it). A replaced
         // one's id is bound to its successor already, and launch, which has its
         // handle, marks it ended.
         if reason != .replaced,
-           let handle = cd_ended_handle(L, vm.hookCaller, ref, Int32(hooks.flags & UInt8(CD_HOOK_HAS_ID))),
+           let handle = cd_ended_handle(L.raw, vm.hookCaller, ref, Int32(hooks.flags & UInt8(CD_HOOK_HAS_ID))),
            handle.pointee.slot == tick.key.slot, handle.pointee.generation == tick.key.generation {
             handle.pointee.final_state = (reason == .finished ? CountdownState.finished : .cancelled).rawValue
         }
@@ -117,7 +117,7 @@ extension LuaHost: BatchingSchedulerDelegate {
             if hooks.flags & UInt8(CD_HOOK_HAS_DONE) != 0,
                let failure = callHook(ref: ref, hook: CD_HOOK_ON_DONE, flags: hooks.flags, sharedHook: 0, tick, reason: reason == .finished ? "finished" : "cancelled") {
                 _ = handleHookError(handleRef: ref, id: failure.id, hook: "on_done", message: failure.message)
-                if failure.ended { cd_unref_handle(L, vm.hookCaller, ref) }
+                if failure.ended { cd_unref_handle(L.raw, vm.hookCaller, ref) }
             }
             if reason == .finished ? doneHookCount != 0 : cancelHookCount != 0 {
                 callGlobalHooks(reason == .finished ? .done : .cancel, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
@@ -129,7 +129,7 @@ extension LuaHost: BatchingSchedulerDelegate {
         if inFlightRef == ref {
             inFlightEnded = true
         } else {
-            cd_unref_handle(L, vm.hookCaller, ref)
+            cd_unref_handle(L.raw, vm.hookCaller, ref)
         }
     }
 
@@ -145,7 +145,7 @@ extension LuaHost: BatchingSchedulerDelegate {
             if handleHookError(handleRef: ref, id: failure.id, hook: "on_done", message: failure.message), !failure.ended {
                 scheduler.cancel(tick.key, reason: .stopped)
             }
-            if failure.ended { cd_unref_handle(current, vm.hookCaller, ref) }
+            if failure.ended { cd_unref_handle(current.raw, vm.hookCaller, ref) }
             return
         }
         if doneHookCount != 0 {
@@ -171,10 +171,10 @@ extension LuaHost: BatchingSchedulerDelegate {
         let msgh = hostCallDepth == 0 ? LuaVM.tracebackHandlerIndex : 0
         let (status, ended) = inFlight(ref) {
             guard let reason else {
-                return cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), Int32(sharedHook), tick.remaining, tick.total, tick.missed, nil)
+                return cd_call_hook(L.raw, vm.hookCaller, msgh, ref, hook, Int32(flags), Int32(sharedHook), tick.remaining, tick.total, tick.missed, nil)
             }
             return reason.withCString {
-                cd_call_hook(L, vm.hookCaller, msgh, ref, hook, Int32(flags), Int32(sharedHook), tick.remaining, tick.total, tick.missed, $0)
+                cd_call_hook(L.raw, vm.hookCaller, msgh, ref, hook, Int32(flags), Int32(sharedHook), tick.remaining, tick.total, tick.missed, $0)
             }
         }
         if status != LUA_OK {
@@ -183,7 +183,7 @@ extension LuaHost: BatchingSchedulerDelegate {
             L.pop()
             return HookFailure(message: message, id: handleID(ref: ref), ended: ended)
         }
-        if ended { cd_unref_handle(L, vm.hookCaller, ref) }
+        if ended { cd_unref_handle(L.raw, vm.hookCaller, ref) }
         return nil
     }
 
@@ -202,8 +202,8 @@ extension LuaHost: BatchingSchedulerDelegate {
     /// The id kept in a handle's user value `CD_UV_ID`.
     private func handleID(ref: Int32) -> String? {
         let L = current
-        cd_push_ref(L, ref)
-        lua_getiuservalue(L, -1, CD_UV_ID)
+        L.pushRef(ref)
+        lua_getiuservalue(L.raw, -1, CD_UV_ID)
         let id = L.string(at: -1)
         L.pop(2)
         return id

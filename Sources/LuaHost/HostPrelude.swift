@@ -26,22 +26,22 @@ enum HostPrelude {
 extension LuaHost {
     func installHostPrelude() {
         let L = vm.state
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
+        let base = L.top
+        defer { L.setTop(base) }
         // The host's own setup runs without the script's limits, however small they are.
-        let limits = cd_get_limits(L)!
+        let limits = cd_get_limits(L.raw)!
         let (cap, budget) = (limits.pointee.cap, limits.pointee.budget)
         (limits.pointee.cap, limits.pointee.budget) = (0, 0)
         defer { (limits.pointee.cap, limits.pointee.budget) = (cap, budget) }
-        let helpers = lua_gettop(L) + 1
-        lua_createtable(L, 0, 16)
+        let helpers = L.top + 1
+        L.pushTable(fields: 16)
         register([("hooks_changed", Self.hooksChanged)], into: L)
-        let installed = cd_stdlib_install(L, vm.limits.sandbox ? 1 : 0, vm.limits.stringRepLimit)
+        let installed = cd_stdlib_install(L.raw, vm.limits.sandbox ? 1 : 0, vm.limits.stringRepLimit)
         precondition(installed == LUA_OK, "cdscript: the standard library replacements do not install")
-        lua_pushboolean(L, vm.limits.sandbox ? 1 : 0)
+        L.push(vm.limits.sandbox)
         L.setRawField(helpers, "sandbox")
         // What built-in plugins get as their second argument.
-        lua_createtable(L, 0, 8)
+        L.pushTable(fields: 8)
         register([
             ("bell", Self.ringBell),
             ("spawn", Self.spawnCommand),
@@ -50,44 +50,44 @@ extension LuaHost {
             ("warn", Self.warnLine),
             ("wall_time", Self.wallTime),
         ], into: L)
-        if loadChunk(HostPrelude.standardSnapshot, name: HostPrelude.standardSnapshotChunkName), cd_pcall_traceback(L, 0, 1) == LUA_OK {
+        if loadChunk(HostPrelude.standardSnapshot, name: HostPrelude.standardSnapshotChunkName), L.call(arguments: 0, results: 1) == LUA_OK {
             L.setRawField(-2, "std")
         } else {
             preconditionFailure("cdscript: the library snapshot does not load: \(L.string(at: -1) ?? "")")
         }
         // The prelude adds the host's countdown.on and countdown.formatter to it.
-        lua_pushvalue(L, -1)
+        L.pushValue(at: -1)
         L.setRawField(helpers, "plugin_api")
-        if loadChunk(HostPrelude.jsonSource, name: HostPrelude.jsonChunkName), cd_pcall_traceback(L, 0, 1) == LUA_OK {
+        if loadChunk(HostPrelude.jsonSource, name: HostPrelude.jsonChunkName), L.call(arguments: 0, results: 1) == LUA_OK {
             L.setRawField(-2, "json")
         } else {
             preconditionFailure("cdscript: the JSON encoder does not load: \(L.string(at: -1) ?? "")")
         }
         // require's searcher hands built-in plugins these helpers (stdlib.c).
-        lua_createtable(L, 0, Int32(BuiltinPlugins.sources.count))
+        lua_createtable(L.raw, 0, Int32(BuiltinPlugins.sources.count))
         for (name, source) in BuiltinPlugins.sources {
             L.push(source)
             L.setRawField(-2, name)
         }
-        precondition(cd_stdlib_set_builtins(L) == LUA_OK, "cdscript: the built-in plugins do not register")
+        precondition(cd_stdlib_set_builtins(L.raw) == LUA_OK, "cdscript: the built-in plugins do not register")
         updateSearchFolders()
 
         guard loadChunk(HostPrelude.source, name: HostPrelude.chunkName) else {
             preconditionFailure("cdscript: the host prelude does not compile: \(L.string(at: -1) ?? "")")
         }
-        lua_pushvalue(L, helpers)
-        cd_push_ref(L, countdownTableRef)
-        lua_createtable(L, 4, 0)
+        L.pushValue(at: helpers)
+        L.pushRef(countdownTableRef)
+        L.pushTable(array: 4)
         for i in 1...4 {
-            lua_createtable(L, 0, 0)
-            lua_rawseti(L, -2, lua_Integer(i))
+            L.pushTable()
+            L.setRawItem(-2, i)
         }
-        lua_pushvalue(L, -1)
-        globalHooksRef = cd_ref(L)
-        lua_createtable(L, 0, 4)
-        lua_pushvalue(L, -1)
-        formattersRef = cd_ref(L)
-        let status = cd_pcall_traceback(L, 4, 0)
+        L.pushValue(at: -1)
+        globalHooksRef = L.ref()
+        L.pushTable(fields: 4)
+        L.pushValue(at: -1)
+        formattersRef = L.ref()
+        let status = L.call(arguments: 4, results: 0)
         precondition(status == LUA_OK, "cdscript: the host prelude failed: \(L.string(at: -1) ?? "")")
     }
 
@@ -96,7 +96,7 @@ extension LuaHost {
         var text = source
         return text.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
-                cd_load_text(vm.state, chars.baseAddress, chars.count, name) == LUA_OK
+                cd_load_text(vm.state.raw, chars.baseAddress, chars.count, name) == LUA_OK
             }
         }
     }

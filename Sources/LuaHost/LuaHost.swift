@@ -71,7 +71,7 @@ public final class LuaHost {
     }
     /// The state of the innermost host call: hooks fired from inside a host
     /// function (a start's first tick, a cancel's on_done) run on the caller's thread.
-    var current: OpaquePointer
+    var current: LuaState
     /// Host functions running now. At 0 the call comes from the run loop, with
     /// nothing on the main stack but the permanent traceback handler.
     var hostCallDepth = 0
@@ -141,17 +141,17 @@ public final class LuaHost {
     /// thread, and turns a thrown `APIError` into `CD_RAISE` with the message pushed.
     /// The C trampoline raises it after this Swift frame has returned.
     @inline(__always)
-    static func hostCall(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ body: (LuaHost, OpaquePointer) throws(APIError) -> Int32) -> Int32 {
+    static func hostCall(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ body: (LuaHost, LuaState) throws(APIError) -> Int32) -> Int32 {
         // The context is the host itself, alive whenever its functions can run (once
         // it goes, the trampoline refuses them: `run_over`), so a guaranteed
         // reference serves: no retain and release per call.
         Unmanaged<LuaHost>.fromOpaque(context!)._withUnsafeGuaranteedRef { host in
-            hostCall(host, L!, body)
+            hostCall(host, LuaState(L!), body)
         }
     }
 
     @inline(__always)
-    private static func hostCall(_ host: LuaHost, _ L: OpaquePointer, _ body: (LuaHost, OpaquePointer) throws(APIError) -> Int32) -> Int32 {
+    private static func hostCall(_ host: LuaHost, _ L: LuaState, _ body: (LuaHost, LuaState) throws(APIError) -> Int32) -> Int32 {
         let outer = host.current
         host.current = L
         host.hostCallDepth += 1
@@ -167,22 +167,17 @@ public final class LuaHost {
         }
     }
 
-    /// Pushes the global table.
-    func pushGlobals(_ L: OpaquePointer) {
-        lua_rawgeti(L, cd_registry_index(), lua_Integer(LUA_RIDX_GLOBALS))
-    }
-
     /// Sets a global without metamethods; pops the value.
     public func setGlobal(_ name: String) {
         let L = vm.state
-        pushGlobals(L)
-        lua_rotate(L, -2, 1)
+        L.pushGlobals()
+        lua_rotate(L.raw, -2, 1)
         L.setRawField(-2, name)
         L.pop()
     }
 
     /// Registers functions into the table on top of the stack.
-    func register(_ functions: [(String, cd_host_function)], into L: OpaquePointer) {
+    func register(_ functions: [(String, cd_host_function)], into L: LuaState) {
         for (name, fn) in functions {
             L.pushHostFunction(fn, context: context)
             L.setRawField(-2, name)
@@ -213,7 +208,7 @@ extension LuaHost {
         }
         let status = pointers.withUnsafeMutableBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                cd_stdlib_set_folders(vm.state, script, $0, Int32(buffer.count - 1))
+                cd_stdlib_set_folders(vm.state.raw, script, $0, Int32(buffer.count - 1))
             }
         }
         precondition(status == LUA_OK, "cdscript: the plugin folders could not be recorded")

@@ -5,7 +5,7 @@ import CLuaShim
 /// Sendable, and the run loop that owns the scheduler owns this too.
 public final class LuaVM {
     /// The main thread's state.
-    public let state: OpaquePointer
+    public let state: LuaState
 
     /// The limits its allocator and count hook enforce.
     public let limits: ScriptLimits
@@ -15,10 +15,11 @@ public final class LuaVM {
 
     public init(limits: ScriptLimits = .none) {
         self.limits = limits
-        guard let state = cd_new_limited_state(limits.memoryLimit, limits.instructionBudget) else {
+        guard let raw = cd_new_limited_state(limits.memoryLimit, limits.instructionBudget) else {
             fatalError("cdscript: Lua could not allocate its state")
         }
-        self.state = state
+        self.state = LuaState(raw)
+        let state = raw
         let status = cd_open_libs(state)
         precondition(status == LUA_OK, "cdscript: Lua could not open its standard libraries")
         // coroutine.resume/wrap that track the running thread (signals interrupt it,
@@ -56,86 +57,16 @@ public final class LuaVM {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        cd_close_limited_state(state)
+        cd_close_limited_state(state.raw)
     }
 
     /// Bytes the state holds now.
-    public var memoryInUse: Int { Int(cd_get_limits(state).pointee.used) }
+    public var memoryInUse: Int { Int(cd_get_limits(state.raw).pointee.used) }
 
     /// The stack index of the permanent traceback handler on the main thread.
     public static let tracebackHandlerIndex: Int32 = 1
 
     /// Values on the stack of the main thread above the permanent traceback
     /// handler; tests use it to check balance.
-    public var top: Int32 { lua_gettop(state) - LuaVM.tracebackHandlerIndex }
-}
-
-/// Small stack helpers shared by the bindings and the test runner. None of them can
-/// raise a Lua error except on a failed allocation, which the default allocator
-/// never reports.
-extension OpaquePointer {
-    @inline(__always)
-    public func push(_ string: String) {
-        var copy = string
-        copy.withUTF8 { buffer in
-            _ = lua_pushlstring(self, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, buffer.count)
-        }
-    }
-
-    @inline(__always)
-    public func pop(_ n: Int32 = 1) { cd_pop(self, n) }
-
-    func type(at index: Int32) -> Int32 { lua_type(self, index) }
-
-    func typeName(at index: Int32) -> String {
-        String(cString: lua_typename(self, lua_type(self, index)))
-    }
-
-    /// The string at `index` without conversion; nil unless it is a string.
-    public func string(at index: Int32) -> String? {
-        guard lua_type(self, index) == LUA_TSTRING else { return nil }
-        var length = 0
-        guard let pointer = cd_to_string(self, index, &length) else { return nil }
-        return pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
-            String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
-        }
-    }
-
-    /// The number at `index`; nil unless it is a number (strings are not converted).
-    public func number(at index: Int32) -> Double? {
-        guard lua_type(self, index) == LUA_TNUMBER else { return nil }
-        return lua_tonumberx(self, index, nil)
-    }
-
-    /// Pushes `t[key]` of the table at `index` without metamethods; returns its type.
-    @discardableResult
-    public func rawField(_ index: Int32, _ key: String) -> Int32 {
-        let table = lua_absindex(self, index)
-        push(key)
-        return lua_rawget(self, table)
-    }
-
-    /// `t[key] = top` for the table at `index`, without metamethods; pops the value.
-    func setRawField(_ index: Int32, _ key: String) {
-        let table = lua_absindex(self, index)
-        push(key)
-        lua_rotate(self, -2, 1)
-        lua_rawset(self, table)
-    }
-
-    /// True for functions and for values whose metatable has `__call`.
-    func isCallable(at index: Int32) -> Bool {
-        let t = lua_type(self, index)
-        if t == LUA_TFUNCTION { return true }
-        guard t == LUA_TTABLE || t == LUA_TUSERDATA else { return false }
-        guard lua_getmetatable(self, index) != 0 else { return false }
-        let callable = rawField(-1, "__call") == LUA_TFUNCTION
-        pop(2)
-        return callable
-    }
-
-    /// Pushes a Swift host function that receives `context`.
-    func pushHostFunction(_ fn: cd_host_function, context: UnsafeMutableRawPointer) {
-        cd_push_host_function(self, fn, context)
-    }
+    public var top: Int32 { state.top - LuaVM.tracebackHandlerIndex }
 }

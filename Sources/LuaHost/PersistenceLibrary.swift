@@ -70,8 +70,8 @@ extension LuaHost {
         guard persistentIDs.count != 0 else { return nil }
         let L = current
         L.push(id)
-        cd_push_handle_for_id(L, vm.hookCaller, lua_gettop(L))
-        let handle = cd_to_handle(L, -1)
+        cd_push_handle_for_id(L.raw, vm.hookCaller, L.top)
+        let handle = cd_to_handle(L.raw, -1)
         L.pop(2)
         guard let handle, handle.pointee.persistent != 0 else { return nil }
         let key = LuaHost.key(handle)
@@ -120,7 +120,7 @@ extension LuaHost {
     static let fetch: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let fn = "countdown.fetch"
-            guard L.type(at: 1) == LUA_TSTRING, lua_rawlen(L, 1) != 0 else {
+            guard L.type(at: 1) == LUA_TSTRING, lua_rawlen(L.raw, 1) != 0 else {
                 throw APIError("\(fn): expected an id string as argument 1, got \(L.typeName(at: 1))")
             }
             guard let id = StartOptions.storableID(L, at: 1) else {
@@ -139,10 +139,10 @@ extension LuaHost {
             switch L.type(at: 2) {
             case LUA_TNONE, LUA_TNIL:
                 // No options: nothing found, nothing left on the stack.
-                lua_settop(L, 2)
+                L.setTop(2)
                 quick.base = 2
                 isQuick = true
-            case LUA_TTABLE where cd_fetch_read(L, host.vm.hookCaller, 2, &quick) != 0:
+            case LUA_TTABLE where cd_fetch_read(L.raw, host.vm.hookCaller, 2, &quick) != 0:
                 // Plain options, read in one pass in C: on_tick and on_done are left on the stack.
                 if quick.has_every != 0 { every = try interval(quick.every) }
                 isQuick = true
@@ -157,13 +157,13 @@ extension LuaHost {
 
             let now = host.storeNow()
             guard let found = host.withStore({ try $0.load(id: id) }) else {
-                lua_pushnil(L)
+                L.pushNil()
                 L.push("unavailable")
                 L.push(host.lastStoreError ?? "the countdown store is unavailable")
                 return 3
             }
             guard let record = found else {
-                lua_pushnil(L)
+                L.pushNil()
                 L.push("unknown")
                 return 2
             }
@@ -174,7 +174,7 @@ extension LuaHost {
                 if record.state != .finished {
                     host.withStore { store in try store.modify(id: id) { _ = $0?.finish(at: now, tolerance: 0) } }
                 }
-                lua_pushnil(L)
+                L.pushNil()
                 L.push("finished")
                 return 2
             case .running(let d, remaining: _):
@@ -188,19 +188,19 @@ extension LuaHost {
                 // The handle as a start's quick path makes it, in one C call.
                 var flags: Int32 = 0, sharedTickHook: Int32 = 0, ref: Int32 = 0
                 var replaced: UnsafeMutablePointer<cd_handle>?
-                guard let handle = cd_fetch_handle(L, host.vm.hookCaller, &quick, 1, every ?? record.every, &flags,
+                guard let handle = cd_fetch_handle(L.raw, host.vm.hookCaller, &quick, 1, every ?? record.every, &flags,
                                                    &sharedTickHook, &ref, &replaced) else {
                     throw APIError.noMemoryForID(fn)
                 }
                 host.storeEvery(every, of: record, id: id)
-                host.launch(L, handle: handle, handleIndex: lua_gettop(L), deadline: deadline, resuming: (record.total, paused),
+                host.launch(L, handle: handle, handleIndex: L.top, deadline: deadline, resuming: (record.total, paused),
                             flags: flags, sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: id)
                 return 1
             }
-            let handle = cd_new_handle(L)!
-            let handleIndex = lua_gettop(L)
-            lua_pushvalue(L, 1)
-            lua_setiuservalue(L, handleIndex, CD_UV_ID)
+            let handle = cd_new_handle(L.raw)!
+            let handleIndex = L.top
+            L.pushValue(at: 1)
+            lua_setiuservalue(L.raw, handleIndex, CD_UV_ID)
             // Two calls, not a loop over an array: a fetch should not allocate for it.
             LuaHost.setHookUserValue(L, handleIndex, onTick, slot: CD_UV_TICK)
             LuaHost.setHookUserValue(L, handleIndex, onDone, slot: CD_UV_DONE)
@@ -224,23 +224,23 @@ extension LuaHost {
 
     /// Stores the hook at stack index `hook` (0: none) as user value `slot` of the handle at `handleIndex`.
     @inline(__always)
-    fileprivate static func setHookUserValue(_ L: OpaquePointer, _ handleIndex: Int32, _ hook: Int32, slot: Int32) {
-        if hook != 0 { lua_pushvalue(L, hook) } else { lua_pushnil(L) }
-        lua_setiuservalue(L, handleIndex, slot)
+    fileprivate static func setHookUserValue(_ L: LuaState, _ handleIndex: Int32, _ hook: Int32, slot: Int32) {
+        if hook != 0 { L.pushValue(at: hook) } else { L.pushNil() }
+        lua_setiuservalue(L.raw, handleIndex, slot)
     }
 }
 
 extension StartOptions {
     /// Reads `persist`: a boolean, and only with an id to store the countdown under,
     /// which must be text (see `storableID`): the store never merges two ids.
-    static func persistOption(_ L: OpaquePointer, _ index: Int32, idIndex: Int32, _ fn: String) throws(APIError) -> Bool {
+    static func persistOption(_ L: LuaState, _ index: Int32, idIndex: Int32, _ fn: String) throws(APIError) -> Bool {
         let type = L.rawField(index, "persist")
         defer { L.pop() }
         if type == LUA_TNIL { return false }
         guard type == LUA_TBOOLEAN else {
             throw APIError("\(fn): 'persist' must be true or false, got \(L.typeName(at: -1))")
         }
-        let persist = lua_toboolean(L, -1) != 0
+        let persist = lua_toboolean(L.raw, -1) != 0
         if persist && idIndex == 0 {
             throw APIError("\(fn): 'persist = true' needs an 'id', the name the countdown is stored and fetched under")
         }

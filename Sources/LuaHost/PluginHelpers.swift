@@ -16,22 +16,22 @@ extension LuaHost {
         hostCall(L, context) { host, L throws(APIError) in
             if let recorder = host.pluginRecorder {
                 recorder.record(.init(plugin: "bell"))
-                lua_pushboolean(L, 1)
+                L.push(true)
                 return 1
             }
             if let controller = host.view?.controller, controller.isOpen, !controller.isClosed,
                case .screen = controller.output {
                 controller.bell()
-                lua_pushboolean(L, 1)
+                L.push(true)
                 return 1
             }
             guard isatty(STDOUT_FILENO) != 0 else {
-                lua_pushboolean(L, 0)
+                L.push(false)
                 L.push("standard output is not a terminal")
                 return 2
             }
             _ = "\u{07}".withCString { write(STDOUT_FILENO, $0, 1) }
-            lua_pushboolean(L, 1)
+            L.push(true)
             return 1
         }
     }
@@ -42,7 +42,7 @@ extension LuaHost {
             guard let name = L.string(at: 1) else { throw APIError("which: expected a command name") }
             // In tests nothing runs, so every command is "there" (and recorded by spawn).
             if host.pluginRecorder != nil { L.push(name); return 1 }
-            if let path = LuaHost.executablePath(name) { L.push(path) } else { lua_pushnil(L) }
+            if let path = LuaHost.executablePath(name) { L.push(path) } else { L.pushNil() }
             return 1
         }
     }
@@ -62,16 +62,16 @@ extension LuaHost {
     static let spawnCommand: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             if host.vm.limits.sandbox {
-                lua_pushnil(L)
+                L.pushNil()
                 L.push("running commands is disabled by --sandbox")
                 return 2
             }
             guard L.type(at: 1) == LUA_TTABLE else { throw APIError("spawn: expected an argument list, got \(L.typeName(at: 1))") }
             var argv: [String] = []
-            let count = lua_rawlen(L, 1)
+            let count = L.rawLength(at: 1)
             guard count > 0 else { throw APIError("spawn: the argument list is empty") }
             for i in 1...count {
-                lua_rawgeti(L, 1, lua_Integer(i))
+                L.rawItem(1, i)
                 guard let argument = L.string(at: -1) else {
                     throw APIError("spawn: argument \(i) must be a string, got \(L.typeName(at: -1))")
                 }
@@ -80,16 +80,16 @@ extension LuaHost {
             }
             if let recorder = host.pluginRecorder {
                 recorder.record(.init(plugin: L.string(at: 2) ?? "exec", argv: argv))
-                lua_pushinteger(L, 0)
+                lua_pushinteger(L.raw, 0)
                 return 1
             }
             switch LuaHost.spawn(argv) {
             case .success(let pid):
-                lua_pushinteger(L, lua_Integer(pid))
+                L.push(Int(pid))
                 return 1
             case .failure(let reason):
                 if host.spawnFailure == nil { host.spawnFailure = reason.errno }
-                lua_pushnil(L)
+                L.pushNil()
                 L.push(reason.message)
                 return 2
             }
@@ -140,7 +140,7 @@ extension LuaHost {
             }
             if let recorder = host.pluginRecorder {
                 recorder.record(.init(plugin: "log", path: path, line: line))
-                lua_pushboolean(L, 1)
+                L.push(true)
                 return 1
             }
             // Under --sandbox only inside the script's folder, checked on the file
@@ -148,12 +148,12 @@ extension LuaHost {
             let root = host.vm.limits.sandbox ? (host.scriptDirectory ?? "/nonexistent/") : nil
             let fd = root.map { cd_open_append(path, $0) } ?? cd_open_append(path, nil)
             if fd == -2 {
-                lua_pushnil(L)
+                L.pushNil()
                 L.push("'\(path)' is outside the script's folder (--sandbox)")
                 return 2
             }
             guard fd >= 0 else {
-                lua_pushnil(L)
+                L.pushNil()
                 L.push("cannot open \(path): \(String(cString: strerror(errno)))")
                 return 2
             }
@@ -161,11 +161,11 @@ extension LuaHost {
             let data = Array((line + "\n").utf8)
             let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             guard written == data.count else {
-                lua_pushnil(L)
+                L.pushNil()
                 L.push("cannot write \(path): \(String(cString: strerror(errno)))")
                 return 2
             }
-            lua_pushboolean(L, 1)
+            L.push(true)
             return 1
         }
     }

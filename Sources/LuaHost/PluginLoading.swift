@@ -8,13 +8,13 @@ extension LuaHost {
     public func loadPlugin(named name: String) -> Result<String?, ScriptFailure> {
         let source = "local m = require(...) return type(m) == 'table' and rawget(m, 'description') or nil"
         let L = vm.state
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
+        let base = L.top
+        defer { L.setTop(base) }
         guard loadChunk(source, name: "=[cdscript plugins]") else {
             return .failure(ScriptFailure(kind: .syntax, message: L.string(at: -1) ?? "?"))
         }
         L.push(name)
-        let status = cd_pcall_traceback(L, 1, 1)
+        let status = L.call(arguments: 1, results: 1)
         guard status == LUA_OK else {
             let full = hookFailureMessage(L, status: status)
             let message = full.range(of: "\nstack traceback:").map { String(full[..<$0.lowerBound]) } ?? full
@@ -29,12 +29,12 @@ extension LuaHost {
     /// such as the annotation check.
     public var handleMethodNames: [String] {
         let L = vm.state
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
-        cd_push_ref(L, methodsRef)
+        let base = L.top
+        defer { L.setTop(base) }
+        L.pushRef(methodsRef)
         var names: [String] = []
-        lua_pushnil(L)
-        while lua_next(L, -2) != 0 {
+        L.pushNil()
+        while lua_next(L.raw, -2) != 0 {
             L.pop()
             if let name = L.string(at: -1) { names.append(name) }
         }

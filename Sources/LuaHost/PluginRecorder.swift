@@ -26,18 +26,18 @@ public final class PluginRecorder {
 
     /// Pushes the calls of `plugin` (all when nil) as a list of tables
     /// `{plugin =, argv =, path =, line =}`.
-    public func push(_ L: OpaquePointer, plugin: String?) {
+    public func push(_ L: LuaState, plugin: String?) {
         let chosen = calls.filter { plugin == nil || $0.plugin == plugin }
-        lua_createtable(L, Int32(chosen.count), 0)
+        L.pushTable(array: Int32(chosen.count))
         for (i, call) in chosen.enumerated() {
-            lua_createtable(L, 0, 4)
+            L.pushTable(fields: 4)
             L.push(call.plugin)
             L.setRawField(-2, "plugin")
             if let argv = call.argv {
-                lua_createtable(L, Int32(argv.count), 0)
+                L.pushTable(array: Int32(argv.count))
                 for (j, argument) in argv.enumerated() {
                     L.push(argument)
-                    lua_rawseti(L, -2, lua_Integer(j + 1))
+                    L.setRawItem(-2, j + 1)
                 }
                 L.setRawField(-2, "argv")
             }
@@ -49,7 +49,7 @@ public final class PluginRecorder {
                 L.push(line)
                 L.setRawField(-2, "line")
             }
-            lua_rawseti(L, -2, lua_Integer(i + 1))
+            L.setRawItem(-2, i + 1)
         }
     }
 }
@@ -59,70 +59,70 @@ extension LuaHost {
     /// hooks of every event (`countdown.on`, plugins' hooks included) and the
     /// named formatters. `restoreRegistrations` puts it back; the test runner
     /// does so after every test, so that nothing registered reaches the next one.
-    public func pushRegistrations(_ L: OpaquePointer) {
-        lua_createtable(L, 0, 2)
+    public func pushRegistrations(_ L: LuaState) {
+        L.pushTable(fields: 2)
         // Each event's list is replaced, never changed in place: keeping the lists is a snapshot.
-        cd_push_ref(L, globalHooksRef)
-        lua_createtable(L, 4, 0)
+        L.pushRef(globalHooksRef)
+        L.pushTable(array: 4)
         for i in 1...4 {
-            lua_rawgeti(L, -2, lua_Integer(i))
-            lua_rawseti(L, -2, lua_Integer(i))
+            L.rawItem(-2, i)
+            L.setRawItem(-2, i)
         }
         L.setRawField(-3, "hooks")
-        cd_pop(L, 1)
-        lua_createtable(L, 0, 4)
+        L.pop(1)
+        L.pushTable(fields: 4)
         copyTable(L, from: formattersRef)
         L.setRawField(-2, "formatters")
     }
 
     /// Puts back the registrations of a snapshot made by `pushRegistrations`, at `index`.
-    public func restoreRegistrations(_ L: OpaquePointer, from index: Int32) {
-        let snapshot = lua_absindex(L, index)
-        guard lua_type(L, snapshot) == LUA_TTABLE else { return }
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
-        cd_push_ref(L, globalHooksRef)
+    public func restoreRegistrations(_ L: LuaState, from index: Int32) {
+        let snapshot = lua_absindex(L.raw, index)
+        guard L.type(at: snapshot) == LUA_TTABLE else { return }
+        let base = L.top
+        defer { L.setTop(base) }
+        L.pushRef(globalHooksRef)
         L.rawField(snapshot, "hooks")
-        guard lua_type(L, -1) == LUA_TTABLE else { return }
+        guard L.type(at: -1) == LUA_TTABLE else { return }
         var counts: [Int] = []
         for i in 1...4 {
-            lua_rawgeti(L, -1, lua_Integer(i))
-            counts.append(Int(lua_rawlen(L, -1)))
-            lua_rawseti(L, -3, lua_Integer(i))
+            L.rawItem(-1, i)
+            counts.append(Int(lua_rawlen(L.raw, -1)))
+            L.setRawItem(-3, i)
         }
         (startHookCount, tickHookCount, doneHookCount, cancelHookCount) = (counts[0], counts[1], counts[2], counts[3])
-        lua_settop(L, base)
+        L.setTop(base)
         // The formatters table is the prelude's own (an upvalue): it is emptied and refilled.
-        cd_push_ref(L, formattersRef)
-        let formatters = lua_gettop(L)
+        L.pushRef(formattersRef)
+        let formatters = L.top
         while true {
-            lua_pushnil(L)
-            guard lua_next(L, formatters) != 0 else { break }
-            cd_pop(L, 1)
-            lua_pushnil(L)
-            lua_rawset(L, formatters)
+            L.pushNil()
+            guard lua_next(L.raw, formatters) != 0 else { break }
+            L.pop(1)
+            L.pushNil()
+            lua_rawset(L.raw, formatters)
         }
         L.rawField(snapshot, "formatters")
-        guard lua_type(L, -1) == LUA_TTABLE else { return }
-        lua_pushnil(L)
-        while lua_next(L, -2) != 0 {
-            lua_pushvalue(L, -2)
-            lua_rotate(L, -2, 1)
-            lua_rawset(L, formatters)
+        guard L.type(at: -1) == LUA_TTABLE else { return }
+        L.pushNil()
+        while lua_next(L.raw, -2) != 0 {
+            L.pushValue(at: -2)
+            lua_rotate(L.raw, -2, 1)
+            lua_rawset(L.raw, formatters)
         }
     }
 
     /// Copies the table at registry[ref] into the table on top of the stack.
-    private func copyTable(_ L: OpaquePointer, from ref: Int32) {
-        let target = lua_gettop(L)
-        cd_push_ref(L, ref)
-        let source = lua_gettop(L)
-        lua_pushnil(L)
-        while lua_next(L, source) != 0 {
-            lua_pushvalue(L, -2)
-            lua_rotate(L, -2, 1)
-            lua_rawset(L, target)
+    private func copyTable(_ L: LuaState, from ref: Int32) {
+        let target = L.top
+        L.pushRef(ref)
+        let source = L.top
+        L.pushNil()
+        while lua_next(L.raw, source) != 0 {
+            L.pushValue(at: -2)
+            lua_rotate(L.raw, -2, 1)
+            lua_rawset(L.raw, target)
         }
-        cd_pop(L, 1)
+        L.pop(1)
     }
 }

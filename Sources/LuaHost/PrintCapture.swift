@@ -23,7 +23,7 @@ extension LuaHost {
     /// this Swift frame): tables and functions are shown by type and address.
     static let capturedPrint: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
-            let count = lua_gettop(L)
+            let count = L.top
             var parts: [String] = []
             if count > 0 {
                 for index in 1...count { parts.append(printedForm(L, at: index)) }
@@ -36,7 +36,7 @@ extension LuaHost {
     /// `warn(...)` into `printSink`: the pieces joined; "@on" and "@off" ignored.
     static let capturedWarn: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
-            let count = lua_gettop(L)
+            let count = L.top
             var text = ""
             if count > 0 {
                 for index in 1...count { text += printedForm(L, at: index) }
@@ -47,18 +47,18 @@ extension LuaHost {
         }
     }
 
-    private static func printedForm(_ L: OpaquePointer, at index: Int32) -> String {
-        switch lua_type(L, index) {
+    private static func printedForm(_ L: LuaState, at index: Int32) -> String {
+        switch L.type(at: index) {
         case LUA_TNIL: return "nil"
-        case LUA_TBOOLEAN: return lua_toboolean(L, index) != 0 ? "true" : "false"
+        case LUA_TBOOLEAN: return lua_toboolean(L.raw, index) != 0 ? "true" : "false"
         case LUA_TSTRING: return L.string(at: index) ?? ""
         case LUA_TNUMBER:
-            if lua_isinteger(L, index) != 0 { return String(lua_tointegerx(L, index, nil)) }
-            let number = lua_tonumberx(L, index, nil)
+            if lua_isinteger(L.raw, index) != 0 { return String(lua_tointegerx(L.raw, index, nil)) }
+            let number = lua_tonumberx(L.raw, index, nil)
             let text = String(format: "%.14g", number)
             return text.contains(where: { !$0.isNumber && $0 != "-" }) ? text : text + ".0"
         default:
-            return "\(L.typeName(at: index)): \(lua_topointer(L, index).map { "\($0)" } ?? "?")"
+            return "\(L.typeName(at: index)): \(lua_topointer(L.raw, index).map { "\($0)" } ?? "?")"
         }
     }
 }

@@ -35,11 +35,11 @@ extension LuaHost {
     /// Runs source text as a script. `arguments[0]` becomes `arg[0]`.
     public func runScript(source: Data, chunkName: String, arguments: [String] = []) -> ScriptFailure? {
         let L = vm.state
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
+        let base = L.top
+        defer { L.setTop(base) }
         let status = source.withUnsafeBytes { raw in
             // Precompiled chunks run as lua5.4 runs them, except under --sandbox.
-            cd_load_script(L, raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, chunkName, vm.limits.sandbox ? 0 : 1)
+            cd_load_script(L.raw, raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count, chunkName, vm.limits.sandbox ? 0 : 1)
         }
         if status != LUA_OK {
             let message = L.string(at: -1) ?? "unknown load error"
@@ -47,19 +47,19 @@ extension LuaHost {
         }
         // Room for the arguments as `...`, the traceback handler and setGlobal's temporaries:
         // the C API guarantees only LUA_MINSTACK (20) free slots.
-        guard arguments.count < Int(Int32.max) - 3, lua_checkstack(L, Int32(arguments.count) + 3) != 0 else {
+        guard arguments.count < Int(Int32.max) - 3, lua_checkstack(L.raw, Int32(arguments.count) + 3) != 0 else {
             return ScriptFailure(kind: .runtime, message: "too many script arguments (\(arguments.count))")
         }
-        lua_createtable(L, Int32(arguments.count), 1)
+        lua_createtable(L.raw, Int32(arguments.count), 1)
         for (i, argument) in arguments.enumerated() {
             L.push(argument)
-            lua_rawseti(L, -2, lua_Integer(i))
+            L.setRawItem(-2, i)
         }
         setGlobal("arg")
         for argument in arguments.dropFirst() { L.push(argument) }
-        let callStatus = cd_pcall_traceback(L, Int32(max(0, arguments.count - 1)), 0)
+        let callStatus = cd_pcall_traceback(L.raw, Int32(max(0, arguments.count - 1)), 0)
         if callStatus == LUA_ERRMEM {
-            return ScriptFailure(kind: .runtime, message: String(cString: cd_memory_error_message(L)))
+            return ScriptFailure(kind: .runtime, message: String(cString: cd_memory_error_message(L.raw)))
         }
         if callStatus != LUA_OK {
             return ScriptFailure(kind: .runtime, message: L.string(at: -1) ?? "error object is not a string")

@@ -23,7 +23,7 @@ struct StartOptions {
     static let fields: Set<String> = ["id", "seconds", "at", "every", "on_tick", "on_done", "on_error", "persist", "overtime"]
 
     /// Reads the options table at `index`. Hooks stay on the stack where they are.
-    static func read(_ L: OpaquePointer, at index: Int32, host: LuaHost) throws(APIError) -> StartOptions {
+    static func read(_ L: LuaState, at index: Int32, host: LuaHost) throws(APIError) -> StartOptions {
         let fn = "countdown.start"
         guard L.type(at: index) == LUA_TTABLE else {
             throw APIError("\(fn): expected a table of options such as {seconds = 60}, got \(L.typeName(at: index))")
@@ -35,8 +35,8 @@ struct StartOptions {
         switch L.rawField(index, "id") {
         case LUA_TNIL: L.pop()
         case LUA_TSTRING:
-            if lua_rawlen(L, -1) == 0 { throw APIError("\(fn): 'id' must not be empty") }
-            idIndex = lua_gettop(L)
+            if lua_rawlen(L.raw, -1) == 0 { throw APIError("\(fn): 'id' must not be empty") }
+            idIndex = L.top
         default:
             throw APIError("\(fn): 'id' must be a string, got \(L.typeName(at: -1))")
         }
@@ -46,7 +46,7 @@ struct StartOptions {
         let at = L.string(at: -1)
         L.pop()
         if atType != LUA_TNIL && at == nil {
-            throw APIError("\(fn): 'at' must be a string such as \"2026-12-01T20:00:00+08:00\" or \"20:00\", got \(lua_typename(L, atType).map { String(cString: $0) } ?? "?")")
+            throw APIError("\(fn): 'at' must be a string such as \"2026-12-01T20:00:00+08:00\" or \"20:00\", got \(lua_typename(L.raw, atType).map { String(cString: $0) } ?? "?")")
         }
         let deadline: Deadline
         switch (seconds, at) {
@@ -118,7 +118,7 @@ struct StartOptions {
 
     /// `seconds`: a number, or a duration string such as "25m" or "1h30m" (the
     /// grammar of `cdscript timer`), as nanoseconds; nil when absent.
-    static func lengthOption(_ L: OpaquePointer, _ index: Int32, _ fn: String) throws(APIError) -> Nanoseconds? {
+    static func lengthOption(_ L: LuaState, _ index: Int32, _ fn: String) throws(APIError) -> Nanoseconds? {
         let type = L.rawField(index, "seconds")
         defer { L.pop() }
         switch type {
@@ -143,17 +143,17 @@ struct StartOptions {
 
     /// `overtime = true`: past the end, on_done(t, "finished") runs and the ticks
     /// go on, with `t.overtime` the seconds past it, until the countdown is cancelled.
-    static func overtimeOption(_ L: OpaquePointer, _ index: Int32, _ fn: String) throws(APIError) -> Bool {
+    static func overtimeOption(_ L: LuaState, _ index: Int32, _ fn: String) throws(APIError) -> Bool {
         let type = L.rawField(index, "overtime")
         defer { L.pop() }
         if type == LUA_TNIL { return false }
         guard type == LUA_TBOOLEAN else {
             throw APIError("\(fn): 'overtime' must be a boolean, got \(L.typeName(at: -1))")
         }
-        return lua_toboolean(L, -1) != 0
+        return lua_toboolean(L.raw, -1) != 0
     }
 
-    static func optionalNumber(_ L: OpaquePointer, _ index: Int32, _ name: String, _ fn: String) throws(APIError) -> Double? {
+    static func optionalNumber(_ L: LuaState, _ index: Int32, _ name: String, _ fn: String) throws(APIError) -> Double? {
         let type = L.rawField(index, name)
         defer { L.pop() }
         if type == LUA_TNIL { return nil }
@@ -164,7 +164,7 @@ struct StartOptions {
     }
 
     /// Leaves a hook on the stack and returns its index, or 0 when absent.
-    static func hook(_ L: OpaquePointer, _ index: Int32, _ name: String, _ fn: String) throws(APIError) -> Int32 {
+    static func hook(_ L: LuaState, _ index: Int32, _ name: String, _ fn: String) throws(APIError) -> Int32 {
         let type = L.rawField(index, name)
         if type == LUA_TNIL {
             L.pop()
@@ -175,13 +175,13 @@ struct StartOptions {
             L.pop()
             throw APIError("\(fn): '\(name)' must be a function, got \(got)")
         }
-        return lua_gettop(L)
+        return L.top
     }
 
-    static func checkFieldNames(_ L: OpaquePointer, at index: Int32, allowed: Set<String>, function: String) throws(APIError) {
-        let table = lua_absindex(L, index)
-        lua_pushnil(L)
-        while lua_next(L, table) != 0 {
+    static func checkFieldNames(_ L: LuaState, at index: Int32, allowed: Set<String>, function: String) throws(APIError) {
+        let table = lua_absindex(L.raw, index)
+        L.pushNil()
+        while lua_next(L.raw, table) != 0 {
             L.pop()
             guard let name = L.string(at: -1) else {
                 let keyType = L.typeName(at: -1)
@@ -212,10 +212,10 @@ struct StartOptions {
 
     /// The string at `index` as the text of a stored id: UTF-8 without NUL bytes,
     /// which the store keeps and a command line can name; nil for other bytes.
-    static func storableID(_ L: OpaquePointer, at index: Int32) -> String? {
-        guard lua_type(L, index) == LUA_TSTRING else { return nil }
+    static func storableID(_ L: LuaState, at index: Int32) -> String? {
+        guard L.type(at: index) == LUA_TSTRING else { return nil }
         var length = 0
-        guard let pointer = cd_to_string(L, index, &length) else { return nil }
+        guard let pointer = cd_to_string(L.raw, index, &length) else { return nil }
         // Lua strings end with a NUL of their own: without one inside, the bytes
         // are a C string, checked by the standard library's fast validator.
         guard strlen(pointer) == length else { return nil }
@@ -224,9 +224,9 @@ struct StartOptions {
 
     /// The bytes of the string at `index` as a Lua literal shows them (`"k\0one"`,
     /// `"\255"`), for messages.
-    static func quotedBytes(_ L: OpaquePointer, at index: Int32) -> String {
+    static func quotedBytes(_ L: LuaState, at index: Int32) -> String {
         var length = 0
-        guard let pointer = cd_to_string(L, index, &length) else { return "?" }
+        guard let pointer = cd_to_string(L.raw, index, &length) else { return "?" }
         var text = "\""
         var bytes = UnsafeRawBufferPointer(start: pointer, count: length)[...]
         while !bytes.isEmpty {

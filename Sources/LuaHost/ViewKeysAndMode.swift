@@ -23,11 +23,11 @@ extension LuaHost {
 
     func callKeyHandler(_ ref: Int32, key: String) {
         let L = current
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
-        cd_push_ref(L, ref)
+        let base = L.top
+        defer { L.setTop(base) }
+        L.pushRef(ref)
         L.push(key)
-        if cd_pcall_hook(L, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
+        if cd_pcall_hook(L.raw, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
             hookErrorCount += 1
             let message = L.string(at: -1) ?? "(error object is not a string)"
             reportError("cdscript: error in the view.on_key handler of key \"\(key)\": \(message)")
@@ -61,14 +61,14 @@ extension LuaHost {
                     throw APIError("\(fn): \(error.message)")
                 }
             }
-            let type = lua_type(L, 2)
+            let type = L.type(at: 2)
             guard type == LUA_TNIL || type == LUA_TNONE || L.isCallable(at: 2) else {
                 throw APIError("\(fn): expected a function (or nil to remove the handler) as argument 2, got \(L.typeName(at: 2))")
             }
-            if let old = view.keyRefs.removeValue(forKey: key) { cd_unref(L, old) }
+            if let old = view.keyRefs.removeValue(forKey: key) { cd_unref(L.raw, old) }
             if type != LUA_TNIL && type != LUA_TNONE {
-                lua_pushvalue(L, 2)
-                view.keyRefs[key] = cd_ref(L)
+                L.pushValue(at: 2)
+                view.keyRefs[key] = L.ref()
             }
             return 0
         }
@@ -78,7 +78,7 @@ extension LuaHost {
     /// no terminal), false when it draws the full screen.
     static let viewIsPlain: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
-            lua_pushboolean(L, try host.binding("view.plain").controller.isPlain ? 1 : 0)
+            L.push(try host.binding("view.plain").controller.isPlain)
             return 1
         }
     }
@@ -103,7 +103,7 @@ extension LuaHost {
                 guard type == LUA_TBOOLEAN else {
                     throw APIError("\(fn): '\(name)' must be a boolean, got \(L.typeName(at: -1))")
                 }
-                let on = lua_toboolean(L, -1) != 0
+                let on = lua_toboolean(L.raw, -1) != 0
                 if name == "plain" { mode.plain = on } else { mode.colours = on }
             }
             if mode.plain == nil && mode.colours == nil { return 0 }

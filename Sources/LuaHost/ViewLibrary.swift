@@ -36,10 +36,10 @@ extension LuaHost {
     /// runner gives every test an empty screen). The `view` table stays as it is.
     public func replaceViewController(_ controller: ViewController) {
         if let old = view {
-            for ref in old.pressRefs.values { cd_unref(vm.state, ref) }
+            for ref in old.pressRefs.values { cd_unref(vm.state.raw, ref) }
             // The old view's elements are gone: their memory no longer counts.
-            _ = cd_limits_charge(vm.state, -Int64(old.heldTotal))
-            for ref in old.keyRefs.values { cd_unref(vm.state, ref) }
+            _ = cd_limits_charge(vm.state.raw, -Int64(old.heldTotal))
+            for ref in old.keyRefs.values { cd_unref(vm.state.raw, ref) }
         }
         view = ViewBinding(controller: controller)
     }
@@ -47,7 +47,7 @@ extension LuaHost {
     public func installView(_ controller: ViewController) {
         view = ViewBinding(controller: controller)
         let L = vm.state
-        lua_createtable(L, 0, 12)
+        L.pushTable(fields: 12)
         register([
             ("label", Self.viewLabel),
             ("big", Self.viewBig),
@@ -103,12 +103,12 @@ extension LuaHost {
 
     private func callPressHook(_ ref: Int32, id: String) {
         let L = current
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
-        cd_push_ref(L, ref)
+        let base = L.top
+        defer { L.setTop(base) }
+        L.pushRef(ref)
         L.push(id)
         // After a terminating signal, "interrupted" is no error of the script.
-        if cd_pcall_hook(L, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
+        if cd_pcall_hook(L.raw, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
             hookErrorCount += 1
             let message = L.string(at: -1) ?? "(error object is not a string)"
             reportError("cdscript: error in on_press of button \"\(VisibleText.escaped(id))\": \(VisibleText.escapedKeepingLayout(message))")
@@ -165,10 +165,10 @@ extension LuaHost {
     /// against --memory-limit, replacing what it held there before.
     /// Returns what was held there before (for `restoreViewText`).
     @discardableResult
-    fileprivate func chargeViewText(_ L: OpaquePointer, _ view: ViewBinding, key: String, bytes: Int, function fn: String) throws(APIError) -> Int {
+    fileprivate func chargeViewText(_ L: LuaState, _ view: ViewBinding, key: String, bytes: Int, function fn: String) throws(APIError) -> Int {
         let old = view.heldTextBytes[ElementKey(key)] ?? 0
-        guard cd_limits_charge(L, Int64(bytes - old)) != 0 else {
-            let cap = Int(cd_get_limits(L).pointee.cap)
+        guard cd_limits_charge(L.raw, Int64(bytes - old)) != 0 else {
+            let cap = Int(cd_get_limits(L.raw).pointee.cap)
             let limit = cap >= 1 << 20 ? "\(cap >> 20) MB" : "\(cap) bytes"
             throw APIError("\(fn): memory limit exceeded: the view's elements and text (\(view.heldTotal + bytes - old) bytes) and the script's Lua memory would pass the --memory-limit of \(limit)")
         }
@@ -178,9 +178,9 @@ extension LuaHost {
     }
 
     /// Undoes a charge whose change the view refused.
-    fileprivate func restoreViewText(_ L: OpaquePointer, _ view: ViewBinding, key: String, to previous: Int) {
+    fileprivate func restoreViewText(_ L: LuaState, _ view: ViewBinding, key: String, to previous: Int) {
         let now = view.heldTextBytes[ElementKey(key)] ?? 0
-        _ = cd_limits_charge(L, Int64(previous - now))
+        _ = cd_limits_charge(L.raw, Int64(previous - now))
         view.heldTextBytes[ElementKey(key)] = previous == 0 ? nil : previous
         view.heldTotal += previous - now
     }
@@ -209,8 +209,8 @@ extension LuaHost {
                 throw APIError("\(fn): \(error.message)")
             }
             if fields.onPress != 0 {
-                lua_pushvalue(L, fields.onPress)
-                view.pressRefs[ElementKey(id)] = cd_ref(L)
+                L.pushValue(at: fields.onPress)
+                view.pressRefs[ElementKey(id)] = L.ref()
             }
             L.push(id)
             return 1
@@ -248,9 +248,9 @@ extension LuaHost {
                 throw APIError("\(fn): \(error.message)")
             }
             if fields.onPress != 0 {
-                if let old = view.pressRefs[ElementKey(id)] { cd_unref(L, old) }
-                lua_pushvalue(L, fields.onPress)
-                view.pressRefs[ElementKey(id)] = cd_ref(L)
+                if let old = view.pressRefs[ElementKey(id)] { cd_unref(L.raw, old) }
+                L.pushValue(at: fields.onPress)
+                view.pressRefs[ElementKey(id)] = L.ref()
             }
             return 0
         }
@@ -266,18 +266,18 @@ extension LuaHost {
             guard let element = view.controller.element(id) else {
                 throw APIError("\(fn): \(view.controller.model.unknownID(id).message)")
             }
-            lua_createtable(L, 0, 6)
+            L.pushTable(fields: 6)
             for (name, value) in element.fields {
                 switch value {
                 case .string(let s): L.push(s)
-                case .number(let n): lua_pushnumber(L, n)
-                case .boolean(let b): lua_pushboolean(L, b ? 1 : 0)
-                case .other: lua_pushnil(L)
+                case .number(let n): lua_pushnumber(L.raw, n)
+                case .boolean(let b): L.push(b)
+                case .other: L.pushNil()
                 }
                 L.setRawField(-2, name)
             }
             if let ref = view.pressRefs[ElementKey(id)] {
-                cd_push_ref(L, ref)
+                L.pushRef(ref)
                 L.setRawField(-2, "on_press")
             }
             return 1
@@ -325,7 +325,7 @@ extension LuaHost {
                 throw APIError("view.press: \(error.message)")
             }
             let outcome = host.pressViewKey(key)
-            lua_pushboolean(L, outcome == .unbound || outcome.isDisabled ? 0 : 1)
+            lua_pushboolean(L.raw, outcome == .unbound || outcome.isDisabled ? 0 : 1)
             return 1
         }
     }
@@ -370,7 +370,7 @@ extension LuaHost {
             }
             switch L.rawField(1, "hidden") {
             case LUA_TNIL: break
-            case LUA_TBOOLEAN: note.visible = lua_toboolean(L, -1) == 0
+            case LUA_TBOOLEAN: note.visible = lua_toboolean(L.raw, -1) == 0
             default:
                 let got = L.typeName(at: -1)
                 L.pop()
@@ -391,15 +391,15 @@ extension LuaHost {
 
     /// The fields of the table at `index`, in name order; `on_press` stays on the
     /// stack (its index is returned) and `id` is returned apart.
-    private static func readFields(_ L: OpaquePointer, at index: Int32, function: String) throws(APIError)
+    private static func readFields(_ L: LuaState, at index: Int32, function: String) throws(APIError)
         -> (id: FieldValue?, values: [(String, FieldValue)], onPress: Int32)
     {
-        let table = lua_absindex(L, index)
+        let table = lua_absindex(L.raw, index)
         var values: [(String, FieldValue)] = []
         var id: FieldValue?
         var onPress: Int32 = 0
-        lua_pushnil(L)
-        while lua_next(L, table) != 0 {
+        L.pushNil()
+        while lua_next(L.raw, table) != 0 {
             guard let name = L.string(at: -2) else {
                 let type = L.typeName(at: -2)
                 L.pop(2)
@@ -412,17 +412,17 @@ extension LuaHost {
                     throw APIError("\(function): 'on_press' must be a function, got \(type)")
                 }
                 // Keep the callback on the stack below the key, where lua_next does not look.
-                lua_pushvalue(L, -1)
-                lua_rotate(L, -3, 1)
+                L.pushValue(at: -1)
+                lua_rotate(L.raw, -3, 1)
                 L.pop()
-                onPress = lua_gettop(L) - 1
+                onPress = L.top - 1
                 continue
             }
             let value: FieldValue
             switch L.type(at: -1) {
             case LUA_TSTRING: value = .string(L.string(at: -1) ?? "")
-            case LUA_TNUMBER: value = .number(lua_tonumberx(L, -1, nil))
-            case LUA_TBOOLEAN: value = .boolean(lua_toboolean(L, -1) != 0)
+            case LUA_TNUMBER: value = .number(lua_tonumberx(L.raw, -1, nil))
+            case LUA_TBOOLEAN: value = .boolean(lua_toboolean(L.raw, -1) != 0)
             default: value = .other(typeName: L.typeName(at: -1))
             }
             L.pop()

@@ -17,7 +17,7 @@ extension LuaHost {
     public func installVirtualClockLibrary() {
         precondition(scheduler.clock is VirtualClock, "the clock library needs a scheduler on a VirtualClock")
         let L = vm.state
-        lua_createtable(L, 0, 7)
+        L.pushTable(fields: 7)
         register([
             ("advance", Self.clockAdvance),
             ("next", Self.clockNext),
@@ -56,7 +56,7 @@ extension LuaHost {
     }
 
     /// A duration argument in seconds, >= 0.
-    private static func seconds(_ L: OpaquePointer, _ index: Int32, _ fn: String) throws(APIError) -> Nanoseconds {
+    private static func seconds(_ L: LuaState, _ index: Int32, _ fn: String) throws(APIError) -> Nanoseconds {
         guard let value = L.number(at: index) else {
             throw APIError("\(fn): expected a number of seconds, got \(L.typeName(at: index))")
         }
@@ -72,7 +72,7 @@ extension LuaHost {
             try host.raisingHookErrors("clock.advance") { () throws(APIError) in
                 host.scheduler.advance(host.virtualClock, to: host.virtualClock.boot + duration)
             }
-            lua_pushnumber(L, Time.seconds(host.scheduler.now))
+            lua_pushnumber(L.raw, Time.seconds(host.scheduler.now))
             return 1
         }
     }
@@ -83,7 +83,7 @@ extension LuaHost {
             try host.raisingHookErrors("clock.next") { () throws(APIError) in
                 moved = host.scheduler.next(host.virtualClock)
             }
-            if let moved { lua_pushnumber(L, Time.seconds(moved)) } else { lua_pushnil(L) }
+            if let moved { lua_pushnumber(L.raw, Time.seconds(moved)) } else { L.pushNil() }
             return 1
         }
     }
@@ -117,14 +117,14 @@ extension LuaHost {
                 }
             }
             if let reached { throw APIError("\(fn): \(reached)") }
-            lua_pushnumber(L, Time.seconds(host.scheduler.now))
+            lua_pushnumber(L.raw, Time.seconds(host.scheduler.now))
             return 1
         }
     }
 
     static let clockNow: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
-            lua_pushnumber(L, Time.seconds(host.scheduler.now))
+            lua_pushnumber(L.raw, Time.seconds(host.scheduler.now))
             return 1
         }
     }
@@ -132,7 +132,7 @@ extension LuaHost {
     static let clockWall: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
             let offset = host.virtualClock.wallNow() - host.virtualClock.bootNow()
-            lua_pushnumber(L, Time.seconds(host.scheduler.now + offset))
+            lua_pushnumber(L.raw, Time.seconds(host.scheduler.now + offset))
             return 1
         }
     }
@@ -173,7 +173,7 @@ extension LuaHost {
             try host.raisingHookErrors("clock.stall") { () throws(APIError) in
                 host.scheduler.stall(host.virtualClock, for: duration)
             }
-            lua_pushnumber(L, Time.seconds(host.scheduler.now))
+            lua_pushnumber(L.raw, Time.seconds(host.scheduler.now))
             return 1
         }
     }

@@ -84,13 +84,10 @@ enum LuaEvaluation {
     static func run(_ source: String, arguments: [String], results: Int32) throws(Failure) -> [String] {
         let vm = LuaVM(limits: ScriptLimits(memoryLimit: 64 << 20, instructionBudget: 10_000_000))
         let L = vm.state
-        var text = source
-        let status = text.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cd_load_text(L, $0.baseAddress, $0.count, "=(cdscript test)") }
-        }
+        let status = L.load(source, chunkName: "=(cdscript test)")
         guard status == LUA_OK else { throw Failure(message: L.string(at: -1) ?? "?") }
         for argument in arguments { L.push(argument) }
-        guard cd_pcall_traceback(L, Int32(arguments.count), results) == LUA_OK else {
+        guard L.call(arguments: Int32(arguments.count), results: results) == LUA_OK else {
             throw Failure(message: Traceback.split(L.string(at: -1) ?? "?").message)
         }
         var out: [String] = []

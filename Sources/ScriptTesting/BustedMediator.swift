@@ -1,22 +1,20 @@
 import CLua
 import CLuaShim
+import LuaHost
 
 /// busted's event bus, in Lua (Lua/busted_mediator.lua).
 enum BustedMediator {
     static let source = String(decoding: PackageResources.busted_mediator_lua, as: UTF8.self)
 
     /// Pushes the function that makes a mediator; false (nothing pushed) if the chunk did not run.
-    static func push(_ L: OpaquePointer) -> Bool {
-        var text = source
-        let status = text.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cd_load_text(L, $0.baseAddress, $0.count, TestPrelude.chunkName) }
-        }
+    static func push(_ L: LuaState) -> Bool {
+        let status = L.load(source, chunkName: TestPrelude.chunkName)
         guard status == LUA_OK else {
-            cd_pop(L, 1)
+            L.pop(1)
             return false
         }
-        guard cd_pcall_traceback(L, 0, 1) == LUA_OK, lua_type(L, -1) == LUA_TFUNCTION else {
-            cd_pop(L, 1)
+        guard L.call(arguments: 0, results: 1) == LUA_OK, L.type(at: -1) == LUA_TFUNCTION else {
+            L.pop(1)
             return false
         }
         return true

@@ -23,8 +23,8 @@ final class FileSession {
     private var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
     /// Pushes the helper table `H` for the prelude. The session must outlive the state's use of it.
-    func pushHelpers(_ L: OpaquePointer) {
-        lua_createtable(L, 0, 8)
+    func pushHelpers(_ L: LuaState) {
+        L.pushTable(fields: 8)
         let functions: [(String, cd_host_function)] = [
             ("run_limited", TestRunner.runLimited),
             ("save", Self.save),
@@ -36,29 +36,29 @@ final class FileSession {
             ("hook_errors", Self.takeHookErrors),
         ]
         for (name, function) in functions {
-            cd_push_host_function(L, function, context)
-            lua_setfield(L, -2, name)
+            L.pushHostFunction(function, context: context)
+            L.setRawField(-2, name)
         }
-        lua_pushinteger(L, lua_Integer(runner.outputLimit))
-        lua_setfield(L, -2, "output_limit")
-        lua_pushboolean(L, runner.updateSnapshots ? 1 : 0)
-        lua_setfield(L, -2, "update_snapshots")
-        lua_pushboolean(L, runner.coverage ? 1 : 0)
-        lua_setfield(L, -2, "coverage")
+        L.push(Int(runner.outputLimit))
+        L.setRawField(-2, "output_limit")
+        L.push(runner.updateSnapshots)
+        L.setRawField(-2, "update_snapshots")
+        L.push(runner.coverage)
+        L.setRawField(-2, "coverage")
         // What busted gives a spec before it runs (Lua/prelude_busted.lua).
         let texts: [(String, String?)] = [("lpath", runner.lpath), ("cpath", runner.cpath), ("helper", runner.helper), ("interpreter", runner.interpreter)]
         for (name, value) in texts {
             guard let value else { continue }
             L.push(value)
-            lua_setfield(L, -2, name)
+            L.setRawField(-2, name)
         }
         if BustedMediator.push(L) {
-            lua_setfield(L, -2, "new_mediator")
+            L.setRawField(-2, "new_mediator")
         }
         let lists = [("arguments", runner.arguments), ("statements", runner.statements), ("helper_arguments", runner.helperArguments)]
         for (name, values) in lists {
             L.pushList(values)
-            lua_setfield(L, -2, name)
+            L.setRawField(-2, name)
         }
     }
 
@@ -76,13 +76,13 @@ final class FileSession {
 
     /// `H.save()`: a snapshot of the host's registrations (global hooks, formatters).
     static let save: cd_host_function = { L, context in
-        session(context).host.pushRegistrations(L!)
+        session(context).host.pushRegistrations(LuaState(L!))
         return 1
     }
 
     /// `H.restore(snapshot)`.
     static let restore: cd_host_function = { L, context in
-        session(context).host.restoreRegistrations(L!, from: 1)
+        session(context).host.restoreRegistrations(LuaState(L!), from: 1)
         return 0
     }
 
@@ -100,36 +100,36 @@ final class FileSession {
         let errors = s.hookErrors
         s.hookErrors.removeAll()
         s.endTest()
-        push(L!, errors)
+        push(LuaState(L!), errors)
         return 1
     }
 
     /// `H.hook_errors()`: the hook errors reported since the last call (or test), then none.
     static let takeHookErrors: cd_host_function = { L, context in
         let s = session(context)
-        push(L!, s.hookErrors)
+        push(LuaState(L!), s.hookErrors)
         s.hookErrors.removeAll()
         return 1
     }
 
-    private static func push(_ L: OpaquePointer, _ strings: [String]) {
+    private static func push(_ L: LuaState, _ strings: [String]) {
         L.pushList(strings)
     }
 
     /// `H.make_directory(path)`: creates the folder (and its parents); true, or nil and why not.
     static let makeDirectory: cd_host_function = { L, context in
-        let L = L!
+        let L = LuaState(L!)
         guard let path = L.string(at: 1) else {
-            lua_pushnil(L)
+            L.pushNil()
             L.push("expected a path")
             return 2
         }
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-            lua_pushboolean(L, 1)
+            L.push(true)
             return 1
         } catch {
-            lua_pushnil(L)
+            L.pushNil()
             L.push((error as NSError).localizedDescription)
             return 2
         }
@@ -137,12 +137,12 @@ final class FileSession {
 
     /// `H.plugin_calls(name)`: what the plugins did in this test (all when name is nil).
     static let pluginCalls: cd_host_function = { L, context in
-        let L = L!
+        let L = LuaState(L!)
         let name = L.string(at: 1)
         if let recorder = session(context).host.pluginRecorder {
             recorder.push(L, plugin: name)
         } else {
-            lua_createtable(L, 0, 0)
+            L.pushTable()
         }
         return 1
     }

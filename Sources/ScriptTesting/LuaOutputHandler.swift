@@ -20,46 +20,43 @@ public final class LuaOutputHandler {
     public init(name: String, arguments: [String], verbose: Bool, suppressPending: Bool, deferPrint: Bool) throws(Failure) {
         vm = LuaVM()
         let L = vm.state
-        var text = String(decoding: PackageResources.output_handler_lua, as: UTF8.self)
-        let status = text.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { cd_load_text(L, $0.baseAddress, $0.count, "=(cdscript output handler)") }
-        }
+        let status = L.load(String(decoding: PackageResources.output_handler_lua, as: UTF8.self), chunkName: "=(cdscript output handler)")
         guard status == LUA_OK else { throw Failure(message: "internal error: \(L.string(at: -1) ?? "?")") }
         L.push(name)
-        lua_createtable(L, 0, 6)
+        L.pushTable(fields: 6)
         for (key, on) in [("verbose", verbose), ("suppressPending", suppressPending), ("deferPrint", deferPrint), ("enableSound", false)] {
-            lua_pushboolean(L, on ? 1 : 0)
-            lua_setfield(L, -2, key)
+            L.push(on)
+            L.setRawField(-2, key)
         }
         L.push("en")
-        lua_setfield(L, -2, "language")
+        L.setRawField(-2, "language")
         L.push("utfTerminal")
-        lua_setfield(L, -2, "defaultOutput")
+        L.setRawField(-2, "defaultOutput")
         L.pushList(arguments)
-        lua_setfield(L, -2, "arguments")
+        L.setRawField(-2, "arguments")
         guard BustedMediator.push(L) else { throw Failure(message: "internal error: the event bus did not load") }
-        guard cd_pcall_traceback(L, 3, 1) == LUA_OK, lua_type(L, -1) == LUA_TTABLE else {
+        guard L.call(arguments: 3, results: 1) == LUA_OK, L.type(at: -1) == LUA_TTABLE else {
             throw Failure(message: Traceback.split(L.string(at: -1) ?? "?").message)
         }
-        driver = cd_ref(L)
+        driver = L.ref()
     }
 
     /// Tells the handler one file's results; an error it raises is returned.
     public func file(_ report: FileReport) -> String? {
         call("file") { L in
-            lua_createtable(L, 0, 3)
+            L.pushTable(fields: 3)
             L.push(report.path)
-            lua_setfield(L, -2, "path")
+            L.setRawField(-2, "path")
             if let loadError = report.loadError {
                 L.push(loadError)
-                lua_setfield(L, -2, "load_error")
+                L.setRawField(-2, "load_error")
             }
-            lua_createtable(L, Int32(report.results.count), 0)
+            L.pushTable(array: Int32(report.results.count))
             for (i, result) in report.results.enumerated() {
                 Self.push(L, result)
-                lua_rawseti(L, -2, lua_Integer(i + 1))
+                L.setRawItem(-2, i + 1)
             }
-            lua_setfield(L, -2, "results")
+            L.setRawField(-2, "results")
             return 1
         }
     }
@@ -69,23 +66,23 @@ public final class LuaOutputHandler {
         call("finish") { _ in 0 }
     }
 
-    private func call(_ name: String, arguments: (OpaquePointer) -> Int32) -> String? {
+    private func call(_ name: String, arguments: (LuaState) -> Int32) -> String? {
         let L = vm.state
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
-        cd_push_ref(L, driver)
+        let base = L.top
+        defer { L.setTop(base) }
+        L.pushRef(driver)
         L.rawField(-1, name)
         let count = arguments(L)
-        guard cd_pcall_traceback(L, count, 0) == LUA_OK else {
+        guard L.call(arguments: count, results: 0) == LUA_OK else {
             return "the output handler raised: " + Traceback.split(L.string(at: -1) ?? "?").message
         }
         return nil
     }
 
-    private static func push(_ L: OpaquePointer, _ result: TestResult) {
-        lua_createtable(L, 0, 10)
+    private static func push(_ L: LuaState, _ result: TestResult) {
+        L.pushTable(fields: 10)
         L.pushList(result.names.isEmpty ? [result.name] : result.names)
-        lua_setfield(L, -2, "names")
+        L.setRawField(-2, "names")
         let status: String
         switch result.status {
         case .passed: status = "passed"
@@ -98,17 +95,17 @@ public final class LuaOutputHandler {
         for (key, value) in fields {
             guard let value else { continue }
             L.push(value)
-            lua_setfield(L, -2, key)
+            L.setRawField(-2, key)
         }
-        lua_pushinteger(L, lua_Integer(result.line))
-        lua_setfield(L, -2, "line")
-        lua_pushboolean(L, result.isError ? 1 : 0)
-        lua_setfield(L, -2, "is_error")
+        L.push(Int(result.line))
+        L.setRawField(-2, "line")
+        L.push(result.isError)
+        L.setRawField(-2, "is_error")
         if let location = result.location, let colon = location.lastIndex(of: ":"), let line = Int(location[location.index(after: colon)...]) {
             L.push(String(location[..<colon]))
-            lua_setfield(L, -2, "file")
-            lua_pushinteger(L, lua_Integer(line))
-            lua_setfield(L, -2, "failure_line")
+            L.setRawField(-2, "file")
+            L.push(Int(line))
+            L.setRawField(-2, "failure_line")
         }
     }
 }

@@ -102,8 +102,8 @@ public final class TestRunner {
         prepareHost(host)
 
         let L = host.vm.state
-        let base = lua_gettop(L)
-        defer { lua_settop(L, base) }
+        let base = L.top
+        defer { L.setTop(base) }
         // The budget is for the test file's code: its main chunk, each test with its
         // before/after functions (through `run_limited`), and the hooks they fire.
         // The runner's own Lua runs without one, so that a test stopped for its
@@ -134,7 +134,7 @@ public final class TestRunner {
         session.endTest()
         var report = FileReport(path: path)
         let ran = call(L, suiteRef, "run") { () -> Int32 in
-            lua_createtable(L, 0, 3)
+            L.pushTable(fields: 3)
             pushList(L, filters, field: "filter")
             pushList(L, filterOuts, field: "filter_out")
             pushSet(L, tags, field: "tags")
@@ -144,8 +144,8 @@ public final class TestRunner {
             setFlag(L, !keepGoing, field: "stop_on_failure")
             setFlag(L, listOnly, field: "list")
             if let seed {
-                lua_pushinteger(L, lua_Integer(seed))
-                lua_setfield(L, -2, "seed")
+                L.push(Int(seed))
+                L.setRawField(-2, "seed")
             }
             return 1
         }
@@ -155,59 +155,53 @@ public final class TestRunner {
             if coverage, let lines = L.textField(-1, "coverage") {
                 report.coverage = CoverageData(counted: lines)
             }
-            let count = lua_rawlen(L, -1)
+            let count = L.rawLength(at: -1)
             for index in stride(from: 1, through: Int(count), by: 1) {
-                lua_rawgeti(L, -1, lua_Integer(index))
+                L.rawItem(-1, index)
                 report.results.append(paths.restore(readResult(L)))
-                L.pop1()
+                L.pop()
             }
         default:
             report.loadError = "cdscript: internal error in the test runner: \(L.string(at: -1) ?? "?")"
         }
-        lua_settop(L, base)
+        L.setTop(base)
         return report
     }
 
     /// `names` as a list in field `field` of the table on top (nothing when empty).
-    private func pushList(_ L: OpaquePointer, _ names: [String], field: String) {
+    private func pushList(_ L: LuaState, _ names: [String], field: String) {
         guard !names.isEmpty else { return }
         L.pushList(names)
-        lua_setfield(L, -2, field)
+        L.setRawField(-2, field)
     }
 
-    private func setFlag(_ L: OpaquePointer, _ on: Bool, field: String) {
+    private func setFlag(_ L: LuaState, _ on: Bool, field: String) {
         guard on else { return }
-        lua_pushboolean(L, 1)
-        lua_setfield(L, -2, field)
+        L.push(true)
+        L.setRawField(-2, field)
     }
 
     /// `names` as a set table `{[name] = true}` in field `field` of the table on top.
-    private func pushSet(_ L: OpaquePointer, _ names: [String], field: String) {
+    private func pushSet(_ L: LuaState, _ names: [String], field: String) {
         guard !names.isEmpty else { return }
-        lua_createtable(L, 0, Int32(names.count))
+        L.pushTable(fields: Int32(names.count))
         for name in names {
-            L.push(name)
-            lua_pushboolean(L, 1)
-            lua_rawset(L, -3)
+            L.push(true)
+            L.setRawField(-2, name)
         }
-        lua_setfield(L, -2, field)
+        L.setRawField(-2, field)
     }
 
     /// Loads the test API; leaves nothing on the stack and returns a registry
     /// reference to the runner's table, or why it did not load.
-    private func loadPrelude(_ L: OpaquePointer, testFile: String, session: FileSession) -> Result<Int32, PreludeFailure> {
-        var source = TestPrelude.source
-        let status = source.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                cd_load_text(L, $0.baseAddress, $0.count, TestPrelude.chunkName)
-            }
-        }
+    private func loadPrelude(_ L: LuaState, testFile: String, session: FileSession) -> Result<Int32, PreludeFailure> {
+        let status = L.load(TestPrelude.source, chunkName: TestPrelude.chunkName)
         guard status == LUA_OK else {
             return .failure(PreludeFailure("cdscript: internal error: the test API did not load: \(L.string(at: -1) ?? "?")"))
         }
         L.push(testFile)
         session.pushHelpers(L)
-        guard cd_pcall_traceback(L, 2, 1) == LUA_OK, lua_type(L, -1) == LUA_TTABLE else {
+        guard L.call(arguments: 2, results: 1) == LUA_OK, L.type(at: -1) == LUA_TTABLE else {
             let message = L.string(at: -1) ?? "?"
             // A missing dependency (luassert), a failing --helper or -e is said as it is, without a traceback.
             if ["cdscript test needs", "--helper ", "-e: "].contains(where: message.hasPrefix) {
@@ -215,7 +209,7 @@ public final class TestRunner {
             }
             return .failure(PreludeFailure("cdscript: internal error: the test API did not load: \(message)"))
         }
-        return .success(cd_ref(L))
+        return .success(L.ref())
     }
 
     struct PreludeFailure: Error {
@@ -227,58 +221,56 @@ public final class TestRunner {
     /// callback of the test file, with the runner's instruction budget.
     static let runLimited: cd_host_function = { L, context in
         let session = Unmanaged<FileSession>.fromOpaque(context!).takeUnretainedValue()
-        let L = L!
-        lua_settop(L, 2)
-        lua_pushvalue(L, 2) // the handler, at 3
-        lua_pushvalue(L, 1) // the function, at 4
+        let L = LuaState(L!)
+        L.setTop(2)
+        L.pushValue(at: 2) // the handler, at 3
+        L.pushValue(at: 1) // the function, at 4
         let budget = RunnerBudget(L, instructions: session.runner.limits.instructionBudget)
         budget.restore()
         // Each test gets a budget of its own, though it runs inside the prelude's call.
-        let saved = cd_limits_enter_own(L)
-        let status = lua_pcallk(L, 0, 1, 3, 0, nil)
-        cd_limits_leave_own(L, saved)
+        let saved = cd_limits_enter_own(L.raw)
+        let status = lua_pcallk(L.raw, 0, 1, 3, 0, nil)
+        cd_limits_leave_own(L.raw, saved)
         budget.suspend()
-        lua_pushboolean(L, status == LUA_OK ? 1 : 0)
-        lua_rotate(L, -2, 1)
+        L.push(status == LUA_OK)
+        L.insert(at: -2)
         return 2
     }
 
     /// The test file's name as Lua shows it (cut to "...tail" when long).
-    private func shortName(_ L: OpaquePointer, _ suiteRef: Int32) -> String? {
-        cd_push_ref(L, suiteRef)
-        defer { L.pop1() }
+    private func shortName(_ L: LuaState, _ suiteRef: Int32) -> String? {
+        L.pushRef(suiteRef)
+        defer { L.pop() }
         return L.textField(-1, "short_src")
     }
 
     /// Calls `suite[name](args...)` in protected mode with one result left on
     /// the stack; returns its Lua type, or nil on error (the message on top).
-    private func call(_ L: OpaquePointer, _ suiteRef: Int32, _ name: String, arguments: () -> Int32) -> Int32? {
-        cd_push_ref(L, suiteRef)
-        L.push(name)
-        lua_rawget(L, -2)
-        lua_rotate(L, -2, 1)
-        L.pop1()
+    private func call(_ L: LuaState, _ suiteRef: Int32, _ name: String, arguments: () -> Int32) -> Int32? {
+        L.pushRef(suiteRef)
+        L.rawField(-1, name)
+        L.remove(at: -2)
         let count = arguments()
-        guard cd_pcall_traceback(L, count, 1) == LUA_OK else { return nil }
-        return lua_type(L, -1)
+        guard L.call(arguments: count, results: 1) == LUA_OK else { return nil }
+        return L.type(at: -1)
     }
 
     /// Reads the result table on top of the stack.
-    private func readResult(_ L: OpaquePointer) -> TestResult {
+    private func readResult(_ L: LuaState) -> TestResult {
         let statusText = L.textField(-1, "status")
         // A listed test (--list) did not run; it is reported as passed, and only its name and line are read.
         let status = statusText == "listed" ? .passed : statusText.flatMap(TestResult.Status.init(rawValue:)) ?? .failed
         var names: [String] = []
         if L.rawField(-1, "names") == LUA_TTABLE {
-            for i in stride(from: 1, through: Int(lua_rawlen(L, -1)), by: 1) {
-                lua_rawgeti(L, -1, lua_Integer(i))
+            for i in stride(from: 1, through: L.rawLength(at: -1), by: 1) {
+                L.rawItem(-1, i)
                 names.append(L.string(at: -1) ?? "")
-                L.pop1()
+                L.pop()
             }
         }
-        L.pop1()
-        let isError = L.rawField(-1, "is_error") == LUA_TBOOLEAN && lua_toboolean(L, -1) != 0
-        L.pop1()
+        L.pop()
+        let isError = L.rawField(-1, "is_error") == LUA_TBOOLEAN && L.boolean(at: -1)
+        L.pop()
         let output = L.textField(-1, "output") ?? ""
         var message = L.textField(-1, "message")
         var traceback = L.textField(-1, "traceback").map(Traceback.clean)
@@ -303,13 +295,13 @@ public final class TestRunner {
         // cancel's on_done) fail the test too.
         var hookErrors: [String] = []
         if L.rawField(-1, "hook_errors") == LUA_TTABLE {
-            for i in stride(from: 1, through: Int(lua_rawlen(L, -1)), by: 1) {
-                lua_rawgeti(L, -1, lua_Integer(i))
+            for i in stride(from: 1, through: L.rawLength(at: -1), by: 1) {
+                L.rawItem(-1, i)
                 if let text = L.string(at: -1) { hookErrors.append(text) }
-                L.pop1()
+                L.pop()
             }
         }
-        L.pop1()
+        L.pop()
         if !hookErrors.isEmpty {
             let hooks = hookErrors.map(Traceback.split)
             let messages = hooks.map(\.message).joined(separator: "\n")
@@ -340,18 +332,14 @@ public final class TestRunner {
 }
 
 
-extension OpaquePointer {
-    fileprivate func pop1() { cd_pop(self, 1) }
-}
-
 /// Switches a state's instruction budget off while the runner's own Lua runs,
 /// and back on for the test file's code.
 private struct RunnerBudget {
     let limits: UnsafeMutablePointer<cd_limits>?
     let instructions: Int64
 
-    init(_ L: OpaquePointer, instructions: Int64) {
-        limits = cd_get_limits(L)
+    init(_ L: LuaState, instructions: Int64) {
+        limits = cd_get_limits(L.raw)
         self.instructions = instructions
     }
 

@@ -50,10 +50,10 @@ struct Memory: ParsableCommand {
     /// A number global of the host's state, read without metamethods.
     static func global(_ host: LuaHost, _ name: String) throws -> Double {
         let L = host.vm.state
-        lua_rawgeti(L, cd_registry_index(), lua_Integer(LUA_RIDX_GLOBALS))
-        _ = lua_pushstring(L, name)
-        defer { cd_pop(L, 2) }
-        guard lua_rawget(L, -2) == LUA_TNUMBER else { throw ValidationError("no number in \(name)") }
-        return lua_tonumberx(L, -1, nil)
+        L.pushGlobals()
+        defer { L.pop(2) }
+        L.rawField(-1, name)
+        guard let value = L.number(at: -1) else { throw ValidationError("no number in \(name)") }
+        return value
     }
 }

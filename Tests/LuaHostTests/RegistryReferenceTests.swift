@@ -53,13 +53,13 @@ struct RegistryReferenceTests {
         bed.mustRun("hs = {}")
         for round in 1...50 {
             bed.mustRun("for i = 1, 20 do hs[#hs + 1] = countdown.start{seconds = 9, on_tick = function() end} end")
-            lua_pushstring(bed.L, "other \(round)")
-            others.append((cd_ref(bed.L), "other \(round)"))
+            lua_pushstring(bed.L.raw, "other \(round)")
+            others.append((cd_ref(bed.L.raw), "other \(round)"))
         }
         for (ref, text) in others {
-            cd_push_ref(bed.L, ref)
-            #expect(String(cString: lua_tolstring(bed.L, -1, nil)) == text)
-            lua_settop(bed.L, -2)
+            cd_push_ref(bed.L.raw, ref)
+            #expect(String(cString: lua_tolstring(bed.L.raw, -1, nil)) == text)
+            lua_settop(bed.L.raw, -2)
         }
         #expect(bed.eval("#countdown.list()") == "1000")
         #expect(bed.eval("(function() local seen, n = {}, 0 for _, h in ipairs(countdown.list()) do if not seen[h] then seen[h] = true n = n + 1 end end for _, h in ipairs(hs) do if not seen[h] then return 'missing' end end return n end)()") == "1000")

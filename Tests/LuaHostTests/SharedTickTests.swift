@@ -17,12 +17,12 @@ struct SharedTickTests {
     /// The verdict for the global `probe` of `bed`.
     private func staysLocal(probeIn bed: LuaTestbed) -> Bool {
         let L = bed.L
-        let base = lua_gettop(L)
-        lua_rawgeti(L, cd_registry_index(), lua_Integer(LUA_RIDX_GLOBALS))
-        _ = lua_pushstring(L, "probe")
-        lua_rawget(L, -2)
-        let verdict = cd_tick_stays_local(L, -1) != 0
-        lua_settop(L, base)
+        let base = lua_gettop(L.raw)
+        lua_rawgeti(L.raw, cd_registry_index(), lua_Integer(LUA_RIDX_GLOBALS))
+        _ = lua_pushstring(L.raw, "probe")
+        lua_rawget(L.raw, -2)
+        let verdict = cd_tick_stays_local(L.raw, -1) != 0
+        lua_settop(L.raw, base)
         return verdict
     }
 

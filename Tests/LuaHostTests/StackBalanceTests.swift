@@ -77,7 +77,7 @@ struct StackBalanceTests {
         bed.mustRun("countdown.start{seconds = 1}")
         #expect(bed.host.vm.top == 0)
         let L = bed.host.vm.state
-        #expect(lua_gettop(L) == LuaVM.tracebackHandlerIndex)
-        #expect(lua_type(L, LuaVM.tracebackHandlerIndex) == LUA_TFUNCTION)
+        #expect(lua_gettop(L.raw) == LuaVM.tracebackHandlerIndex)
+        #expect(lua_type(L.raw, LuaVM.tracebackHandlerIndex) == LUA_TFUNCTION)
     }
 }

@@ -27,37 +27,37 @@ struct AnnotationTests {
 
     /// Globals of a plain Lua state with the standard libraries: not ours to annotate.
     static func standardGlobals() -> Set<String> {
-        let L = luaL_newstate()!
-        defer { lua_close(L) }
-        luaL_openlibs(L)
+        let L = LuaState(luaL_newstate()!)
+        defer { lua_close(L.raw) }
+        luaL_openlibs(L.raw)
         return Set(globalNames(L).keys)
     }
 
     /// Every global name and its type.
-    static func globalNames(_ L: OpaquePointer) -> [String: Int32] {
+    static func globalNames(_ L: LuaState) -> [String: Int32] {
         var names: [String: Int32] = [:]
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
-        lua_rawgeti(L, cd_registry_index(), lua_Integer(LUA_RIDX_GLOBALS))
-        lua_pushnil(L)
-        while lua_next(L, -2) != 0 {
-            if lua_type(L, -2) == LUA_TSTRING, let name = lua_tolstring(L, -2, nil) {
-                names[String(cString: name)] = lua_type(L, -1)
+        let top = L.top
+        defer { L.setTop(top) }
+        lua_rawgeti(L.raw, cd_registry_index(), lua_Integer(LUA_RIDX_GLOBALS))
+        L.pushNil()
+        while lua_next(L.raw, -2) != 0 {
+            if L.type(at: -2) == LUA_TSTRING, let name = lua_tolstring(L.raw, -2, nil) {
+                names[String(cString: name)] = L.type(at: -1)
             }
-            cd_pop(L, 1)
+            L.pop(1)
         }
         return names
     }
 
     /// `prefix.name` for each function in the table at the top of the stack.
-    static func functionFields(_ L: OpaquePointer, prefix: String) -> [String] {
+    static func functionFields(_ L: LuaState, prefix: String) -> [String] {
         var found: [String] = []
-        lua_pushnil(L)
-        while lua_next(L, -2) != 0 {
-            if lua_type(L, -2) == LUA_TSTRING, lua_type(L, -1) == LUA_TFUNCTION, let name = lua_tolstring(L, -2, nil) {
+        L.pushNil()
+        while lua_next(L.raw, -2) != 0 {
+            if L.type(at: -2) == LUA_TSTRING, L.type(at: -1) == LUA_TFUNCTION, let name = lua_tolstring(L.raw, -2, nil) {
                 found.append(prefix + "." + String(cString: name))
             }
-            cd_pop(L, 1)
+            L.pop(1)
         }
         return found
     }
@@ -65,16 +65,16 @@ struct AnnotationTests {
     /// The functions a host exports beyond standard Lua, as annotation names.
     static func exported(by host: LuaHost) -> [String] {
         let L = host.vm.state
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
+        let top = L.top
+        defer { L.setTop(top) }
         let standard = standardGlobals()
         var names: [String] = []
         for (name, type) in globalNames(L) where !standard.contains(name) {
             if type == LUA_TFUNCTION { names.append(name) }
             if type == LUA_TTABLE {
-                lua_getglobal(L, name)
+                lua_getglobal(L.raw, name)
                 names += functionFields(L, prefix: name)
-                cd_pop(L, 1)
+                L.pop(1)
             }
         }
         names += host.handleMethodNames.map { "Handle:" + $0 }
@@ -110,13 +110,13 @@ struct AnnotationTests {
         let host = try #require(box.host)
         var exported = Self.exported(by: host).filter { !$0.hasPrefix("__matchers") }
         let L = host.vm.state
-        lua_getglobal(L, "__matchers")
-        for i in 1...max(1, lua_rawlen(L, -1)) where lua_rawlen(L, -1) > 0 {
-            lua_rawgeti(L, -1, lua_Integer(i))
-            exported.append("Expectation." + String(cString: lua_tolstring(L, -1, nil)))
-            cd_pop(L, 1)
+        lua_getglobal(L.raw, "__matchers")
+        for i in 1...max(1, L.rawLength(at: -1)) where L.rawLength(at: -1) > 0 {
+            L.rawItem(-1, i)
+            exported.append("Expectation." + String(cString: lua_tolstring(L.raw, -1, nil)))
+            L.pop(1)
         }
-        cd_pop(L, 1)
+        L.pop(1)
         #expect(exported.contains("describe") && exported.contains("clock.advance") && exported.contains("Expectation.to_equal"), "\(exported)")
         let missing = exported.filter { !Self.annotated.contains($0) }
         #expect(missing.isEmpty, "not in types/cdscript.lua: \(missing)")

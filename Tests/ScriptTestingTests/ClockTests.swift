@@ -65,7 +65,7 @@ struct ClockTests {
         var prepared = 0
         runner.prepareHost = { host in
             prepared += 1
-            lua_pushboolean(host.vm.state, 1)
+            host.vm.state.push(true)
             host.setGlobal("installed_by_host")
         }
         #expect(runner.run(file: path).results.map(\.status) == [.passed])

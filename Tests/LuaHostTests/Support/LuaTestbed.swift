@@ -63,7 +63,7 @@ final class LuaTestbed {
     }
 
     /// The main Lua state.
-    var L: OpaquePointer { host.vm.state }
+    var L: LuaState { host.vm.state }
 
     /// Values on the main Lua stack; 0 whenever Lua is idle.
     var top: Int32 { host.vm.top }
@@ -97,24 +97,24 @@ final class LuaTestbed {
 
     /// `tostring` of a global, or nil when it is nil. Reads through the C API, stack balanced.
     func global(_ name: String) -> String? {
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
-        if lua_getglobal(L, name) == LUA_TNIL { return nil }
+        let top = L.top
+        defer { L.setTop(top) }
+        if lua_getglobal(L.raw, name) == LUA_TNIL { return nil }
         return string(at: -1)
     }
 
     /// The lines `print` has written so far.
     var lines: [String] {
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
-        guard lua_getglobal(L, "log") == LUA_TTABLE else { return [] }
-        let count = lua_rawlen(L, -1)
+        let top = L.top
+        defer { L.setTop(top) }
+        guard lua_getglobal(L.raw, "log") == LUA_TTABLE else { return [] }
+        let count = L.rawLength(at: -1)
         guard count > 0 else { return [] }
         var out: [String] = []
         for i in 1...count {
-            lua_rawgeti(L, -1, lua_Integer(i))
+            L.rawItem(-1, i)
             out.append(string(at: -1))
-            cd_pop(L, 1)
+            L.pop(1)
         }
         return out
     }
@@ -122,19 +122,19 @@ final class LuaTestbed {
     /// The lines written so far, then forgets them.
     func takeLines() -> [String] {
         let taken = lines
-        cd_new_table(L)
-        lua_setglobal(L, "log")
+        cd_new_table(L.raw)
+        lua_setglobal(L.raw, "log")
         return taken
     }
 
     /// `luaL_tolstring` of the value at `index`, leaving the stack as it was.
     private func string(at index: Int32) -> String {
         var length = 0
-        let pointer = luaL_tolstring(L, index, &length)!
+        let pointer = luaL_tolstring(L.raw, index, &length)!
         let text = pointer.withMemoryRebound(to: UInt8.self, capacity: length) {
             String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
         }
-        cd_pop(L, 1)
+        L.pop(1)
         return text
     }
 
@@ -160,15 +160,15 @@ final class LuaTestbed {
     // MARK: Registry
 
     func registryCensus() -> RegistryCensus {
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
+        let top = L.top
+        defer { L.setTop(top) }
         let registry = cd_registry_index()
         var census = RegistryCensus(entries: 0, live: 0)
-        lua_pushnil(L)
-        while lua_next(L, registry) != 0 {
+        L.pushNil()
+        while lua_next(L.raw, registry) != 0 {
             census.entries += 1
-            if lua_type(L, -1) != LUA_TNUMBER { census.live += 1 }
-            cd_pop(L, 1)
+            if L.type(at: -1) != LUA_TNUMBER { census.live += 1 }
+            L.pop(1)
         }
         return census
     }

@@ -39,7 +39,7 @@ final class HostBed {
         precondition(failure == nil, "prelude failed: \(failure!.message)")
     }
 
-    var L: OpaquePointer { host.vm.state }
+    var L: LuaState { host.vm.state }
     var top: Int32 { host.vm.top }
     var errors: [String] { reports.errors }
 
@@ -63,21 +63,21 @@ final class HostBed {
 
     /// The lines `print` has written so far.
     var lines: [String] {
-        let top = lua_gettop(L)
-        defer { lua_settop(L, top) }
-        guard lua_getglobal(L, "log") == LUA_TTABLE else { return [] }
+        let top = L.top
+        defer { L.setTop(top) }
+        guard lua_getglobal(L.raw, "log") == LUA_TTABLE else { return [] }
         var out: [String] = []
-        let count = lua_rawlen(L, -1)
+        let count = L.rawLength(at: -1)
         guard count > 0 else { return [] }
         for i in 1...count {
-            lua_rawgeti(L, -1, lua_Integer(i))
+            L.rawItem(-1, i)
             var length = 0
-            if let p = cd_to_string(L, -1, &length) {
+            if let p = cd_to_string(L.raw, -1, &length) {
                 out.append(p.withMemoryRebound(to: UInt8.self, capacity: length) {
                     String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
                 })
             }
-            cd_pop(L, 1)
+            L.pop(1)
         }
         return out
     }
