@@ -130,7 +130,7 @@ extension LuaHost {
         let hasTick = flags & Int32(CD_HOOK_HAS_TICK) != 0 || tickHookCount != 0
         let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags), sharedTickHook: UInt8(truncatingIfNeeded: sharedTickHook))
         // The fields as arguments, not a CountdownSpec: building one cost a copy of it per start.
-        // No id: the host's id table replaces countdowns by id, and persistentIDs
+        // No id: the host's id table replaces countdowns by id, and store.persistentIDs
         // names the stored ones, neither of them hashing the id as a Swift String.
         let key = scheduler.start(id: nil, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick,
                                   length: resuming?.length, context: hooks.context)
@@ -138,8 +138,8 @@ extension LuaHost {
         handle.pointee.generation = key.generation
         handle.pointee.final_state = CountdownState.running.rawValue
         if persistent, let id = persistentID ?? storedID(L, handleIndex: handleIndex) {
-            persistentIDs.set(id, slot: key.slot)
-            if resuming == nil { storeStarted(key, id: id) }
+            store.persistentIDs.set(id, slot: key.slot)
+            if resuming == nil { store.started(key, id: id) }
         }
         if let resuming, resuming.paused { scheduler.pause(key) }
         if startHookCount != 0 {

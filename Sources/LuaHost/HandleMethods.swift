@@ -63,13 +63,13 @@ extension LuaHost {
             if amount < 0, let left = host.scheduler.remaining(key), left + amount <= 0 {
                 // Taking off all that is left ends it inside append, and its stored
                 // copy must say so before on_done runs: stored first, finished.
-                host.storeTakeOffThatEnds(key, size: -amount)
+                host.store.takeOffThatEnds(key, size: -amount)
                 host.scheduler.append(key, amount)
             } else if host.scheduler.append(key, amount) {
-                host.storeChange(key) { record, now in
+                host.store.change(key) { record, now in
                     // Others' appends to the stored copy may leave less room than this process sees.
                     if let why = record.appendRefusal(amount, at: now) {
-                        host.reportStoreError("append to '\(VisibleText.escaped(record.id))' was not stored: \(why)")
+                        host.store.reportError("append to '\(VisibleText.escaped(record.id))' was not stored: \(why)")
                     } else {
                         record.append(amount, at: now)
                     }
@@ -109,7 +109,7 @@ extension LuaHost {
         let key = LuaHost.key(try LuaHost.handle(L, method: method))
         let changed = scheduler(self.scheduler, key)
         if changed {
-            storeChange(key, stored)
+            store.change(key, stored)
             // on_tick at once with the frozen or resumed remaining time.
             self.scheduler.tickNow(key)
         }

@@ -110,8 +110,8 @@ extension LuaHost: BatchingSchedulerDelegate {
             handle.pointee.final_state = (reason == .finished ? CountdownState.finished : .cancelled).rawValue
         }
         // Cleared before any hook runs: a countdown started there may take the slot.
-        if hooks.flags & UInt8(CD_HOOK_PERSISTENT) != 0, let id = persistentIDs.remove(slot: tick.key.slot) {
-            storeEnded(tick, id: id, reason: reason)
+        if hooks.flags & UInt8(CD_HOOK_PERSISTENT) != 0, let id = store.persistentIDs.remove(slot: tick.key.slot) {
+            store.ended(tick, id: id, reason: reason)
         }
         if reason == .finished || reason == .cancelled {
             if hooks.flags & UInt8(CD_HOOK_HAS_DONE) != 0,

@@ -24,21 +24,8 @@ public final class LuaHost {
     /// The errno of the first command a plugin could not start (`exec`'s program
     /// missing, say), or nil: the run then ends with the shell's code for it.
     public internal(set) var spawnFailure: Int32?
-    /// Where `persist = true` countdowns are kept (see PersistenceLibrary.swift);
-    /// nil: persistence is unavailable in this host.
-    public var persistence: CountdownPersistence?
-    /// The current boot's id, stored with boot-clock deadlines.
-    public var bootID: String?
-    /// Distinct store failures so far; the run ends non-zero when there were any.
-    public internal(set) var storeErrorCount = 0
-    /// The ids of the persistent countdowns running, by slot (the scheduler is given none).
-    var persistentIDs = PersistentIDs()
-    var lastStoreError: String?
-    var reportedStoreErrors: Set<String> = []
-    /// How far a stored countdown may differ from this process's copy and still be
-    /// taken as the same (StoreFollowing.swift): clocks read a moment apart, or a
-    /// Redis server clock's offset measured again, are not a change.
-    public var externalChangeTolerance: Nanoseconds = 2_000_000
+    /// Persistent countdowns: the store, the ids running here, store failures.
+    public private(set) lazy var store = StoreBinding(host: self)
 
     /// What the host keeps per countdown, packed into the scheduler's context
     /// (`CountdownSpec.context`): every tick brings it along, from the record the

@@ -54,7 +54,7 @@ struct Operations: ParsableCommand {
         let clock = VirtualClock()
         let scheduler = Scheduler(clock: clock)
         let host = LuaHost(scheduler: scheduler, limits: runLimits ? .runDefaults : .none)
-        host.persistence = InMemoryCountdownStore()
+        host.store.persistence = InMemoryCountdownStore()
         let prologue = "n = tonumber(...) f = function(t) end "
         if let failure = host.runScript(source: Data((prologue + setup).utf8), chunkName: "=setup", arguments: ["ops", String(count)]) {
             throw ValidationError("set-up failed: \(failure)")

@@ -78,10 +78,10 @@ struct RunCommand: ParsableCommand {
             shared = nil
             storeUnusable = true
         }
-        host.persistence = shared?.persistence ?? InMemoryCountdownStore()
+        host.store.persistence = shared?.persistence ?? InMemoryCountdownStore()
         // Countdowns kept in memory (no store) are on this machine's boot clock.
-        host.bootID = shared == nil ? BootID.current() : shared?.bootID
-        if let tolerance = shared?.externalChangeTolerance { host.externalChangeTolerance = tolerance }
+        host.store.bootID = shared == nil ? BootID.current() : shared?.bootID
+        if let tolerance = shared?.externalChangeTolerance { host.store.externalChangeTolerance = tolerance }
         // Signals interrupt running Lua code, and whatever path ends the process
         // gives the terminal back first (see docs/hardening.md, "Guarantees").
         MainLoop.setSignalActions(interrupt: LuaHost.interruptFromSignal, restore: TerminalSession.restoreFromSignal)
@@ -109,7 +109,7 @@ struct RunCommand: ParsableCommand {
         // through the store's feed, in the loop's one poll (StoreFollowing.swift).
         if let shared {
             do {
-                loop.follow(try shared.changeFeed(timers: loop)) { [unowned host] changes in host.applyStoreChanges(changes) }
+                loop.follow(try shared.changeFeed(timers: loop)) { [unowned host] changes in host.store.applyChanges(changes) }
             } catch {
                 printError("cdscript: \(error); changes made elsewhere reach this run only when it reads the store")
             }
@@ -174,7 +174,7 @@ struct RunCommand: ParsableCommand {
         if host.hookErrorCount > 0 {
             throw ExitCode(ExitStatus.hookError.rawValue)
         }
-        if host.storeErrorCount > 0 || storeUnusable {
+        if host.store.errorCount > 0 || storeUnusable {
             throw ExitCode(ExitStatus.storeError.rawValue)
         }
     }

@@ -60,7 +60,7 @@ struct IDBytesTests {
     func persistentIDsAreText() {
         let store = InMemoryCountdownStore()
         let bed = LuaTestbed()
-        bed.host.persistence = store
+        bed.host.store.persistence = store
         for id in [#""k\0one""#, #""\255""#] {
             let failure = bed.run("countdown.start{ id = \(id), seconds = 5, persist = true }")
             #expect(failure?.message.contains("a persistent countdown's 'id' must be UTF-8 text without NUL bytes") == true, "\(failure?.message ?? "no error")")
@@ -77,7 +77,7 @@ struct IDBytesTests {
     func persistenceFollowsTheCountdown() {
         let store = InMemoryCountdownStore()
         let bed = LuaTestbed()
-        bed.host.persistence = store
+        bed.host.store.persistence = store
         bed.mustRun(#"countdown.start{ id = "p", seconds = 10, persist = true }"#)
         let commits = store.commits
         bed.mustRun(#"h = countdown.start{ id = "p", seconds = 20 }; h:append(5); h:pause()"#)

@@ -10,7 +10,7 @@ struct NormalFormIDTests {
     func storedApartAndFollowedApart() throws {
         let store = InMemoryCountdownStore()
         let bed = LuaTestbed()
-        bed.host.persistence = store
+        bed.host.store.persistence = store
         bed.mustRun(#"""
             a = countdown.start{ id = "caf\u{E9}", seconds = 10, persist = true }
             b = countdown.start{ id = "cafe\u{301}", seconds = 20, persist = true }
@@ -19,7 +19,7 @@ struct NormalFormIDTests {
         #expect(store.countdowns[CountdownID("caf\u{E9}")]?.total == 10 * Time.nanosecondsPerSecond)
         #expect(store.countdowns[CountdownID("cafe\u{301}")]?.total == 20 * Time.nanosecondsPerSecond)
         try store.modify(id: "cafe\u{301}") { $0 = nil }
-        bed.host.applyStoreChanges(.ids([CountdownID("cafe\u{301}")]))
+        bed.host.store.applyChanges(.ids([CountdownID("cafe\u{301}")]))
         #expect(bed.eval("a:state() .. ' ' .. b:state()") == "running cancelled")
         #expect(try store.load(id: "caf\u{E9}") != nil)
     }

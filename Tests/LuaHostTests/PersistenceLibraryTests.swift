@@ -39,8 +39,8 @@ private final class Process {
         clock = VirtualClock(boot: boot, wall: wall)
         scheduler = Scheduler(clock: clock)
         host = LuaHost(scheduler: scheduler)
-        host.persistence = store
-        host.bootID = bootID
+        host.store.persistence = store
+        host.store.bootID = bootID
         host.reportError = { [unowned self] in self.errors.append($0) }
     }
 
@@ -346,7 +346,7 @@ struct UnavailableStoreTests {
             """)
         p.advance(by: 5)
         p.run("assert(done == 2, done)")
-        #expect(p.host.storeErrorCount == 1)
+        #expect(p.host.store.errorCount == 1)
         #expect(p.errors.count == 1)
         #expect(p.errors.first?.contains("/x/state.sqlite is damaged; persistent countdowns run on without the store") == true)
     }

@@ -15,8 +15,8 @@ private final class Follower {
     init(store: CountdownPersistence) {
         scheduler = Scheduler(clock: clock)
         host = LuaHost(scheduler: scheduler)
-        host.persistence = store
-        host.bootID = "boot-A"
+        host.store.persistence = store
+        host.store.bootID = "boot-A"
         run("""
             log = {}
             hooks = { on_tick = function(t) log[#log + 1] = ("tick %g"):format(t.remaining) end,
@@ -54,31 +54,31 @@ struct StoreFollowingTests {
         expectLog(a, ["tick 10", "tick 9", "tick 8"])
 
         try store.modify(id: "x") { $0?.append(5 * s, at: a.now) }
-        a.host.applyStoreChanges(.ids(["x"]))
+        a.host.store.applyChanges(.ids(["x"]))
         expectLog(a, ["tick 13"])
-        a.host.applyStoreChanges(.unknown)
-        a.host.applyStoreChanges(.ids(["other"]))
+        a.host.store.applyChanges(.unknown)
+        a.host.store.applyChanges(.ids(["other"]))
         expectLog(a, [])
 
         // Its own change is in the store already: the feed's report of it changes nothing.
         a.run(#"countdown.get("x"):append(2)"#)
         a.run("log = {}")
-        a.host.applyStoreChanges(.ids(["x"]))
+        a.host.store.applyChanges(.ids(["x"]))
         expectLog(a, [])
-        #expect(a.scheduler.remaining(a.host.persistentKey(forID: "x")!) == 15 * s)
+        #expect(a.scheduler.remaining(a.host.store.persistentKey(forID: "x")!) == 15 * s)
 
         a.advance(by: 1)
         expectLog(a, ["tick 14"])
         try store.modify(id: "x") { $0?.pause(at: a.now) }
-        a.host.applyStoreChanges(.ids(["x"]))
+        a.host.store.applyChanges(.ids(["x"]))
         expectLog(a, ["tick 14"])
         a.advance(by: 3)
         expectLog(a, [])
         try store.modify(id: "x") { $0?.append(s / 2, at: a.now) }
-        a.host.applyStoreChanges(.ids(["x"]))
+        a.host.store.applyChanges(.ids(["x"]))
         expectLog(a, ["tick 14.5"])
         try store.modify(id: "x") { $0?.resume(at: a.now) }
-        a.host.applyStoreChanges(.ids(["x"]))
+        a.host.store.applyChanges(.ids(["x"]))
         expectLog(a, ["tick 14.5"])
         // Resumed off the alignment (14.5 left): the next tick re-aligns to whole seconds.
         a.advance(by: 1)
@@ -93,16 +93,16 @@ struct StoreFollowingTests {
         a.run(#"countdown.start{ id = "f", seconds = 10, persist = true, on_done = hooks.on_done }"#)
         a.run("log = {}")
         try store.delete(id: "c")
-        a.host.applyStoreChanges(.unknown)
+        a.host.store.applyChanges(.unknown)
         expectLog(a, ["done cancelled"])
-        #expect(a.host.persistentKey(forID: "c") == nil)
+        #expect(a.host.store.persistentKey(forID: "c") == nil)
 
         try store.modify(id: "f") { record in
             record?.state = .finished
             record?.pausedRemaining = nil
         }
-        a.host.applyStoreChanges(.ids(["f"]))
-        a.host.applyStoreChanges(.ids(["f"]))
+        a.host.store.applyChanges(.ids(["f"]))
+        a.host.store.applyChanges(.ids(["f"]))
         a.advance(by: 20)
         expectLog(a, ["done finished"])
         #expect(store.countdowns["f"]?.state == .finished)
@@ -117,10 +117,10 @@ struct StoreFollowingTests {
         a.run("log = {}")
         try store.save(StoredCountdown(id: "mem", state: .running, kind: .duration, wallDeadline: a.now.wall + 99 * s,
                                        every: s, total: 99 * s, bootID: "boot-A", bootDeadline: a.now.boot + 99 * s, updatedAt: 0))
-        a.host.applyStoreChanges(.unknown)
-        a.host.applyStoreChanges(.ids(["mem"]))
+        a.host.store.applyChanges(.unknown)
+        a.host.store.applyChanges(.ids(["mem"]))
         expectLog(a, [])
-        #expect(a.host.persistentKey(forID: "mem") == nil)
+        #expect(a.host.store.persistentKey(forID: "mem") == nil)
         a.run(#"assert(countdown.get("mem"):remaining() == 10, "the countdown in memory changed")"#)
     }
 }

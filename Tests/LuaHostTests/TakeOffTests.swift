@@ -86,8 +86,8 @@ struct TakeOffTests {
     func persistentFinished() throws {
         let store = InMemoryCountdownStore()
         let bed = LuaTestbed()
-        bed.host.persistence = store
-        bed.host.bootID = "boot"
+        bed.host.store.persistence = store
+        bed.host.store.bootID = "boot"
         bed.mustRun("h = countdown.start{id = 'tea', seconds = 60, persist = true, \(Self.hooks)}")
         bed.advance(to: 5)
         bed.mustRun("h:append(-20)")
@@ -108,8 +108,8 @@ struct TakeOffTests {
     func removedMeanwhile() throws {
         let store = InMemoryCountdownStore()
         let bed = LuaTestbed()
-        bed.host.persistence = store
-        bed.host.bootID = "boot"
+        bed.host.store.persistence = store
+        bed.host.store.bootID = "boot"
         bed.mustRun("h = countdown.start{id = 'gone', seconds = 60, persist = true, \(Self.hooks)}")
         try store.delete(id: "gone")
         bed.mustRun("h:append(-60)")
@@ -130,8 +130,8 @@ private final class Process {
     init(store: CountdownPersistence) {
         scheduler = Scheduler(clock: clock)
         host = LuaHost(scheduler: scheduler)
-        host.persistence = store
-        host.bootID = "boot-A"
+        host.store.persistence = store
+        host.store.bootID = "boot-A"
         run("""
             log = {}
             hooks = { on_done = function(t, why) log[#log + 1] = "done " .. why end }
@@ -166,8 +166,8 @@ struct TakeOffElsewhereTests {
         let b = Process(store: store)
         b.run(#"countdown.fetch("x", { on_done = hooks.on_done }):append(-30)"#)
         b.expectLog("done finished")
-        a.host.applyStoreChanges(.ids(["x"]))
-        a.host.applyStoreChanges(.unknown)
+        a.host.store.applyChanges(.ids(["x"]))
+        a.host.store.applyChanges(.unknown)
         a.scheduler.advance(a.clock, to: a.clock.boot + 20 * second)
         a.expectLog("done finished")
         #expect(a.scheduler.activeCount == 0)
@@ -181,8 +181,8 @@ struct TakeOffElsewhereTests {
         a.run(#"countdown.start{ id = "x", seconds = 10, persist = true, on_done = hooks.on_done }"#)
         if paused { a.run(#"countdown.get("x"):pause()"#) }
         try store.modify(id: "x") { $0?.append(-30 * second, at: a.now) }
-        a.host.applyStoreChanges(.ids(["x"]))
-        a.host.applyStoreChanges(.ids(["x"]))
+        a.host.store.applyChanges(.ids(["x"]))
+        a.host.store.applyChanges(.ids(["x"]))
         a.scheduler.advance(a.clock, to: a.clock.boot + 20 * second)
         a.expectLog("done finished")
         #expect(a.scheduler.activeCount == 0)

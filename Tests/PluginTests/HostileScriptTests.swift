@@ -16,7 +16,7 @@ struct HostileScriptTests {
     func bedWithBystander(limits: ScriptLimits = limits) -> (HostBed, InMemoryCountdownStore) {
         let bed = HostBed(limits: limits)
         let store = InMemoryCountdownStore()
-        bed.host.persistence = store
+        bed.host.store.persistence = store
         bed.mustRun("""
             countdown.start{ id = "steady", seconds = 5, persist = true,
               on_tick = function(t) print("steady", t.seconds) end,

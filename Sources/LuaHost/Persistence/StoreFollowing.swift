@@ -9,13 +9,13 @@ import CountdownCore
 /// applied, through the scheduler's own operations, so a process's own changes
 /// (already applied locally and to the store) are never applied twice, and
 /// changes from several places add up as they did in the store.
-extension LuaHost {
+extension StoreBinding {
     /// Applies what changed in the store to the countdowns this process holds:
     /// `on_tick` fires at once with the new remaining time after an append, pause
     /// or resume made elsewhere; a countdown removed from the store (cancelled
     /// elsewhere) ends with `on_done(t, "cancelled")`; one finished elsewhere, or
     /// with nothing left after time was taken off elsewhere, ends here, finished, once.
-    public func applyStoreChanges(_ changes: CountdownChanges) {
+    public func applyChanges(_ changes: CountdownChanges) {
         guard changes != .none, let store = persistence else { return }
         let held: [String]
         switch changes {
@@ -32,10 +32,10 @@ extension LuaHost {
             } catch {
                 // One unreadable record (another writer's) is named and skipped;
                 // the others are still followed.
-                reportStoreError("\(error)")
+                reportError("\(error)")
                 continue
             }
-            follow(key, record, now: storeNow())
+            follow(key, record, now: currentInstant())
         }
     }
 

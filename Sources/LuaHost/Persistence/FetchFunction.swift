@@ -2,120 +2,10 @@ import CLua
 import CLuaShim
 import CountdownCore
 
-/// Persistent countdowns: `countdown.start{ id =, persist = true, ... }`,
-/// `countdown.fetch(id, { every =, on_tick =, on_done = })`, and the store updates
-/// behind append, pause, resume, cancel and the end.
-///
-/// Every change is committed to `persistence` before the call that made it returns,
-/// so before the next hook runs. A store that cannot be used never stops a script:
-/// the error is reported once (naming the file), counted in `storeErrorCount`,
-/// and the countdowns run on in memory.
+/// `countdown.fetch(id, { every =, on_tick =, on_done = })`: a stored countdown,
+/// running again in this process; and `persist`, the start option that stores one.
 extension LuaHost {
     static let fetchFields: Set<String> = ["every", "on_tick", "on_done"]
-
-    /// One instant read from every clock a stored countdown needs. While a hook
-    /// runs it is the hook's tick instant, like `scheduler.now`.
-    func storeNow() -> StoreInstant {
-        let boot = scheduler.now
-        let clock = scheduler.clock
-        return StoreInstant(boot: boot, wall: clock.wallNow() - (clock.bootNow() - boot), bootID: bootID)
-    }
-
-    /// The store, or nil after reporting why there is none.
-    func store() -> CountdownPersistence? {
-        if persistence == nil { reportStoreError("no countdown store is configured for this run") }
-        return persistence
-    }
-
-    /// Runs one store operation; a failure is reported (once per distinct message)
-    /// and turned into nil.
-    @discardableResult
-    func withStore<T>(_ body: (CountdownPersistence) throws -> T) -> T? {
-        guard let store = store() else { return nil }
-        do {
-            return try body(store)
-        } catch {
-            reportStoreError("\(error)")
-            return nil
-        }
-    }
-
-    func reportStoreError(_ message: String) {
-        lastStoreError = message
-        guard reportedStoreErrors.insert(message).inserted else { return }
-        storeErrorCount += 1
-        reportError("cdscript: \(message); persistent countdowns run on without the store")
-    }
-
-    /// The record of a running or paused countdown as this process sees it.
-    func storedRecord(_ key: CountdownKey, id: String, now: StoreInstant) -> StoredCountdown? {
-        guard let state = scheduler.state(key), let bootDeadline = scheduler.bootDeadline(key),
-              let every = scheduler.every(key), let total = scheduler.total(key) else { return nil }
-        let followsWall = scheduler.followsWallClock(key) ?? false
-        let wallDeadline = followsWall ? (scheduler.wallDeadline(key) ?? now.wall) : now.wall + (bootDeadline - now.boot)
-        return StoredCountdown(
-            id: id, state: state == .paused ? .paused : .running, kind: followsWall ? .wall : .duration,
-            wallDeadline: wallDeadline, pausedRemaining: state == .paused ? scheduler.remaining(key) : nil,
-            every: every, total: total, bootID: bootID, bootDeadline: state == .paused ? nil : bootDeadline,
-            updatedAt: now.wall)
-    }
-
-    /// The id of the persistent countdown `key`, while it runs.
-    func persistentID(_ key: CountdownKey) -> String? {
-        scheduler.state(key) == nil ? nil : persistentIDs[key.slot]
-    }
-
-    /// The running persistent countdown stored under `id`, found through the id table.
-    public func persistentKey(forID id: String) -> CountdownKey? {
-        guard persistentIDs.count != 0 else { return nil }
-        let L = current
-        L.push(id)
-        cd_push_handle_for_id(L.raw, vm.hookCaller, L.top)
-        let handle = cd_to_handle(L.raw, -1)
-        L.pop(2)
-        guard let handle, handle.pointee.persistent != 0 else { return nil }
-        let key = LuaHost.key(handle)
-        return persistentID(key)?.sameBytes(as: id) == true ? key : nil
-    }
-
-    /// Called by `launch` once a persistent countdown exists and before its first tick.
-    func storeStarted(_ key: CountdownKey, id: String) {
-        guard let record = storedRecord(key, id: id, now: storeNow()) else { return }
-        withStore { try $0.save(record) }
-    }
-
-    /// Applies a change made to a running countdown to its stored record. When the
-    /// record is gone (removed by `cdscript cancel`, say), this process's view is stored.
-    func storeChange(_ key: CountdownKey, _ change: (inout StoredCountdown, StoreInstant) -> Void) {
-        guard let id = persistentID(key) else { return }
-        let now = storeNow()
-        let local = storedRecord(key, id: id, now: now)
-        withStore { store in
-            try store.modify(id: id) { record in
-                if record == nil || record?.state == .finished {
-                    record = local
-                } else {
-                    change(&record!, now)
-                }
-            }
-        }
-    }
-
-    /// Called when a countdown ends, before its done hook runs: a cancelled one is
-    /// removed, a finished one is marked finished (for `cdscript clear`).
-    func storeEnded(_ tick: Tick, id: String, reason: EndReason) {
-        guard reason == .finished || reason == .cancelled else { return }
-        var now = storeNow()
-        now.wall -= now.boot - tick.instant
-        now.boot = tick.instant
-        withStore { store in
-            if reason == .cancelled {
-                try store.delete(id: id)
-            } else {
-                try store.modify(id: id) { record in _ = record?.finish(at: now) }
-            }
-        }
-    }
 
     static let fetch: cd_host_function = { L, context in
         hostCall(L, context) { host, L throws(APIError) in
@@ -155,11 +45,11 @@ extension LuaHost {
                 throw APIError("\(fn): expected a table of options such as {on_tick = f} as argument 2, got \(L.typeName(at: 2))")
             }
 
-            let now = host.storeNow()
-            guard let found = host.withStore({ try $0.load(id: id) }) else {
+            let now = host.store.currentInstant()
+            guard let found = host.store.withStore({ try $0.load(id: id) }) else {
                 L.pushNil()
                 L.push("unavailable")
-                L.push(host.lastStoreError ?? "the countdown store is unavailable")
+                L.push(host.store.lastError ?? "the countdown store is unavailable")
                 return 3
             }
             guard let record = found else {
@@ -172,7 +62,7 @@ extension LuaHost {
             switch record.resumption(at: now) {
             case .finished:
                 if record.state != .finished {
-                    host.withStore { store in try store.modify(id: id) { _ = $0?.finish(at: now, tolerance: 0) } }
+                    host.store.withStore { store in try store.modify(id: id) { _ = $0?.finish(at: now, tolerance: 0) } }
                 }
                 L.pushNil()
                 L.push("finished")
@@ -192,7 +82,7 @@ extension LuaHost {
                                                    &sharedTickHook, &ref, &replaced) else {
                     throw APIError.noMemoryForID(fn)
                 }
-                host.storeEvery(every, of: record, id: id)
+                host.store.saveEvery(every, of: record, id: id)
                 host.launch(L, handle: handle, handleIndex: L.top, deadline: deadline, resuming: (record.total, paused),
                             flags: flags, sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: id)
                 return 1
@@ -206,7 +96,7 @@ extension LuaHost {
             LuaHost.setHookUserValue(L, handleIndex, onDone, slot: CD_UV_DONE)
             handle.pointee.every_ns = every ?? record.every
             handle.pointee.persistent = 1
-            host.storeEvery(every, of: record, id: id)
+            host.store.saveEvery(every, of: record, id: id)
             try host.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle,
                             persistentID: id, function: "countdown.fetch")
             return 1
@@ -214,14 +104,17 @@ extension LuaHost {
     }
 }
 
-extension LuaHost {
+extension StoreBinding {
     /// Stores a fetch's `every` when it differs from the stored countdown's.
-    fileprivate func storeEvery(_ every: Nanoseconds?, of record: StoredCountdown, id: String) {
+    fileprivate func saveEvery(_ every: Nanoseconds?, of record: StoredCountdown, id: String) {
         if let every, every != record.every {
             withStore { store in try store.modify(id: id) { $0?.every = every } }
         }
     }
 
+}
+
+extension LuaHost {
     /// Stores the hook at stack index `hook` (0: none) as user value `slot` of the handle at `handleIndex`.
     @inline(__always)
     fileprivate static func setHookUserValue(_ L: LuaState, _ handleIndex: Int32, _ hook: Int32, slot: Int32) {

@@ -1,0 +1,33 @@
+import CountdownCore
+
+/// The host's part for persistent countdowns: the store they are kept in, the ids
+/// of those running here, and the store's failures so far. Its methods keep the
+/// store in step with the scheduler (PersistenceLibrary.swift, StoredTakeOff.swift)
+/// and the scheduler in step with the store (StoreFollowing.swift).
+public final class StoreBinding {
+    /// The host whose scheduler and Lua state the stored countdowns run in.
+    unowned let host: LuaHost
+    /// Where `persist = true` countdowns are kept; nil: persistence is unavailable
+    /// in this host.
+    public var persistence: CountdownPersistence?
+    /// The current boot's id, stored with boot-clock deadlines.
+    public var bootID: String?
+    /// Distinct store failures so far; the run ends non-zero when there were any.
+    public internal(set) var errorCount = 0
+    /// How far a stored countdown may differ from this process's copy and still be
+    /// taken as the same (StoreFollowing.swift): clocks read a moment apart, or a
+    /// Redis server clock's offset measured again, are not a change.
+    public var externalChangeTolerance: Nanoseconds = 2_000_000
+    /// The ids of the persistent countdowns running, by slot (the scheduler is given none).
+    var persistentIDs = PersistentIDs()
+    /// The last failure's message, for `countdown.fetch`'s third result.
+    var lastError: String?
+    /// Failures already reported: each distinct one is reported once.
+    var reportedErrors: Set<String> = []
+
+    init(host: LuaHost) {
+        self.host = host
+    }
+
+    var scheduler: Scheduler { host.scheduler }
+}

@@ -1,0 +1,115 @@
+import CLuaShim
+import CountdownCore
+
+/// Persistent countdowns: the store updates behind append, pause, resume, cancel and the end.
+///
+/// Every change is committed to `persistence` before the call that made it returns,
+/// so before the next hook runs. A store that cannot be used never stops a script:
+/// the error is reported once (naming the file), counted in `errorCount`,
+/// and the countdowns run on in memory.
+extension StoreBinding {
+    /// One instant read from every clock a stored countdown needs. While a hook
+    /// runs it is the hook's tick instant, like `scheduler.now`.
+    func currentInstant() -> StoreInstant {
+        let boot = scheduler.now
+        let clock = scheduler.clock
+        return StoreInstant(boot: boot, wall: clock.wallNow() - (clock.bootNow() - boot), bootID: bootID)
+    }
+
+    /// The store, or nil after reporting why there is none.
+    func configuredStore() -> CountdownPersistence? {
+        if persistence == nil { reportError("no countdown store is configured for this run") }
+        return persistence
+    }
+
+    /// Runs one store operation; a failure is reported (once per distinct message)
+    /// and turned into nil.
+    @discardableResult
+    func withStore<T>(_ body: (CountdownPersistence) throws -> T) -> T? {
+        guard let store = configuredStore() else { return nil }
+        do {
+            return try body(store)
+        } catch {
+            reportError("\(error)")
+            return nil
+        }
+    }
+
+    func reportError(_ message: String) {
+        lastError = message
+        guard reportedErrors.insert(message).inserted else { return }
+        errorCount += 1
+        host.reportError("cdscript: \(message); persistent countdowns run on without the store")
+    }
+
+    /// The record of a running or paused countdown as this process sees it.
+    func storedRecord(_ key: CountdownKey, id: String, now: StoreInstant) -> StoredCountdown? {
+        guard let state = scheduler.state(key), let bootDeadline = scheduler.bootDeadline(key),
+              let every = scheduler.every(key), let total = scheduler.total(key) else { return nil }
+        let followsWall = scheduler.followsWallClock(key) ?? false
+        let wallDeadline = followsWall ? (scheduler.wallDeadline(key) ?? now.wall) : now.wall + (bootDeadline - now.boot)
+        return StoredCountdown(
+            id: id, state: state == .paused ? .paused : .running, kind: followsWall ? .wall : .duration,
+            wallDeadline: wallDeadline, pausedRemaining: state == .paused ? scheduler.remaining(key) : nil,
+            every: every, total: total, bootID: bootID, bootDeadline: state == .paused ? nil : bootDeadline,
+            updatedAt: now.wall)
+    }
+
+    /// The id of the persistent countdown `key`, while it runs.
+    func persistentID(_ key: CountdownKey) -> String? {
+        scheduler.state(key) == nil ? nil : persistentIDs[key.slot]
+    }
+
+    /// The running persistent countdown stored under `id`, found through the id table.
+    public func persistentKey(forID id: String) -> CountdownKey? {
+        guard persistentIDs.count != 0 else { return nil }
+        let L = host.current
+        L.push(id)
+        cd_push_handle_for_id(L.raw, host.vm.hookCaller, L.top)
+        let handle = cd_to_handle(L.raw, -1)
+        L.pop(2)
+        guard let handle, handle.pointee.persistent != 0 else { return nil }
+        let key = LuaHost.key(handle)
+        return persistentID(key)?.sameBytes(as: id) == true ? key : nil
+    }
+
+    /// Called by `launch` once a persistent countdown exists and before its first tick.
+    func started(_ key: CountdownKey, id: String) {
+        guard let record = storedRecord(key, id: id, now: currentInstant()) else { return }
+        withStore { try $0.save(record) }
+    }
+
+    /// Applies a change made to a running countdown to its stored record. When the
+    /// record is gone (removed by `cdscript cancel`, say), this process's view is stored.
+    func change(_ key: CountdownKey, _ change: (inout StoredCountdown, StoreInstant) -> Void) {
+        guard let id = persistentID(key) else { return }
+        let now = currentInstant()
+        let local = storedRecord(key, id: id, now: now)
+        withStore { store in
+            try store.modify(id: id) { record in
+                if record == nil || record?.state == .finished {
+                    record = local
+                } else {
+                    change(&record!, now)
+                }
+            }
+        }
+    }
+
+    /// Called when a countdown ends, before its done hook runs: a cancelled one is
+    /// removed, a finished one is marked finished (for `cdscript clear`).
+    func ended(_ tick: Tick, id: String, reason: EndReason) {
+        guard reason == .finished || reason == .cancelled else { return }
+        var now = currentInstant()
+        now.wall -= now.boot - tick.instant
+        now.boot = tick.instant
+        withStore { store in
+            if reason == .cancelled {
+                try store.delete(id: id)
+            } else {
+                try store.modify(id: id) { record in _ = record?.finish(at: now) }
+            }
+        }
+    }
+
+}
