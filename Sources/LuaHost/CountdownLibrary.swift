@@ -127,7 +127,7 @@ extension LuaHost {
             replaced.pointee.final_state = CountdownState.cancelled.rawValue
         }
         // Global tick hooks see the ticks of countdowns started after they were added.
-        let hasTick = flags & Int32(CD_HOOK_HAS_TICK) != 0 || tickHookCount != 0
+        let hasTick = flags & Int32(CD_HOOK_HAS_TICK) != 0 || plugins.tickHookCount != 0
         let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags), sharedTickHook: UInt8(truncatingIfNeeded: sharedTickHook))
         // The fields as arguments, not a CountdownSpec: building one cost a copy of it per start.
         // No id: the host's id table replaces countdowns by id, and store.persistentIDs
@@ -142,8 +142,8 @@ extension LuaHost {
             if resuming == nil { store.started(key, id: id) }
         }
         if let resuming, resuming.paused { scheduler.pause(key) }
-        if startHookCount != 0 {
-            callGlobalHooks(.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
+        if plugins.startHookCount != 0 {
+            plugins.callGlobalHooks(PluginBinding.GlobalEvent.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
         }
         scheduler.announce(key, to: self)
     }
@@ -229,7 +229,7 @@ extension LuaHost {
             guard let patternText = L.string(at: 2) else {
                 throw APIError("\(fn): expected a pattern string as argument 2, got \(L.typeName(at: 2)) (a formatter name works too)")
             }
-            if let text = try host.applyFormatter(L, remaining: ns) {
+            if let text = try host.plugins.applyFormatter(L, remaining: ns) {
                 L.push(text)
                 return 1
             }

@@ -13,7 +13,7 @@ extension LuaHost: BatchingSchedulerDelegate {
         let hooks = SlotHooks(context: tick.context)
         let ref = hooks.handleRef
         // Global tick hooks (countdown.on) first; one branch when there are none.
-        if tickHookCount != 0, !callGlobalTickHooks(ref: ref, tick) { return }
+        if plugins.tickHookCount != 0, !callGlobalTickHooks(ref: ref, tick) { return }
         if let failure = callHook(ref: ref, hook: CD_HOOK_ON_TICK, flags: hooks.flags, sharedHook: hooks.sharedTickHook, tick, reason: nil) {
             tickHookFailed(tick, failure)
         }
@@ -24,7 +24,7 @@ extension LuaHost: BatchingSchedulerDelegate {
     /// `countdownDidTick`, in the same order.
     public func countdownsAreDue(_ scheduler: Scheduler) {
         // With global tick hooks every tick takes the long way (runDue delivers it).
-        guard tickHookCount == 0 else { return }
+        guard plugins.tickHookCount == 0 else { return }
         let caller = vm.hookCaller
         while let tick = scheduler.takePlainTick() {
             if cd_interrupt_pending() != 0 { return }
@@ -90,7 +90,7 @@ extension LuaHost: BatchingSchedulerDelegate {
     /// reference is then released here, as `callHook` does).
     private func callGlobalTickHooks(ref: Int32, _ tick: Tick) -> Bool {
         let ((), ended) = inFlight(ref) {
-            callGlobalHooks(.tick, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
+            plugins.callGlobalHooks(PluginBinding.GlobalEvent.tick, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
         }
         if ended { cd_unref_handle(current.raw, vm.hookCaller, ref) }
         return !ended
@@ -119,8 +119,8 @@ extension LuaHost: BatchingSchedulerDelegate {
                 _ = handleHookError(handleRef: ref, id: failure.id, hook: "on_done", message: failure.message)
                 if failure.ended { cd_unref_handle(L.raw, vm.hookCaller, ref) }
             }
-            if reason == .finished ? doneHookCount != 0 : cancelHookCount != 0 {
-                callGlobalHooks(reason == .finished ? .done : .cancel, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
+            if reason == .finished ? plugins.doneHookCount != 0 : plugins.cancelHookCount != 0 {
+                plugins.callGlobalHooks(reason == .finished ? .done : .cancel, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
             }
         }
         // A restart from on_done (h:append) took a reference of its own; this one
@@ -148,8 +148,8 @@ extension LuaHost: BatchingSchedulerDelegate {
             if failure.ended { cd_unref_handle(current.raw, vm.hookCaller, ref) }
             return
         }
-        if doneHookCount != 0 {
-            callGlobalHooks(.done, handleRef: ref, remaining: 0, total: tick.total, missed: tick.missed)
+        if plugins.doneHookCount != 0 {
+            plugins.callGlobalHooks(PluginBinding.GlobalEvent.done, handleRef: ref, remaining: 0, total: tick.total, missed: tick.missed)
         }
     }
 

@@ -21,9 +21,6 @@ public final class LuaHost {
     }
     /// Hook errors so far; the run ends non-zero when there were any.
     public internal(set) var hookErrorCount = 0
-    /// The errno of the first command a plugin could not start (`exec`'s program
-    /// missing, say), or nil: the run then ends with the shell's code for it.
-    public internal(set) var spawnFailure: Int32?
     /// Persistent countdowns: the store, the ids running here, store failures.
     public private(set) lazy var store = StoreBinding(host: self)
 
@@ -80,28 +77,8 @@ public final class LuaHost {
     /// The `view` library's state, once `installView` ran (ViewLibrary.swift).
     var view: ViewBinding?
 
-    // Plugins and global hooks (issue 6; see HostPrelude.swift, GlobalHooks.swift).
-    /// Folders searched by `use`/`require` for plugins, in order (see `PluginPath`).
-    public var pluginPath: [PluginDirectory] = [] {
-        didSet { updateSearchFolders() }
-    }
-    /// The folder of the script being run; under `--sandbox`, scripts read files
-    /// only in it and the plugin folders, and write (the `log` plugin) only in it.
-    public internal(set) var scriptDirectory: String? {
-        didSet { updateSearchFolders() }
-    }
-    /// Global hooks registered per event; dispatch costs one branch while they are 0.
-    var startHookCount = 0, tickHookCount = 0, doneHookCount = 0, cancelHookCount = 0
-    var globalHooksRef: Int32 = LUA_NOREF
-    var formattersRef: Int32 = LUA_NOREF
-    /// Set by `cdscript test`: plugins' side effects are recorded here instead of done (PluginRecorder.swift).
-    public var pluginRecorder: PluginRecorder?
-    /// Where `print` writes when `capturePrint` replaced it (PrintCapture.swift).
-    var printSink: ((String) -> Void)?
-    /// Lines for the user from plugins (e.g. why no notification was shown); stderr by default.
-    public var reportNotice: (String) -> Void = { message in
-        StandardError.line(message)
-    }
+    /// Plugins and global hooks: plugin folders, `countdown.on`, formatters, plugins' side effects.
+    public private(set) lazy var plugins = PluginBinding(host: self)
 
     public init(scheduler: Scheduler, limits: ScriptLimits = .none) {
         self.vm = LuaVM(limits: limits)
@@ -109,7 +86,7 @@ public final class LuaHost {
         self.current = vm.state
         scheduler.delegate = self
         installCountdownLibrary()
-        installHostPrelude()
+        plugins.install()
     }
 
     deinit {
@@ -184,23 +161,6 @@ public final class LuaHost {
 }
 
 extension LuaHost {
-    /// Tells require's searcher and the sandbox (stdlib.c) the current folders.
-    func updateSearchFolders() {
-        // NULL-terminated, so that the buffer is never empty.
-        var pointers: [UnsafeMutablePointer<CChar>?] = pluginPath.map { strdup($0.path) } + [nil]
-        let script = scriptDirectory.map { strdup($0) } ?? nil
-        defer {
-            for p in pointers { free(p) }
-            free(script)
-        }
-        let status = pointers.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
-                cd_stdlib_set_folders(vm.state.raw, script, $0, Int32(buffer.count - 1))
-            }
-        }
-        precondition(status == LUA_OK, "cdscript: the plugin folders could not be recorded")
-    }
-
     /// For a signal handler (async-signal-safe): makes the Lua code running now
     /// raise "interrupted" at its next instruction, in whichever coroutine it runs.
     public static let interruptFromSignal: @convention(c) (Int32) -> Void = cd_interrupt

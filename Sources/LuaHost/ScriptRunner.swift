@@ -14,7 +14,7 @@ extension LuaHost {
             let reason = (error as NSError).localizedDescription
             return ScriptFailure(kind: .unreadable, message: "cannot read script \(path): \(Self.describeReadFailure(path: path, fallback: reason))")
         }
-        scriptDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+        plugins.scriptDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
         return runScript(source: Self.executableScriptText(source), chunkName: "@" + path, arguments: [path] + arguments)
     }
 

@@ -67,7 +67,7 @@ final class FileSession {
     func endTest() {
         runner.stopAll(scheduler)
         host.replaceViewController(runner.freshView())
-        host.pluginRecorder?.removeAll()
+        host.plugins.recorder?.removeAll()
     }
 
     private static func session(_ context: UnsafeMutableRawPointer?) -> FileSession {
@@ -76,13 +76,13 @@ final class FileSession {
 
     /// `H.save()`: a snapshot of the host's registrations (global hooks, formatters).
     static let save: cd_host_function = { L, context in
-        session(context).host.pushRegistrations(LuaState(L!))
+        session(context).host.plugins.pushRegistrations(LuaState(L!))
         return 1
     }
 
     /// `H.restore(snapshot)`.
     static let restore: cd_host_function = { L, context in
-        session(context).host.restoreRegistrations(LuaState(L!), from: 1)
+        session(context).host.plugins.restoreRegistrations(LuaState(L!), from: 1)
         return 0
     }
 
@@ -90,7 +90,7 @@ final class FileSession {
     static let testBegin: cd_host_function = { L, context in
         let s = session(context)
         s.hookErrors.removeAll()
-        s.host.pluginRecorder?.removeAll()
+        s.host.plugins.recorder?.removeAll()
         return 0
     }
 
@@ -139,7 +139,7 @@ final class FileSession {
     static let pluginCalls: cd_host_function = { L, context in
         let L = LuaState(L!)
         let name = L.string(at: 1)
-        if let recorder = session(context).host.pluginRecorder {
+        if let recorder = session(context).host.plugins.recorder {
             recorder.push(L, plugin: name)
         } else {
             L.pushTable()

@@ -89,7 +89,7 @@ public final class TestRunner {
         let scheduler = Scheduler(clock: clock)
         let host = LuaHost(scheduler: scheduler, limits: limits)
         host.timeZone = timeZone
-        host.pluginRecorder = PluginRecorder()
+        host.plugins.recorder = PluginRecorder()
         let session = FileSession(runner: self, host: host, scheduler: scheduler)
         host.reportError = { [weak session] in session?.hookErrors.append($0) }
         // The prelude's helpers reach the session through an unretained pointer:

@@ -53,14 +53,14 @@ struct PluginsCommand: ParsableCommand {
             var limits = ScriptLimits.countedDefaults
             limits.sandbox = true
             let host = LuaHost(scheduler: Scheduler(clock: VirtualClock()), limits: limits)
-            host.pluginPath = dirs
+            host.plugins.path = dirs
             // Kept bounded: a plugin printing in a loop holds no memory here.
             var printed: [String] = []
             var notShown = 0
-            host.captureOutput { text in
+            host.plugins.captureOutput { text in
                 if printed.count < Self.printedLinesShown { printed.append(String(text.prefix(Self.printedLineLength))) } else { notShown += 1 }
             }
-            let loaded = host.loadPlugin(named: plugin.name)
+            let loaded = host.plugins.loadPlugin(named: plugin.name)
             for text in printed {
                 printError("cdscript: plugin \(name) printed while being listed: \(VisibleText.escaped(text))")
             }

@@ -60,7 +60,7 @@ struct RunCommand: ParsableCommand {
         let clock = try Self.clock(speed: speed)
         let scheduler = Scheduler(clock: clock)
         let host = LuaHost(scheduler: scheduler, limits: hardening.limits)
-        host.pluginPath = hardening.pluginDirectories
+        host.plugins.path = hardening.pluginDirectories
         let coverageRun = try RunCoverage(enabled: coverage, host: host)
         // Fast-forwarded time is not real time: a --speed run keeps its persistent
         // countdowns in memory, so a demo never leaves scaled deadlines in the store.
@@ -168,7 +168,7 @@ struct RunCommand: ParsableCommand {
         try OutputContract.check()
         if view.controller.quitKey == "ctrl-c" { throw ExitCode(ExitStatus.interrupted.rawValue) }
         if quitEarly { throw ExitCode(ExitStatus.quitEarly.rawValue) }
-        if let error = host.spawnFailure {
+        if let error = host.plugins.spawnFailure {
             throw ExitCode(error == ENOENT ? ExitStatus.commandNotFound.rawValue : ExitStatus.commandNotExecutable.rawValue)
         }
         if host.hookErrorCount > 0 {

@@ -30,7 +30,7 @@ struct RunCoverage {
     /// preludes and built-in plugins are not files).
     func collect() -> CoverageData {
         let here = FileManager.default.currentDirectoryPath
-        let plugins = host.pluginPath.map { $0.path.hasSuffix("/") ? $0.path : $0.path + "/" }
+        let plugins = host.plugins.path.map { $0.path.hasSuffix("/") ? $0.path : $0.path + "/" }
         var data = CoverageData()
         for (file, lines) in host.coverageCounts() {
             let absolute = PluginPath.absolute(file, in: here)

@@ -157,7 +157,7 @@ struct TestSettings {
         let prepare = runner.prepareHost
         runner.prepareHost = { host in
             prepare(host)
-            host.pluginPath = pluginPath
+            host.plugins.path = pluginPath
         }
         return runner
     }

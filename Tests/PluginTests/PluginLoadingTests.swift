@@ -59,7 +59,7 @@ struct PluginLoadingTests {
         let bed = HostBed(pluginPath: [dir])
         let failure = bed.run("use('broken')")
         #expect(failure?.message.contains("test:1: use(\"broken\"): error loading module 'broken' from file '\(dir)/broken.lua':\n\t\(dir)/broken.lua:2:") == true, "\(failure?.message ?? "")")
-        let loaded = bed.host.loadPlugin(named: "broken")
+        let loaded = bed.host.plugins.loadPlugin(named: "broken")
         #expect(loaded.failureMessage?.contains("\(dir)/broken.lua:2:") == true, "\(loaded)")
     }
 
@@ -105,7 +105,7 @@ struct PluginLoadingTests {
     func builtinsLoad() {
         let bed = HostBed()
         for name in BuiltinPlugins.names {
-            let result = bed.host.loadPlugin(named: name)
+            let result = bed.host.plugins.loadPlugin(named: name)
             #expect(result.description?.isEmpty == false, "\(name): \(result)")
         }
     }

@@ -31,10 +31,10 @@ final class HostBed {
     init(limits: ScriptLimits = .none, pluginPath: [String] = [], scriptDirectory: String? = nil) {
         scheduler = Scheduler(clock: clock)
         host = LuaHost(scheduler: scheduler, limits: limits)
-        host.pluginPath = pluginPath.map { PluginDirectory(path: $0, origin: "test") }
+        host.plugins.path = pluginPath.map { PluginDirectory(path: $0, origin: "test") }
         let reports = self.reports
         host.reportError = { reports.errors.append($0) }
-        host.reportNotice = { reports.notices.append($0) }
+        host.plugins.reportNotice = { reports.notices.append($0) }
         let failure = host.runScript(source: Data(Self.prelude.utf8), chunkName: "=prelude", arguments: ["prelude"])
         precondition(failure == nil, "prelude failed: \(failure!.message)")
     }

@@ -23,8 +23,8 @@ enum HostPrelude {
     static let jsonSource = String(decoding: PackageResources.json_lua, as: UTF8.self)
 }
 
-extension LuaHost {
-    func installHostPrelude() {
+extension PluginBinding {
+    func install() {
         let L = vm.state
         let base = L.top
         defer { L.setTop(base) }
@@ -35,14 +35,14 @@ extension LuaHost {
         defer { (limits.pointee.cap, limits.pointee.budget) = (cap, budget) }
         let helpers = L.top + 1
         L.pushTable(fields: 16)
-        register([("hooks_changed", Self.hooksChanged)], into: L)
+        host.register([("hooks_changed", Self.hooksChanged)], into: L)
         let installed = cd_stdlib_install(L.raw, vm.limits.sandbox ? 1 : 0, vm.limits.stringRepLimit)
         precondition(installed == LUA_OK, "cdscript: the standard library replacements do not install")
         L.push(vm.limits.sandbox)
         L.setRawField(helpers, "sandbox")
         // What built-in plugins get as their second argument.
         L.pushTable(fields: 8)
-        register([
+        host.register([
             ("bell", Self.ringBell),
             ("spawn", Self.spawnCommand),
             ("which", Self.whichCommand),
@@ -50,7 +50,7 @@ extension LuaHost {
             ("warn", Self.warnLine),
             ("wall_time", Self.wallTime),
         ], into: L)
-        if loadChunk(HostPrelude.standardSnapshot, name: HostPrelude.standardSnapshotChunkName), L.call(arguments: 0, results: 1) == LUA_OK {
+        if L.load(HostPrelude.standardSnapshot, chunkName: HostPrelude.standardSnapshotChunkName) == LUA_OK, L.call(arguments: 0, results: 1) == LUA_OK {
             L.setRawField(-2, "std")
         } else {
             preconditionFailure("cdscript: the library snapshot does not load: \(L.string(at: -1) ?? "")")
@@ -58,7 +58,7 @@ extension LuaHost {
         // The prelude adds the host's countdown.on and countdown.formatter to it.
         L.pushValue(at: -1)
         L.setRawField(helpers, "plugin_api")
-        if loadChunk(HostPrelude.jsonSource, name: HostPrelude.jsonChunkName), L.call(arguments: 0, results: 1) == LUA_OK {
+        if L.load(HostPrelude.jsonSource, chunkName: HostPrelude.jsonChunkName) == LUA_OK, L.call(arguments: 0, results: 1) == LUA_OK {
             L.setRawField(-2, "json")
         } else {
             preconditionFailure("cdscript: the JSON encoder does not load: \(L.string(at: -1) ?? "")")
@@ -72,11 +72,11 @@ extension LuaHost {
         precondition(cd_stdlib_set_builtins(L.raw) == LUA_OK, "cdscript: the built-in plugins do not register")
         updateSearchFolders()
 
-        guard loadChunk(HostPrelude.source, name: HostPrelude.chunkName) else {
+        guard L.load(HostPrelude.source, chunkName: HostPrelude.chunkName) == LUA_OK else {
             preconditionFailure("cdscript: the host prelude does not compile: \(L.string(at: -1) ?? "")")
         }
         L.pushValue(at: helpers)
-        L.pushRef(countdownTableRef)
+        L.pushRef(host.countdownTableRef)
         L.pushTable(array: 4)
         for i in 1...4 {
             L.pushTable()
@@ -89,15 +89,5 @@ extension LuaHost {
         formattersRef = L.ref()
         let status = L.call(arguments: 4, results: 0)
         precondition(status == LUA_OK, "cdscript: the host prelude failed: \(L.string(at: -1) ?? "")")
-    }
-
-    /// Loads source text; the chunk or the message is on top.
-    func loadChunk(_ source: String, name: String) -> Bool {
-        var text = source
-        return text.withUTF8 { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                cd_load_text(vm.state.raw, chars.baseAddress, chars.count, name) == LUA_OK
-            }
-        }
     }
 }

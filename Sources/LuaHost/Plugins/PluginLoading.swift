@@ -2,7 +2,7 @@ import CLua
 import CLuaShim
 import Foundation
 
-extension LuaHost {
+extension PluginBinding {
     /// Loads a plugin as `require` would, without setting it up: its description
     /// (the module's `description` field) or the error, with the file and line.
     public func loadPlugin(named name: String) -> Result<String?, ScriptFailure> {
@@ -10,13 +10,13 @@ extension LuaHost {
         let L = vm.state
         let base = L.top
         defer { L.setTop(base) }
-        guard loadChunk(source, name: "=[cdscript plugins]") else {
+        guard L.load(source, chunkName: "=[cdscript plugins]") == LUA_OK else {
             return .failure(ScriptFailure(kind: .syntax, message: L.string(at: -1) ?? "?"))
         }
         L.push(name)
         let status = L.call(arguments: 1, results: 1)
         guard status == LUA_OK else {
-            let full = hookFailureMessage(L, status: status)
+            let full = host.hookFailureMessage(L, status: status)
             let message = full.range(of: "\nstack traceback:").map { String(full[..<$0.lowerBound]) } ?? full
             return .failure(ScriptFailure(kind: .runtime, message: message))
         }

@@ -54,7 +54,7 @@ public final class PluginRecorder {
     }
 }
 
-extension LuaHost {
+extension PluginBinding {
     /// Pushes a snapshot of what scripts registered with the host: the global
     /// hooks of every event (`countdown.on`, plugins' hooks included) and the
     /// named formatters. `restoreRegistrations` puts it back; the test runner

@@ -9,7 +9,7 @@ import CountdownCore
 /// Each hook is called as `fn(t, h)`: the tick snapshot and the countdown's handle.
 /// An error in a global hook is reported and the hook stays registered; the
 /// countdown is not affected (the hook belongs to a plugin, not to the countdown).
-extension LuaHost {
+extension PluginBinding {
     enum GlobalEvent: Int32 {
         case start = 1, tick, done, cancel
         var name: String {
@@ -23,13 +23,13 @@ extension LuaHost {
     }
 
     static let hooksChanged: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let count = Int(lua_tointegerx(L.raw, 2, nil))
             switch lua_tointegerx(L.raw, 1, nil) {
-            case 1: host.startHookCount = count
-            case 2: host.tickHookCount = count
-            case 3: host.doneHookCount = count
-            case 4: host.cancelHookCount = count
+            case 1: host.plugins.startHookCount = count
+            case 2: host.plugins.tickHookCount = count
+            case 3: host.plugins.doneHookCount = count
+            case 4: host.plugins.cancelHookCount = count
             default: throw APIError("hooks_changed: no such event")
             }
             return 0
@@ -38,7 +38,7 @@ extension LuaHost {
 
     /// Calls the global hooks of `event` for the countdown whose handle is registry[handleRef].
     func callGlobalHooks(_ event: GlobalEvent, handleRef: Int32, remaining: Nanoseconds, total: Nanoseconds, missed: Int64) {
-        let L = current
+        let L = host.current
         let base = L.top
         defer { L.setTop(base) }
         guard lua_checkstack(L.raw, 6) != 0 else { return }
@@ -58,9 +58,9 @@ extension LuaHost {
             L.pushValue(at: handle)
             let status = cd_pcall_hook(L.raw, 2, 0)
             if status != LUA_OK {
-                let message = hookFailureMessage(L, status: status)
+                let message = host.hookFailureMessage(L, status: status)
                 L.pop()
-                reportHookError(countdown: L.string(at: id), hook: "countdown.on(\"\(event.name)\") hook", message: message)
+                host.reportHookError(countdown: L.string(at: id), hook: "countdown.on(\"\(event.name)\") hook", message: message)
             }
         }
     }

@@ -9,12 +9,12 @@ import Glibc
 
 /// Host functions behind the built-in plugins. Scripts never see them as
 /// globals: built-in plugins get them as arguments.
-extension LuaHost {
+extension PluginBinding {
     /// `bell()`: rings through the view while it is open full screen (it owns the
     /// terminal then), else writes BEL when stdout is a terminal; false and a reason otherwise.
     static let ringBell: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            if let recorder = host.pluginRecorder {
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            if let recorder = host.plugins.recorder {
                 recorder.record(.init(plugin: "bell"))
                 L.push(true)
                 return 1
@@ -38,11 +38,11 @@ extension LuaHost {
 
     /// `which(name)`: the executable's path on PATH, or nil.
     static let whichCommand: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             guard let name = L.string(at: 1) else { throw APIError("which: expected a command name") }
             // In tests nothing runs, so every command is "there" (and recorded by spawn).
-            if host.pluginRecorder != nil { L.push(name); return 1 }
-            if let path = LuaHost.executablePath(name) { L.push(path) } else { L.pushNil() }
+            if host.plugins.recorder != nil { L.push(name); return 1 }
+            if let path = PluginBinding.executablePath(name) { L.push(path) } else { L.pushNil() }
             return 1
         }
     }
@@ -60,7 +60,7 @@ extension LuaHost {
     /// `spawn(argv)`: runs a command from an argument list, never through a shell,
     /// without waiting for it. Returns its pid, or nil and why not.
     static let spawnCommand: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             if host.vm.limits.sandbox {
                 L.pushNil()
                 L.push("running commands is disabled by --sandbox")
@@ -78,17 +78,17 @@ extension LuaHost {
                 L.pop()
                 argv.append(argument)
             }
-            if let recorder = host.pluginRecorder {
+            if let recorder = host.plugins.recorder {
                 recorder.record(.init(plugin: L.string(at: 2) ?? "exec", argv: argv))
                 lua_pushinteger(L.raw, 0)
                 return 1
             }
-            switch LuaHost.spawn(argv) {
+            switch PluginBinding.spawn(argv) {
             case .success(let pid):
                 L.push(Int(pid))
                 return 1
             case .failure(let reason):
-                if host.spawnFailure == nil { host.spawnFailure = reason.errno }
+                if host.plugins.spawnFailure == nil { host.plugins.spawnFailure = reason.errno }
                 L.pushNil()
                 L.push(reason.message)
                 return 2
@@ -134,18 +134,18 @@ extension LuaHost {
     /// `append_line(path, text)`: appends one line to a file (created when missing).
     /// Under `--sandbox` only files inside the script's folder.
     static let appendLine: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             guard let path = L.string(at: 1), let line = L.string(at: 2) else {
                 throw APIError("append_line: expected a path and a line")
             }
-            if let recorder = host.pluginRecorder {
+            if let recorder = host.plugins.recorder {
                 recorder.record(.init(plugin: "log", path: path, line: line))
                 L.push(true)
                 return 1
             }
             // Under --sandbox only inside the script's folder, checked on the file
             // actually opened (no symbolic link followed; see cd_open_append).
-            let root = host.vm.limits.sandbox ? (host.scriptDirectory ?? "/nonexistent/") : nil
+            let root = host.vm.limits.sandbox ? (host.plugins.scriptDirectory ?? "/nonexistent/") : nil
             let fd = root.map { cd_open_append(path, $0) } ?? cd_open_append(path, nil)
             if fd == -2 {
                 L.pushNil()
@@ -172,16 +172,16 @@ extension LuaHost {
 
     /// `warn(text)`: one line for the user (stderr by default; see `reportNotice`).
     static let warnLine: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             // Plugins put countdown ids and program output in their warnings.
-            host.reportNotice(VisibleText.escaped(L.string(at: 1) ?? ""))
+            host.plugins.reportNotice(VisibleText.escaped(L.string(at: 1) ?? ""))
             return 0
         }
     }
 
     /// `wall_time()`: the wall clock as UTC ISO 8601 with milliseconds.
     static let wallTime: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let ns = host.scheduler.clock.wallNow()
             let date = Date(timeIntervalSince1970: Double(ns / 1_000_000) / 1000)
             let formatter = ISO8601DateFormatter()

@@ -2,7 +2,7 @@ import CLua
 import CLuaShim
 import Foundation
 
-extension LuaHost {
+extension PluginBinding {
     /// Replaces the globals `print` and `warn` with ones that hand each line to
     /// `sink` instead of writing it to stdout or stderr (a warning as "Lua
     /// warning: ...", whether or not `warn("@on")` was called). `cdscript plugins`
@@ -12,37 +12,37 @@ extension LuaHost {
     public func captureOutput(_ sink: @escaping (String) -> Void) {
         printSink = sink
         let L = vm.state
-        L.pushHostFunction(Self.capturedPrint, context: context)
-        setGlobal("print")
-        L.pushHostFunction(Self.capturedWarn, context: context)
-        setGlobal("warn")
+        L.pushHostFunction(Self.capturedPrint, context: host.context)
+        host.setGlobal("print")
+        L.pushHostFunction(Self.capturedWarn, context: host.context)
+        host.setGlobal("warn")
     }
 
     /// `print(...)` into `printSink`: values separated by tabs, as Lua's print.
     /// No `tostring` or `__tostring` is called (a metamethod could raise across
     /// this Swift frame): tables and functions are shown by type and address.
     static let capturedPrint: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let count = L.top
             var parts: [String] = []
             if count > 0 {
                 for index in 1...count { parts.append(printedForm(L, at: index)) }
             }
-            host.printSink?(parts.joined(separator: "\t"))
+            host.plugins.printSink?(parts.joined(separator: "\t"))
             return 0
         }
     }
 
     /// `warn(...)` into `printSink`: the pieces joined; "@on" and "@off" ignored.
     static let capturedWarn: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let count = L.top
             var text = ""
             if count > 0 {
                 for index in 1...count { text += printedForm(L, at: index) }
             }
             if count == 1, text.hasPrefix("@") { return 0 }
-            host.printSink?("Lua warning: " + text)
+            host.plugins.printSink?("Lua warning: " + text)
             return 0
         }
     }

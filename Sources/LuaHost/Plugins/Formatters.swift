@@ -6,7 +6,7 @@ import CountdownCore
 /// wherever a pattern is (`countdown.format(t, "name")`). A registered name wins
 /// over the pattern of the same text. The formatter gets a tick (`t`, the one
 /// given or one made from the seconds given) and returns a string.
-extension LuaHost {
+extension PluginBinding {
     /// Formats with the formatter named by the string at stack index 2, or returns
     /// nil when no formatter has that name.
     func applyFormatter(_ L: LuaState, remaining: Nanoseconds) throws(APIError) -> String? {
@@ -26,7 +26,7 @@ extension LuaHost {
         let name = fullName.count > 40 ? String(fullName.prefix(40)) + "..." : fullName
         let status = L.call(arguments: 1, results: 1)
         guard status == LUA_OK else {
-            let full = hookFailureMessage(L, status: status)
+            let full = host.hookFailureMessage(L, status: status)
             let message = full.range(of: "\nstack traceback:").map { String(full[..<$0.lowerBound]) } ?? full
             throw APIError("countdown.format: formatter \"\(name)\" failed: \(message)")
         }

@@ -1,0 +1,62 @@
+import CLua
+import CLuaShim
+import CountdownCore
+import Foundation
+import TerminalView
+
+/// The host's part for plugins and global hooks: where plugins are found, the
+/// hooks and formatters scripts register for every countdown (`countdown.on`,
+/// `countdown.formatter`), and what plugins do to the world (commands, files,
+/// notices), recorded instead of done under `cdscript test`.
+public final class PluginBinding {
+    /// The host whose Lua state the plugins run in.
+    unowned let host: LuaHost
+    /// Folders searched by `use`/`require` for plugins, in order (see `PluginPath`).
+    public var path: [PluginDirectory] = [] {
+        didSet { updateSearchFolders() }
+    }
+    /// The folder of the script being run; under `--sandbox`, scripts read files
+    /// only in it and the plugin folders, and write (the `log` plugin) only in it.
+    public internal(set) var scriptDirectory: String? {
+        didSet { updateSearchFolders() }
+    }
+    /// Global hooks registered per event; dispatch costs one branch while they are 0.
+    var startHookCount = 0, tickHookCount = 0, doneHookCount = 0, cancelHookCount = 0
+    /// Registry references to the prelude's hook lists (one per event) and formatters.
+    var globalHooksRef: Int32 = LUA_NOREF
+    var formattersRef: Int32 = LUA_NOREF
+    /// Set by `cdscript test`: plugins' side effects are recorded here instead of done (PluginRecorder.swift).
+    public var recorder: PluginRecorder?
+    /// Where `print` writes when `captureOutput` replaced it (PrintCapture.swift).
+    var printSink: ((String) -> Void)?
+    /// Lines for the user from plugins (e.g. why no notification was shown); stderr by default.
+    public var reportNotice: (String) -> Void = { message in
+        StandardError.line(message)
+    }
+    /// The errno of the first command a plugin could not start (`exec`'s program
+    /// missing, say), or nil: the run then ends with the shell's code for it.
+    public internal(set) var spawnFailure: Int32?
+
+    init(host: LuaHost) {
+        self.host = host
+    }
+
+    var vm: LuaVM { host.vm }
+
+    /// Tells require's searcher and the sandbox (stdlib.c) the current folders.
+    func updateSearchFolders() {
+        // NULL-terminated, so that the buffer is never empty.
+        var pointers: [UnsafeMutablePointer<CChar>?] = path.map { strdup($0.path) } + [nil]
+        let script = scriptDirectory.map { strdup($0) } ?? nil
+        defer {
+            for p in pointers { free(p) }
+            free(script)
+        }
+        let status = pointers.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buffer.count) {
+                cd_stdlib_set_folders(vm.state.raw, script, $0, Int32(buffer.count - 1))
+            }
+        }
+        precondition(status == LUA_OK, "cdscript: the plugin folders could not be recorded")
+    }
+}
