@@ -24,35 +24,6 @@ public final class LuaHost {
     /// Persistent countdowns: the store, the ids running here, store failures.
     public private(set) lazy var store = StoreBinding(host: self)
 
-    /// What the host keeps per countdown, packed into the scheduler's context
-    /// (`CountdownSpec.context`): every tick brings it along, from the record the
-    /// scheduler reads anyway.
-    struct SlotHooks {
-        /// A registry reference to the countdown's handle, whose user values hold its
-        /// id and hooks.
-        var handleRef: Int32
-        /// Its `cd_hook_flags`.
-        var flags: UInt8
-        /// Its on_tick's `cd_share_tick_hook` number (0: none), given back at its end.
-        var sharedTickHook: UInt8
-
-        init(handleRef: Int32, flags: UInt8, sharedTickHook: UInt8) {
-            self.handleRef = handleRef
-            self.flags = flags
-            self.sharedTickHook = sharedTickHook
-        }
-
-        @inline(__always)
-        init(context: UInt64) {
-            handleRef = Int32(truncatingIfNeeded: context)
-            flags = UInt8(truncatingIfNeeded: context >> 32)
-            sharedTickHook = UInt8(truncatingIfNeeded: context >> 40)
-        }
-
-        var context: UInt64 {
-            UInt64(UInt32(bitPattern: handleRef)) | UInt64(flags) << 32 | UInt64(sharedTickHook) << 40
-        }
-    }
     /// The state of the innermost host call: hooks fired from inside a host
     /// function (a start's first tick, a cancel's on_done) run on the caller's thread.
     var current: LuaState
@@ -71,9 +42,8 @@ public final class LuaHost {
         get { vm.hookCaller.pointee.in_flight_ended != 0 }
         set { vm.hookCaller.pointee.in_flight_ended = newValue ? 1 : 0 }
     }
-    var methodsRef: Int32 = LUA_NOREF
-    var countdownTableRef: Int32 = LUA_NOREF
-    var patterns: [String: FormatPattern] = [:]
+    /// Countdowns: the `countdown` library, handles and their methods, launching.
+    public private(set) lazy var countdowns = CountdownBinding(host: self)
     /// The `view` library's state, once `installView` ran (ViewLibrary.swift).
     var view: ViewBinding?
 
@@ -85,7 +55,7 @@ public final class LuaHost {
         self.scheduler = scheduler
         self.current = vm.state
         scheduler.delegate = self
-        installCountdownLibrary()
+        countdowns.install()
         plugins.install()
     }
 

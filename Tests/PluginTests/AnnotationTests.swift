@@ -77,7 +77,7 @@ struct AnnotationTests {
                 L.pop(1)
             }
         }
-        names += host.handleMethodNames.map { "Handle:" + $0 }
+        names += host.countdowns.handleMethodNames.map { "Handle:" + $0 }
         return names.sorted()
     }
 

@@ -83,7 +83,7 @@ extension LuaHost {
                     throw APIError.noMemoryForID(fn)
                 }
                 host.store.saveEvery(every, of: record, id: id)
-                host.launch(L, handle: handle, handleIndex: L.top, deadline: deadline, resuming: (record.total, paused),
+                host.countdowns.launch(L, handle: handle, handleIndex: L.top, deadline: deadline, resuming: (record.total, paused),
                             flags: flags, sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: id)
                 return 1
             }
@@ -97,7 +97,7 @@ extension LuaHost {
             handle.pointee.every_ns = every ?? record.every
             handle.pointee.persistent = 1
             host.store.saveEvery(every, of: record, id: id)
-            try host.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle,
+            try host.countdowns.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle,
                             persistentID: id, function: "countdown.fetch")
             return 1
         }

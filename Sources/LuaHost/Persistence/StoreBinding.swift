@@ -6,7 +6,7 @@ import CountdownCore
 /// and the scheduler in step with the store (StoreFollowing.swift).
 public final class StoreBinding {
     /// The host whose scheduler and Lua state the stored countdowns run in.
-    unowned let host: LuaHost
+    unowned(unsafe) let host: LuaHost
     /// Where `persist = true` countdowns are kept; nil: persistence is unavailable
     /// in this host.
     public var persistence: CountdownPersistence?

@@ -69,7 +69,7 @@ extension StoreBinding {
         let handle = cd_to_handle(L.raw, -1)
         L.pop(2)
         guard let handle, handle.pointee.persistent != 0 else { return nil }
-        let key = LuaHost.key(handle)
+        let key = CountdownBinding.key(handle)
         return persistentID(key)?.sameBytes(as: id) == true ? key : nil
     }
 

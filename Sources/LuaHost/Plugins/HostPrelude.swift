@@ -76,7 +76,7 @@ extension PluginBinding {
             preconditionFailure("cdscript: the host prelude does not compile: \(L.string(at: -1) ?? "")")
         }
         L.pushValue(at: helpers)
-        L.pushRef(host.countdownTableRef)
+        L.pushRef(host.countdowns.tableRef)
         L.pushTable(array: 4)
         for i in 1...4 {
             L.pushTable()

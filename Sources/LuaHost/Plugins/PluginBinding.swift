@@ -10,7 +10,7 @@ import TerminalView
 /// notices), recorded instead of done under `cdscript test`.
 public final class PluginBinding {
     /// The host whose Lua state the plugins run in.
-    unowned let host: LuaHost
+    unowned(unsafe) let host: LuaHost
     /// Folders searched by `use`/`require` for plugins, in order (see `PluginPath`).
     public var path: [PluginDirectory] = [] {
         didSet { updateSearchFolders() }

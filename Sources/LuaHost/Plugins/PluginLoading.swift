@@ -23,21 +23,3 @@ extension PluginBinding {
         return .success(L.string(at: -1))
     }
 }
-
-extension LuaHost {
-    /// The names of the countdown handle's methods (`h:append`, ...), for tools
-    /// such as the annotation check.
-    public var handleMethodNames: [String] {
-        let L = vm.state
-        let base = L.top
-        defer { L.setTop(base) }
-        L.pushRef(methodsRef)
-        var names: [String] = []
-        L.pushNil()
-        while lua_next(L.raw, -2) != 0 {
-            L.pop()
-            if let name = L.string(at: -1) { names.append(name) }
-        }
-        return names.sorted()
-    }
-}

@@ -4,7 +4,7 @@ import CountdownCore
 
 /// Methods of a countdown handle: `h:append(s)`, `h:pause()`, `h:resume()`,
 /// `h:cancel()`, `h:remaining()`, `h:state()`, and the field `h.id`.
-extension LuaHost {
+extension CountdownBinding {
     /// The handle passed as `self`, or an error that explains the colon.
     static func handle(_ L: LuaState, method: String) throws(APIError) -> UnsafeMutablePointer<cd_handle> {
         guard let handle = cd_to_handle(L.raw, 1) else {
@@ -21,22 +21,22 @@ extension LuaHost {
     }
 
     static let handleToString: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            let handle = try LuaHost.handle(L, method: "__tostring")
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            let handle = try CountdownBinding.handle(L, method: "__tostring")
             lua_getiuservalue(L.raw, 1, CD_UV_ID)
             let id = L.string(at: -1).map { "\"\($0)\"" } ?? "anonymous"
-            L.push("countdown \(id) (\(host.state(of: handle)))")
+            L.push("countdown \(id) (\(host.countdowns.state(of: handle)))")
             return 1
         }
     }
 
     func state(of handle: UnsafeMutablePointer<cd_handle>) -> CountdownState {
-        scheduler.state(LuaHost.key(handle)) ?? CountdownState(rawValue: handle.pointee.final_state) ?? .cancelled
+        scheduler.state(CountdownBinding.key(handle)) ?? CountdownState(rawValue: handle.pointee.final_state) ?? .cancelled
     }
 
     static let handleAppend: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            let handle = try LuaHost.handle(L, method: "append")
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            let handle = try CountdownBinding.handle(L, method: "append")
             guard let seconds = L.number(at: 2) else {
                 throw APIError("append: 'seconds' must be a number, got \(L.typeName(at: 2))")
             }
@@ -55,7 +55,7 @@ extension LuaHost {
             }
             let amount = seconds < 0 ? -size : size
             // The scheduler adds without overflow checks: keep the length within what start accepts.
-            let key = LuaHost.key(handle)
+            let key = CountdownBinding.key(handle)
             if amount > 0, let total = host.scheduler.total(key), let remaining = host.scheduler.remaining(key),
                max(total, remaining) > Time.maximumDuration - amount {
                 throw APIError("append: the countdown would be longer than \(StartOptions.format(Time.seconds(Time.maximumDuration).rounded(.down))) seconds")
@@ -80,7 +80,7 @@ extension LuaHost {
                 // Nothing is left to take off a countdown that has ended.
             } else {
                 // Ended: start again with the same id, hooks and interval.
-                try host.launch(L, handleIndex: 1, deadline: .after(amount), function: "append")
+                try host.countdowns.launch(L, handleIndex: 1, deadline: .after(amount), function: "append")
             }
             L.setTop(1)
             return 1
@@ -88,14 +88,14 @@ extension LuaHost {
     }
 
     static let handlePause: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            try host.changeState(L, method: "pause", in: { $0.pause($1) }, stored: { record, now in record.pause(at: now) })
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            try host.countdowns.changeState(L, method: "pause", in: { $0.pause($1) }, stored: { record, now in record.pause(at: now) })
         }
     }
 
     static let handleResume: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            try host.changeState(L, method: "resume", in: { $0.resume($1) }, stored: { record, now in record.resume(at: now) })
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            try host.countdowns.changeState(L, method: "resume", in: { $0.resume($1) }, stored: { record, now in record.resume(at: now) })
         }
     }
 
@@ -106,10 +106,10 @@ extension LuaHost {
         in scheduler: (Scheduler, CountdownKey) -> Bool,
         stored: (inout StoredCountdown, StoreInstant) -> Void
     ) throws(APIError) -> Int32 {
-        let key = LuaHost.key(try LuaHost.handle(L, method: method))
+        let key = CountdownBinding.key(try CountdownBinding.handle(L, method: method))
         let changed = scheduler(self.scheduler, key)
         if changed {
-            store.change(key, stored)
+            host.store.change(key, stored)
             // on_tick at once with the frozen or resumed remaining time.
             self.scheduler.tickNow(key)
         }
@@ -118,26 +118,44 @@ extension LuaHost {
     }
 
     static let handleCancel: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            let handle = try LuaHost.handle(L, method: "cancel")
-            L.push(host.scheduler.cancel(LuaHost.key(handle)))
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            let handle = try CountdownBinding.handle(L, method: "cancel")
+            L.push(host.scheduler.cancel(CountdownBinding.key(handle)))
             return 1
         }
     }
 
     static let handleRemaining: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            let handle = try LuaHost.handle(L, method: "remaining")
-            lua_pushnumber(L.raw, Time.seconds(host.scheduler.remaining(LuaHost.key(handle)) ?? 0))
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            let handle = try CountdownBinding.handle(L, method: "remaining")
+            lua_pushnumber(L.raw, Time.seconds(host.scheduler.remaining(CountdownBinding.key(handle)) ?? 0))
             return 1
         }
     }
 
     static let handleState: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            let handle = try LuaHost.handle(L, method: "state")
-            L.push(host.state(of: handle).description)
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            let handle = try CountdownBinding.handle(L, method: "state")
+            L.push(host.countdowns.state(of: handle).description)
             return 1
         }
+    }
+}
+
+extension CountdownBinding {
+    /// The names of the countdown handle's methods (`h:append`, ...), for tools
+    /// such as the annotation check.
+    public var handleMethodNames: [String] {
+        let L = vm.state
+        let base = L.top
+        defer { L.setTop(base) }
+        L.pushRef(methodsRef)
+        var names: [String] = []
+        L.pushNil()
+        while lua_next(L.raw, -2) != 0 {
+            L.pop()
+            if let name = L.string(at: -1) { names.append(name) }
+        }
+        return names.sorted()
     }
 }

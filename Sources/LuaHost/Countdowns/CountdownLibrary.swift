@@ -3,13 +3,13 @@ import CLuaShim
 import CountdownCore
 
 /// The global `countdown` table (also `require("cdscript")`).
-extension LuaHost {
-    func installCountdownLibrary() {
+extension CountdownBinding {
+    func install() {
         let L = vm.state
         let base = L.top
         // Handle methods, looked up by the handle metatable's __index.
         L.pushTable(fields: 6)
-        register([
+        host.register([
             ("append", Self.handleAppend),
             ("pause", Self.handlePause),
             ("resume", Self.handleResume),
@@ -20,7 +20,7 @@ extension LuaHost {
         methodsRef = L.ref()
 
         cd_push_handle_metatable(L.raw)
-        register([("__tostring", Self.handleToString)], into: L)
+        host.register([("__tostring", Self.handleToString)], into: L)
         L.pushRef(methodsRef)
         cd_push_handle_index(L.raw)
         L.setRawField(-2, "__index")
@@ -29,9 +29,9 @@ extension LuaHost {
         L.pop()
 
         L.pushTable(fields: 6)
-        register([
+        host.register([
             ("start", Self.start),
-            ("fetch", Self.fetch),
+            ("fetch", LuaHost.fetch),
             ("get", Self.get),
             ("list", Self.list),
             ("cancel_all", Self.cancelAll),
@@ -40,20 +40,20 @@ extension LuaHost {
         ], into: L)
         // countdown.on and countdown.formatter are added by the host prelude (HostPrelude.swift).
         L.pushValue(at: -1)
-        countdownTableRef = L.ref()
-        setGlobal("countdown")
+        tableRef = L.ref()
+        host.setGlobal("countdown")
 
         // require("cdscript") returns the same table.
         L.pushGlobals()
         if L.rawField(-1, "package") == LUA_TTABLE, L.rawField(-1, "loaded") == LUA_TTABLE {
-            L.pushRef(countdownTableRef)
+            L.pushRef(tableRef)
             L.setRawField(-2, "cdscript")
         }
         L.setTop(base)
     }
 
     static let start: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let caller = host.vm.hookCaller
             // The common start in two C calls (one pass over the table, then the
             // handle); anything unusual, errors included, is read the long way below.
@@ -69,7 +69,7 @@ extension LuaHost {
                     guard let handle = cd_start_handle(L.raw, caller, &quick, every, &flags, &sharedTickHook, &ref, &replaced) else {
                         throw APIError.noMemoryForID("countdown.start")
                     }
-                    host.launch(L, handle: handle, handleIndex: L.top, deadline: .after(seconds), flags: flags,
+                    host.countdowns.launch(L, handle: handle, handleIndex: L.top, deadline: .after(seconds), flags: flags,
                                 sharedTickHook: sharedTickHook, ref: ref, replaced: replaced)
                     return 1
                 }
@@ -84,16 +84,16 @@ extension LuaHost {
             }
             handle.pointee.every_ns = options.every
             handle.pointee.persistent = options.persist ? 1 : 0
-            try host.launch(L, handleIndex: handleIndex, deadline: options.deadline, handle: handle)
+            try host.countdowns.launch(L, handleIndex: handleIndex, deadline: options.deadline, handle: handle)
             // After the first tick, which no deadline precedes (one already past has ended it).
-            if options.overtime { host.scheduler.allowOvertime(LuaHost.key(handle)) }
+            if options.overtime { host.scheduler.allowOvertime(CountdownBinding.key(handle)) }
             return 1
         }
     }
 
     /// Starts the countdown described by the handle at `handleIndex` (its user
     /// values hold id and hooks), keeps a reference to it for the run, and fires its first tick.
-    /// `resuming` is set for a countdown picked up from the store.
+    /// `resuming` is set for a countdown picked up from the host.store.
     /// Throws only when there is no memory to keep the id; `function` names the
     /// caller in that message.
     func launch(_ L: LuaState, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil,
@@ -123,14 +123,14 @@ extension LuaHost {
         var flags = flags
         let persistent = handle.pointee.persistent != 0
         if persistent { flags |= Int32(CD_HOOK_PERSISTENT) }
-        if let replaced, scheduler.cancel(LuaHost.key(replaced), reason: .replaced) {
+        if let replaced, scheduler.cancel(CountdownBinding.key(replaced), reason: .replaced) {
             replaced.pointee.final_state = CountdownState.cancelled.rawValue
         }
         // Global tick hooks see the ticks of countdowns started after they were added.
-        let hasTick = flags & Int32(CD_HOOK_HAS_TICK) != 0 || plugins.tickHookCount != 0
+        let hasTick = flags & Int32(CD_HOOK_HAS_TICK) != 0 || host.plugins.tickHookCount != 0
         let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags), sharedTickHook: UInt8(truncatingIfNeeded: sharedTickHook))
         // The fields as arguments, not a CountdownSpec: building one cost a copy of it per start.
-        // No id: the host's id table replaces countdowns by id, and store.persistentIDs
+        // No id: the host's id table replaces countdowns by id, and host.store.persistentIDs
         // names the stored ones, neither of them hashing the id as a Swift String.
         let key = scheduler.start(id: nil, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick,
                                   length: resuming?.length, context: hooks.context)
@@ -138,14 +138,14 @@ extension LuaHost {
         handle.pointee.generation = key.generation
         handle.pointee.final_state = CountdownState.running.rawValue
         if persistent, let id = persistentID ?? storedID(L, handleIndex: handleIndex) {
-            store.persistentIDs.set(id, slot: key.slot)
-            if resuming == nil { store.started(key, id: id) }
+            host.store.persistentIDs.set(id, slot: key.slot)
+            if resuming == nil { host.store.started(key, id: id) }
         }
         if let resuming, resuming.paused { scheduler.pause(key) }
-        if plugins.startHookCount != 0 {
-            plugins.callGlobalHooks(PluginBinding.GlobalEvent.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
+        if host.plugins.startHookCount != 0 {
+            host.plugins.callGlobalHooks(PluginBinding.GlobalEvent.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
         }
-        scheduler.announce(key, to: self)
+        scheduler.announce(key, to: host)
     }
 
     /// A persistent countdown's id, which is text (see StartOptions), from its handle.
@@ -156,7 +156,7 @@ extension LuaHost {
     }
 
     static let get: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             guard L.type(at: 1) == LUA_TSTRING else {
                 throw APIError("countdown.get: 'id' must be a string, got \(L.typeName(at: 1))")
             }
@@ -166,7 +166,7 @@ extension LuaHost {
     }
 
     static let list: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let keys = host.scheduler.activeKeys
             L.pushTable(array: Int32(keys.count))
             for (i, key) in keys.enumerated() {
@@ -178,7 +178,7 @@ extension LuaHost {
     }
 
     static let cancelAll: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             host.scheduler.cancelAll()
             return 0
         }
@@ -188,7 +188,7 @@ extension LuaHost {
     /// fractions; inside a hook, the instant of its tick; the virtual clock's
     /// under `cdscript test`.
     static let now: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let scheduler = host.scheduler
             let clock = scheduler.clock
             // Outside a hook the wall clock, read once (a script may call this per item
@@ -200,7 +200,7 @@ extension LuaHost {
     }
 
     static let format: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let fn = "countdown.format"
             let ns: Nanoseconds
             if let tick = cd_to_tick(L.raw, 1) {
@@ -234,7 +234,7 @@ extension LuaHost {
                 return 1
             }
             let pattern: FormatPattern
-            if let cached = host.patterns[patternText] {
+            if let cached = host.countdowns.patterns[patternText] {
                 pattern = cached
             } else {
                 do {
@@ -242,8 +242,8 @@ extension LuaHost {
                 } catch {
                     throw APIError("\(fn): \(error)")
                 }
-                if host.patterns.count > 256 { host.patterns.removeAll() }
-                host.patterns[patternText] = pattern
+                if host.countdowns.patterns.count > 256 { host.countdowns.patterns.removeAll() }
+                host.countdowns.patterns[patternText] = pattern
             }
             L.push(pattern.render(ns))
             return 1
