@@ -45,7 +45,7 @@ public final class LuaHost {
     /// Countdowns: the `countdown` library, handles and their methods, launching.
     public private(set) lazy var countdowns = CountdownBinding(host: self)
     /// The `view` library's state, once `installView` ran (ViewLibrary.swift).
-    var view: ViewBinding?
+    public internal(set) var view: ViewBinding?
 
     /// Plugins and global hooks: plugin folders, `countdown.on`, formatters, plugins' side effects.
     public private(set) lazy var plugins = PluginBinding(host: self)
@@ -126,7 +126,7 @@ public final class LuaHost {
         let name = id.map { "countdown \"\(VisibleText.escaped($0))\"" } ?? "an anonymous countdown"
         // The message is the script's (or a plugin's) text, on its way to a terminal.
         reportError("cdscript: error in \(hook) of \(name): \(VisibleText.escapedKeepingLayout(message))")
-        showErrorInView("error in \(hook) of \(name)", message: message)
+        view?.showError("error in \(hook) of \(name)", message: message)
     }
 }
 

@@ -38,7 +38,7 @@ final class ViewRuntime {
         controller.onOpen = { [unowned self] in self.startReadingKeys() }
         // A script that reads --plain and --no-color itself (the timer's ejected
         // copy) switches the view before it opens.
-        host.setViewModeChanger { [unowned self] mode in
+        host.view?.setModeChanger { [unowned self] mode in
             var changed = self.options
             if let plain = mode.plain { changed.plain = plain }
             if let colours = mode.colours { changed.noColor = !colours }
@@ -74,7 +74,7 @@ final class ViewRuntime {
                     self.loop.unwatch(fd)
                     return
                 }
-                for key in keys { self.host.pressViewKey(key) }
+                for key in keys { self.host.view?.press(key) }
             }
         } else {
             loop.watch(STDIN_FILENO) { [unowned self] in self.readPlainInput() }
@@ -94,7 +94,7 @@ final class ViewRuntime {
             received = lines.finish().map { [$0] } ?? []
         }
         for line in received {
-            if let key = KeyDecoder.key(line: line) { host.pressViewKey(key) }
+            if let key = KeyDecoder.key(line: line) { host.view?.press(key) }
         }
     }
 }

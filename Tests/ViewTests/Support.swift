@@ -50,7 +50,7 @@ final class ViewHarness {
     }
 
     func press(_ key: String) -> ViewController.PressOutcome {
-        let outcome = host.pressViewKey(key)
+        let outcome = host.view?.press(key) ?? .unbound
         view.render()
         return outcome
     }

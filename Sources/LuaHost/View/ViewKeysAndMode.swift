@@ -13,31 +13,26 @@ public struct ViewMode: Sendable {
 /// `view.on_key`, `view.plain` and `view.configure`: what a script needs to be a
 /// whole program of its own (the built-in timer, run from an ejected copy,
 /// reads `--plain` and `--no-color` itself and binds its own keys).
-extension LuaHost {
+extension ViewBinding {
     /// Lets `view.configure` make the view again in another mode, before it
     /// opens: `change` returns the new controller (installed here), or nil when
     /// the host keeps its view as it is.
-    public func setViewModeChanger(_ change: @escaping (ViewMode) -> ViewController?) {
-        view?.modeChanger = change
+    public func setModeChanger(_ change: @escaping (ViewMode) -> ViewController?) {
+        modeChanger = change
     }
 
     func callKeyHandler(_ ref: Int32, key: String) {
-        let L = current
+        let L = host.current
         let base = L.top
         defer { L.setTop(base) }
         L.pushRef(ref)
         L.push(key)
         if cd_pcall_hook(L.raw, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
-            hookErrorCount += 1
+            host.hookErrorCount += 1
             let message = L.string(at: -1) ?? "(error object is not a string)"
-            reportError("cdscript: error in the view.on_key handler of key \"\(key)\": \(message)")
-            showErrorInView("error in the view.on_key handler of key \"\(VisibleText.escaped(key))\"", message: message)
+            host.reportError("cdscript: error in the view.on_key handler of key \"\(key)\": \(message)")
+            showError("error in the view.on_key handler of key \"\(VisibleText.escaped(key))\"", message: message)
         }
-    }
-
-    fileprivate func binding(_ function: String) throws(APIError) -> ViewBinding {
-        guard let view else { throw APIError("\(function): this host has no view") }
-        return view
     }
 
     /// `view.on_key(key, fn)`: `fn(key)` runs when `key` is typed and no button
@@ -45,9 +40,9 @@ extension LuaHost {
     /// quit (the handler ends the run with `view.close()`); Ctrl-C always quits.
     /// A handler of Space replaces its pause of all countdowns. `fn` nil removes it.
     static let viewOnKey: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let fn = "view.on_key"
-            let view = try host.binding(fn)
+            let view = try ViewBinding.installed(in: host, fn)
             guard let text = L.string(at: 1) else {
                 throw APIError("\(fn): expected a key such as \"+\" or \"space\" (or \"any\") as argument 1, got \(L.typeName(at: 1))")
             }
@@ -77,8 +72,8 @@ extension LuaHost {
     /// `view.plain()`: true when the view prints lines (`--plain`, or stdout is
     /// no terminal), false when it draws the full screen.
     static let viewIsPlain: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            L.push(try host.binding("view.plain").controller.isPlain)
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            L.push(try ViewBinding.installed(in: host, "view.plain").controller.isPlain)
             return 1
         }
     }
@@ -88,9 +83,9 @@ extension LuaHost {
     /// view opens (its first element); a host with a fixed surface (`cdscript
     /// test`) keeps it.
     static let viewConfigure: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let fn = "view.configure"
-            let view = try host.binding(fn)
+            let view = try ViewBinding.installed(in: host, fn)
             guard L.type(at: 1) == LUA_TTABLE else {
                 throw APIError("\(fn): expected a table such as {plain = true, color = false}, got \(L.typeName(at: 1))")
             }
@@ -112,7 +107,7 @@ extension LuaHost {
             }
             guard let change = view.modeChanger, let controller = change(mode) else { return 0 }
             // Nothing is drawn yet: the new view takes over what the script set so far.
-            let next = ViewBinding(controller: controller)
+            let next = ViewBinding(host: host, controller: controller)
             next.keyRefs = view.keyRefs
             next.heldTextBytes = view.heldTextBytes
             next.modeChanger = view.modeChanger

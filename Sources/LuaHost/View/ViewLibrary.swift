@@ -3,29 +3,6 @@ import CLuaShim
 import CountdownCore
 import TerminalView
 
-/// The `view` library's state in one host: the view it draws on, the `on_press`
-/// callbacks of its buttons, and the countdowns Space paused.
-public final class ViewBinding {
-    public let controller: ViewController
-    /// Registry references to `on_press` callbacks, by button id.
-    var pressRefs: [ElementKey: Int32] = [:]
-    /// Bytes the view holds for the script (elements, their ids and text, the
-    /// title), counted against the memory limit (`cd_limits_charge`).
-    var heldTextBytes: [ElementKey: Int] = [:]
-    /// The sum of `heldTextBytes`.
-    var heldTotal = 0
-    /// Countdowns paused by the Space key, resumed by the next Space.
-    var pausedBySpace: [CountdownKey] = []
-    /// Registry references to `view.on_key` handlers, by canonical key ("any": every key).
-    var keyRefs: [String: Int32] = [:]
-    /// Set by the executable: makes the view again in another mode (`view.configure`).
-    var modeChanger: ((ViewMode) -> ViewController?)?
-
-    init(controller: ViewController) {
-        self.controller = controller
-    }
-}
-
 /// The global `view` table: `label`, `big`, `progress`, `button`, `set`, `get`,
 /// `title`, `bell`, `close`, and `press` and `screen`, which act as a user would
 /// (type a key, look at the screen).
@@ -41,29 +18,29 @@ extension LuaHost {
             _ = cd_limits_charge(vm.state.raw, -Int64(old.heldTotal))
             for ref in old.keyRefs.values { cd_unref(vm.state.raw, ref) }
         }
-        view = ViewBinding(controller: controller)
+        view = ViewBinding(host: self, controller: controller)
     }
 
     public func installView(_ controller: ViewController) {
-        view = ViewBinding(controller: controller)
+        view = ViewBinding(host: self, controller: controller)
         let L = vm.state
         L.pushTable(fields: 12)
         register([
-            ("label", Self.viewLabel),
-            ("big", Self.viewBig),
-            ("progress", Self.viewProgress),
-            ("button", Self.viewButton),
-            ("set", Self.viewSet),
-            ("get", Self.viewGet),
-            ("title", Self.viewTitle),
-            ("bell", Self.viewBell),
-            ("close", Self.viewClose),
-            ("press", Self.viewPress),
-            ("screen", Self.viewScreen),
-            ("paused_text", Self.viewPausedText),
-            ("on_key", Self.viewOnKey),
-            ("plain", Self.viewIsPlain),
-            ("configure", Self.viewConfigure),
+            ("label", ViewBinding.viewLabel),
+            ("big", ViewBinding.viewBig),
+            ("progress", ViewBinding.viewProgress),
+            ("button", ViewBinding.viewButton),
+            ("set", ViewBinding.viewSet),
+            ("get", ViewBinding.viewGet),
+            ("title", ViewBinding.viewTitle),
+            ("bell", ViewBinding.viewBell),
+            ("close", ViewBinding.viewClose),
+            ("press", ViewBinding.viewPress),
+            ("screen", ViewBinding.viewScreen),
+            ("paused_text", ViewBinding.viewPausedText),
+            ("on_key", ViewBinding.viewOnKey),
+            ("plain", ViewBinding.viewIsPlain),
+            ("configure", ViewBinding.viewConfigure),
         ], into: L)
         setGlobal("view")
     }
@@ -71,79 +48,9 @@ extension LuaHost {
     /// The view installed with `installView`.
     public var viewController: ViewController? { view?.controller }
 
-    /// Handles a key as if typed (the terminal's keys, plain-mode input lines,
-    /// `view.press`): runs an enabled button's `on_press`, quits on `q`, and
-    /// pauses or resumes all countdowns on Space unless a button binds it.
-    @discardableResult
-    public func pressViewKey(_ key: String) -> ViewController.PressOutcome {
-        guard let view else { return .unbound }
-        // `q` quits unless the script binds it (a stopwatch ends with its laps).
-        if key == Key.quit, let ref = view.keyRefs[key], view.controller.model.button(forKey: key) == nil {
-            callKeyHandler(ref, key: key)
-            return .handled
-        }
-        let outcome = view.controller.press(key)
-        // A key no button took, and no quit key: the script's `view.on_key` handler
-        // comes before Space's pause of all countdowns.
-        if outcome == .togglePause || outcome == .unbound, let ref = view.keyRefs[key] ?? view.keyRefs["any"] {
-            callKeyHandler(ref, key: key)
-            return .handled
-        }
-        switch outcome {
-        case .pressed(let id):
-            if let ref = view.pressRefs[ElementKey(id)] { callPressHook(ref, id: id) }
-        case .togglePause:
-            // Nothing was running to pause, nor paused to resume: nothing happened.
-            if !togglePauseAll(view) { return .unbound }
-        case .disabled, .quit, .unbound, .handled:
-            break
-        }
-        return outcome
-    }
+}
 
-    private func callPressHook(_ ref: Int32, id: String) {
-        let L = current
-        let base = L.top
-        defer { L.setTop(base) }
-        L.pushRef(ref)
-        L.push(id)
-        // After a terminating signal, "interrupted" is no error of the script.
-        if cd_pcall_hook(L.raw, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
-            hookErrorCount += 1
-            let message = L.string(at: -1) ?? "(error object is not a string)"
-            reportError("cdscript: error in on_press of button \"\(VisibleText.escaped(id))\": \(VisibleText.escapedKeepingLayout(message))")
-            // The view's line escapes what it shows itself.
-            showErrorInView("error in on_press of button \"\(VisibleText.escaped(id))\"", message: message)
-        }
-    }
-
-    /// Puts a hook's error on the open view's bottom row at once (issue 29): the
-    /// message without its traceback, control characters escaped as on stderr;
-    /// the whole report still goes to `reportError`.
-    func showErrorInView(_ what: String, message: String) {
-        guard let view else { return }
-        let (text, _) = Self.splitTraceback(message)
-        view.controller.showError("\(what): \(VisibleText.escaped(text))")
-    }
-
-    /// Space: pause every running duration countdown; the next Space resumes the
-    /// ones it paused. `at` countdowns keep running: their deadline is a fact
-    /// about the world, which no key moves. Returns false when nothing changed.
-    private func togglePauseAll(_ view: ViewBinding) -> Bool {
-        let paused = view.pausedBySpace.filter { scheduler.state($0) == .paused }
-        view.pausedBySpace = []
-        if view.controller.isPausedBySpace {
-            view.controller.setPausedBySpace(false)
-            for key in paused { scheduler.resume(key) }
-            return true
-        }
-        let running = scheduler.activeKeys.filter { scheduler.state($0) == .running && scheduler.followsWallClock($0) == false }
-        guard !running.isEmpty else { return false }
-        view.controller.setPausedBySpace(true)
-        view.pausedBySpace = running.filter { scheduler.pause($0) }
-        return true
-    }
-
+extension ViewBinding {
     // MARK: Text the view holds, against the memory limit
 
     /// Bytes of the strings among `values`.
@@ -163,32 +70,32 @@ extension LuaHost {
 
     /// Counts what the view will hold under `key` (an element id, or the title)
     /// against --memory-limit, replacing what it held there before.
-    /// Returns what was held there before (for `restoreViewText`).
+    /// Returns what was held there before (for `restoreText`).
     @discardableResult
-    fileprivate func chargeViewText(_ L: LuaState, _ view: ViewBinding, key: String, bytes: Int, function fn: String) throws(APIError) -> Int {
-        let old = view.heldTextBytes[ElementKey(key)] ?? 0
+    fileprivate func chargeText(_ L: LuaState, key: String, bytes: Int, function fn: String) throws(APIError) -> Int {
+        let old = heldTextBytes[ElementKey(key)] ?? 0
         guard cd_limits_charge(L.raw, Int64(bytes - old)) != 0 else {
             let cap = Int(cd_get_limits(L.raw).pointee.cap)
             let limit = cap >= 1 << 20 ? "\(cap >> 20) MB" : "\(cap) bytes"
-            throw APIError("\(fn): memory limit exceeded: the view's elements and text (\(view.heldTotal + bytes - old) bytes) and the script's Lua memory would pass the --memory-limit of \(limit)")
+            throw APIError("\(fn): memory limit exceeded: the view's elements and text (\(heldTotal + bytes - old) bytes) and the script's Lua memory would pass the --memory-limit of \(limit)")
         }
-        view.heldTextBytes[ElementKey(key)] = bytes
-        view.heldTotal += bytes - old
+        heldTextBytes[ElementKey(key)] = bytes
+        heldTotal += bytes - old
         return old
     }
 
     /// Undoes a charge whose change the view refused.
-    fileprivate func restoreViewText(_ L: LuaState, _ view: ViewBinding, key: String, to previous: Int) {
-        let now = view.heldTextBytes[ElementKey(key)] ?? 0
+    fileprivate func restoreText(_ L: LuaState, key: String, to previous: Int) {
+        let now = heldTextBytes[ElementKey(key)] ?? 0
         _ = cd_limits_charge(L.raw, Int64(previous - now))
-        view.heldTextBytes[ElementKey(key)] = previous == 0 ? nil : previous
-        view.heldTotal += previous - now
+        heldTextBytes[ElementKey(key)] = previous == 0 ? nil : previous
+        heldTotal += previous - now
     }
 
     private static func create(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ kind: ElementKind) -> Int32 {
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let fn = "view.\(kind.rawValue)"
-            let view = try host.requireView(fn)
+            let view = try ViewBinding.installed(in: host, fn)
             guard L.type(at: 1) == LUA_TTABLE else {
                 throw APIError("\(fn): expected a table of fields such as {id = \"status\", ...}, got \(L.typeName(at: 1))")
             }
@@ -201,11 +108,11 @@ extension LuaHost {
             }
             // A taken id is refused by `add` below; only a new element holds more text.
             let previous = view.controller.element(id) == nil
-                ? try host.chargeViewText(L, view, key: id, bytes: view.controller.heldBytes(textBytes: id.utf8.count + textBytes(fields.values)), function: fn) : nil
+                ? try view.chargeText(L, key: id, bytes: view.controller.heldBytes(textBytes: id.utf8.count + textBytes(fields.values)), function: fn) : nil
             do throws(ViewError) {
                 try view.controller.add(kind, id: id, fields: fields.values)
             } catch {
-                if let previous { host.restoreViewText(L, view, key: id, to: previous) }
+                if let previous { view.restoreText(L, key: id, to: previous) }
                 throw APIError("\(fn): \(error.message)")
             }
             if fields.onPress != 0 {
@@ -218,9 +125,9 @@ extension LuaHost {
     }
 
     static let viewSet: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let fn = "view.set"
-            let view = try host.requireView(fn)
+            let view = try ViewBinding.installed(in: host, fn)
             guard let id = L.string(at: 1) else {
                 throw APIError("\(fn): expected an element id as argument 1, got \(L.typeName(at: 1))")
             }
@@ -240,11 +147,11 @@ extension LuaHost {
             // What the element will hold: its fields, with the new values in place.
             var merged = Dictionary(element.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
             for (name, value) in fields.values { merged[name] = value }
-            let previous = try host.chargeViewText(L, view, key: id, bytes: view.controller.heldBytes(textBytes: id.utf8.count + textBytes(merged.map { ($0.key, $0.value) })), function: fn)
+            let previous = try view.chargeText(L, key: id, bytes: view.controller.heldBytes(textBytes: id.utf8.count + textBytes(merged.map { ($0.key, $0.value) })), function: fn)
             do throws(ViewError) {
                 try view.controller.set(id, fields: fields.values)
             } catch {
-                host.restoreViewText(L, view, key: id, to: previous)
+                view.restoreText(L, key: id, to: previous)
                 throw APIError("\(fn): \(error.message)")
             }
             if fields.onPress != 0 {
@@ -257,9 +164,9 @@ extension LuaHost {
     }
 
     static let viewGet: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let fn = "view.get"
-            let view = try host.requireView(fn)
+            let view = try ViewBinding.installed(in: host, fn)
             guard let id = L.string(at: 1) else {
                 throw APIError("\(fn): expected an element id, got \(L.typeName(at: 1))")
             }
@@ -285,12 +192,12 @@ extension LuaHost {
     }
 
     static let viewTitle: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            let view = try host.requireView("view.title")
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            let view = try ViewBinding.installed(in: host, "view.title")
             guard let text = L.string(at: 1) else {
                 throw APIError("view.title: expected a string, got \(L.typeName(at: 1))")
             }
-            try host.chargeViewText(L, view, key: "\u{0}title", bytes: text.utf8.count, function: "view.title")
+            try view.chargeText(L, key: "\u{0}title", bytes: text.utf8.count, function: "view.title")
             // The title goes into an OSC sequence, where a control character could
             // end it and start another (a clipboard write, say).
             view.controller.setTitle(VisibleText.escaped(text))
@@ -299,22 +206,22 @@ extension LuaHost {
     }
 
     static let viewBell: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            try host.requireView("view.bell").controller.bell()
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            try ViewBinding.installed(in: host, "view.bell").controller.bell()
             return 0
         }
     }
 
     static let viewClose: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            try host.requireView("view.close").controller.close()
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            try ViewBinding.installed(in: host, "view.close").controller.close()
             return 0
         }
     }
 
     static let viewPress: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            _ = try host.requireView("view.press")
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            let view = try ViewBinding.installed(in: host, "view.press")
             guard let text = L.string(at: 1) else {
                 throw APIError("view.press: expected a key such as \"r\", got \(L.typeName(at: 1))")
             }
@@ -324,15 +231,15 @@ extension LuaHost {
             } catch {
                 throw APIError("view.press: \(error.message)")
             }
-            let outcome = host.pressViewKey(key)
+            let outcome = view.press(key)
             lua_pushboolean(L.raw, outcome == .unbound || outcome.isDisabled ? 0 : 1)
             return 1
         }
     }
 
     static let viewScreen: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            L.push(try host.requireView("view.screen").controller.screenText())
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            L.push(try ViewBinding.installed(in: host, "view.screen").controller.screenText())
             return 1
         }
     }
@@ -341,9 +248,9 @@ extension LuaHost {
     /// view shows while Space holds countdowns paused. Fields left out keep
     /// their value; `view.paused_text{}` returns nothing.
     static let viewPausedText: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let fn = "view.paused_text"
-            let view = try host.requireView(fn)
+            let view = try ViewBinding.installed(in: host, fn)
             guard L.type(at: 1) == LUA_TTABLE else {
                 throw APIError("\(fn): expected a table such as {text = \"paused\", style = \"bold\", hidden = false}, got \(L.typeName(at: 1))")
             }
@@ -378,14 +285,15 @@ extension LuaHost {
             }
             L.pop()
             let noteBytes = note.text.utf8.count + note.resumedText.utf8.count + note.styleText.utf8.count
-            try host.chargeViewText(L, view, key: "\u{0}paused_text", bytes: noteBytes, function: fn)
+            try view.chargeText(L, key: "\u{0}paused_text", bytes: noteBytes, function: fn)
             view.controller.setPauseNote(note)
             return 0
         }
     }
 
-    private func requireView(_ function: String) throws(APIError) -> ViewBinding {
-        guard let view else { throw APIError("\(function): this host has no view") }
+    /// The host's view, or the error a `view` function raises without one.
+    static func installed(in host: LuaHost, _ function: String) throws(APIError) -> ViewBinding {
+        guard let view = host.view else { throw APIError("\(function): this host has no view") }
         return view
     }
 

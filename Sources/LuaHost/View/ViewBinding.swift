@@ -1,0 +1,108 @@
+import CLua
+import CLuaShim
+import CountdownCore
+import TerminalView
+
+/// The `view` library's state in one host: the view it draws on, the `on_press`
+/// callbacks of its buttons, and the countdowns Space paused.
+///
+/// The host's part for the view: made by `LuaHost.installView`, and again by
+/// `replaceViewController` and `view.configure`. Owned by its `LuaHost`, which it
+/// points back to without a reference count.
+public final class ViewBinding {
+    unowned(unsafe) let host: LuaHost
+    public let controller: ViewController
+    /// Registry references to `on_press` callbacks, by button id.
+    var pressRefs: [ElementKey: Int32] = [:]
+    /// Bytes the view holds for the script (elements, their ids and text, the
+    /// title), counted against the memory limit (`cd_limits_charge`).
+    var heldTextBytes: [ElementKey: Int] = [:]
+    /// The sum of `heldTextBytes`.
+    var heldTotal = 0
+    /// Countdowns paused by the Space key, resumed by the next Space.
+    var pausedBySpace: [CountdownKey] = []
+    /// Registry references to `view.on_key` handlers, by canonical key ("any": every key).
+    var keyRefs: [String: Int32] = [:]
+    /// Set by the executable: makes the view again in another mode (`view.configure`).
+    var modeChanger: ((ViewMode) -> ViewController?)?
+
+    init(host: LuaHost, controller: ViewController) {
+        self.host = host
+        self.controller = controller
+    }
+
+    var scheduler: Scheduler { host.scheduler }
+
+    /// Handles a key as if typed (the terminal's keys, plain-mode input lines,
+    /// `view.press`): runs an enabled button's `on_press`, quits on `q`, and
+    /// pauses or resumes all countdowns on Space unless a button binds it.
+    @discardableResult
+    public func press(_ key: String) -> ViewController.PressOutcome {
+        let view = self
+        // `q` quits unless the script binds it (a stopwatch ends with its laps).
+        if key == Key.quit, let ref = view.keyRefs[key], view.controller.model.button(forKey: key) == nil {
+            callKeyHandler(ref, key: key)
+            return .handled
+        }
+        let outcome = view.controller.press(key)
+        // A key no button took, and no quit key: the script's `view.on_key` handler
+        // comes before Space's pause of all countdowns.
+        if outcome == .togglePause || outcome == .unbound, let ref = view.keyRefs[key] ?? view.keyRefs["any"] {
+            callKeyHandler(ref, key: key)
+            return .handled
+        }
+        switch outcome {
+        case .pressed(let id):
+            if let ref = view.pressRefs[ElementKey(id)] { callPressHook(ref, id: id) }
+        case .togglePause:
+            // Nothing was running to pause, nor paused to resume: nothing happened.
+            if !togglePauseAll() { return .unbound }
+        case .disabled, .quit, .unbound, .handled:
+            break
+        }
+        return outcome
+    }
+
+    private func callPressHook(_ ref: Int32, id: String) {
+        let L = host.current
+        let base = L.top
+        defer { L.setTop(base) }
+        L.pushRef(ref)
+        L.push(id)
+        // After a terminating signal, "interrupted" is no error of the script.
+        if cd_pcall_hook(L.raw, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
+            host.hookErrorCount += 1
+            let message = L.string(at: -1) ?? "(error object is not a string)"
+            host.reportError("cdscript: error in on_press of button \"\(VisibleText.escaped(id))\": \(VisibleText.escapedKeepingLayout(message))")
+            // The view's line escapes what it shows itself.
+            showError("error in on_press of button \"\(VisibleText.escaped(id))\"", message: message)
+        }
+    }
+
+    /// Puts a hook's error on the open view's bottom row at once (issue 29): the
+    /// message without its traceback, control characters escaped as on stderr;
+    /// the whole report still goes to `reportError`.
+    func showError(_ what: String, message: String) {
+        let (text, _) = LuaHost.splitTraceback(message)
+        controller.showError("\(what): \(VisibleText.escaped(text))")
+    }
+
+    /// Space: pause every running duration countdown; the next Space resumes the
+    /// ones it paused. `at` countdowns keep running: their deadline is a fact
+    /// about the world, which no key moves. Returns false when nothing changed.
+    private func togglePauseAll() -> Bool {
+        let view = self
+        let paused = view.pausedBySpace.filter { scheduler.state($0) == .paused }
+        view.pausedBySpace = []
+        if view.controller.isPausedBySpace {
+            view.controller.setPausedBySpace(false)
+            for key in paused { scheduler.resume(key) }
+            return true
+        }
+        let running = scheduler.activeKeys.filter { scheduler.state($0) == .running && scheduler.followsWallClock($0) == false }
+        guard !running.isEmpty else { return false }
+        view.controller.setPausedBySpace(true)
+        view.pausedBySpace = running.filter { scheduler.pause($0) }
+        return true
+    }
+}
