@@ -202,7 +202,7 @@ public final class LuaHost {
 }
 
 extension LuaHost {
-    /// Tells require's searcher and the sandbox (stdlib.c) the current folders.
+    /// Tells require's searcher and the sandbox (cd_stdlib_set_folders, Sources/CLuaShim/stdlib_install.c) the current folders.
     func updateSearchFolders() {
         // NULL-terminated, so that the buffer is never empty.
         var pointers: [UnsafeMutablePointer<CChar>?] = pluginPath.map { strdup($0.path) } + [nil]
