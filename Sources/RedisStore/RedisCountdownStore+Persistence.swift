@@ -107,9 +107,7 @@ extension RedisCountdownStore {
             if after == before { return result }
             if let record { try checkStorable(record) }
             if try write(id: id, before: before, after: after, unconditional: false) { return result }
-            if attempts >= Self.maximumAttempts {
-                throw RedisError(connectionLost: false, message: "\(url): gave up changing '\(id)' after \(Self.maximumAttempts) conflicting writes")
-            }
+            if attempts >= attemptsPerChange { throw gaveUp(changing: id) }
             shift = clock.wallShift()
         }
     }

@@ -51,6 +51,8 @@ extension RedisCountdownStore {
         return replayPending(forMilliseconds: milliseconds)
     }
 
+    /// Sends one queued change, computed again on what the server holds after each
+    /// conflict; throws after `attemptsPerChange` of them, as `modify` does.
     func replay(_ change: PendingChange) throws {
         guard let connection else { throw RedisError(connectionLost: true, message: "\(url): not connected") }
         // A change whose reply was lost is sent under its own sequence number first.
@@ -60,13 +62,15 @@ extension RedisCountdownStore {
         var current = change.before
         var known = false
         var attempts = 0
-        while attempts < Self.maximumAttempts {
-            attempts += 1
+        while true {
             if change.restore, known, current != nil {
                 // Written back (or started again) by another process meanwhile.
                 cache[CountdownID(change.id)] = current
                 return
             }
+            // Given up, not dropped in silence: replayPending tells the user.
+            guard attempts < attemptsPerChange else { throw gaveUp(changing: change.id) }
+            attempts += 1
             let target = change.unconditional || current == change.before ? change.after
                 : RedisRecord.rebase(before: change.before, after: change.after, onto: current, at: change.instant)
             let keysAndArgs = ["2", Self.hashKey, writerKey, change.id, current.map(RedisRecord.encode) ?? "",

@@ -34,6 +34,12 @@ extension RedisCountdownStore {
         }
     }
 
+    /// A change that met `attemptsPerChange` conflicting writes in a row: given up
+    /// on, and the user told (by `modify`'s caller, or `replayPending`'s notice).
+    func gaveUp(changing id: String) -> RedisError {
+        RedisError(connectionLost: false, message: "\(url): gave up changing '\(id)' after \(attemptsPerChange) conflicting writes")
+    }
+
     func queue(_ change: PendingChange) throws(RedisError) {
         var change = change
         if !pending.merges(change) {

@@ -74,6 +74,8 @@ public final class RedisCountdownStore: CountdownPersistence {
     /// a thousand in a row is a fight between writers, and waiting on it for ever
     /// would hang the run.
     static let maximumAttempts = 1000
+    /// `maximumAttempts` for this store: a test lowers it to see a change give up.
+    var attemptsPerChange = RedisCountdownStore.maximumAttempts
     var channel: String { "cdscript:changes:\(url.database)" }
 
     public init(url: RedisURL, clock: TimeSource = BootClock()) {
