@@ -124,6 +124,29 @@ struct RedisOutageTests: RedisSuite {
         guard case .conflict = next else { Issue.record("a new change was taken for a replay: \(next)"); return }
     }
 
+    @Test("a queued change that meets too many conflicting writes on replay is given up with a notice, not dropped in silence")
+    func replayGivesUpAloud() throws {
+        let store = try store()
+        var notices: [String] = []
+        store.notice = { notices.append($0) }
+        // One conflict is too many: the first guess (what the change was computed
+        // from) meets another process's write and is not tried again.
+        store.attemptsPerChange = 1
+        try store.save(record("fought", seconds: 100))
+        server.stop()
+        try store.modify(id: "fought") { $0?.total += s }
+        #expect(store.pendingCount == 1)
+        try server.start()
+        let other = try self.store()
+        try other.modify(id: "fought") { $0?.total += 7 * s }
+        #expect(store.reconnect())
+        #expect(store.replayPending(forMilliseconds: 5000))
+        #expect(store.pendingCount == 0)
+        #expect(notices.contains { $0.contains("could not apply a change to 'fought'") && $0.contains("gave up changing 'fought' after 1 conflicting writes") },
+                "\(notices)")
+        #expect(try other.load(id: "fought")?.total == 107 * s, "the other process's change stands")
+    }
+
     @Test("a server that comes back empty lost the countdowns: reported, written back, not cancelled; a real cancel still is one")
     func serverCameBackEmpty() throws {
         let store = try store()

@@ -16,7 +16,7 @@ end
 
 -- load, loadfile, dofile, string.rep, package.searchpath, require's Lua
 -- searcher (plugin folders, package.path, built-in plugins) and, under the
--- sandbox, os.getenv are C functions (Sources/CLuaShim/stdlib.c).
+-- sandbox, os.getenv are C functions (Sources/CLuaShim/stdlib_*.c).
 if sandbox then
   io, debug = nil, nil
   package.loaded.io, package.loaded.debug = nil, nil

@@ -3,7 +3,7 @@ import CLuaShim
 
 /// The part of the script host written in Lua: the sandbox's removals, `use`,
 /// `countdown.on` and `countdown.formatter`. (`load`, `loadfile`, `dofile`,
-/// `string.rep` and `require`'s searcher are C: Sources/CLuaShim/stdlib.c.)
+/// `string.rep` and `require`'s searcher are C: Sources/CLuaShim/stdlib_*.c.)
 ///
 /// It runs once, when the host is made, with private helpers as `...` (host
 /// functions that scripts never see directly; built-in plugins get some of them).
@@ -63,8 +63,8 @@ extension PluginBinding {
         } else {
             preconditionFailure("cdscript: the JSON encoder does not load: \(L.string(at: -1) ?? "")")
         }
-        // require's searcher hands built-in plugins these helpers (stdlib.c).
-        lua_createtable(L.raw, 0, Int32(BuiltinPlugins.sources.count))
+        // require's searcher hands built-in plugins these helpers (stdlib_searchers.c).
+        L.pushTable(fields: Int32(BuiltinPlugins.sources.count))
         for (name, source) in BuiltinPlugins.sources {
             L.push(source)
             L.setRawField(-2, name)

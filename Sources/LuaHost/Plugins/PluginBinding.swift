@@ -43,7 +43,7 @@ public final class PluginBinding {
 
     var vm: LuaVM { host.vm }
 
-    /// Tells require's searcher and the sandbox (stdlib.c) the current folders.
+    /// Tells require's searcher and the sandbox (cd_stdlib_set_folders, Sources/CLuaShim/stdlib_install.c) the current folders.
     func updateSearchFolders() {
         // NULL-terminated, so that the buffer is never empty.
         var pointers: [UnsafeMutablePointer<CChar>?] = path.map { strdup($0.path) } + [nil]

@@ -1,0 +1,84 @@
+import CountdownCore
+import Foundation
+
+/// Connecting, measuring the server's clock, going offline, and a server that
+/// came back without its data (`cdscript:epoch`).
+extension RedisCountdownStore {
+    /// The server-minus-local shift for an operation; connects (first use) or
+    /// measures the clock again when it is stale.
+    func shiftForOperation() throws -> Nanoseconds {
+        if connection == nil && !everConnected {
+            _ = try live(timeout: timeoutMilliseconds)
+        }
+        if let connection, clock.isStale {
+            do {
+                try clock.measure(connection)
+            } catch {
+                if !error.connectionLost { throw error }
+                wentOffline(error)
+            }
+        }
+        return clock.wallShift()
+    }
+
+    @discardableResult
+    func live(timeout: Int) throws(RedisError) -> RedisConnection {
+        if let connection { return connection }
+        let made = try RedisConnection(url, timeoutMilliseconds: timeout)
+        if case .error(let e) = try made.command(["PING"]) {
+            throw RedisError(connectionLost: false, message: "\(url): \(e)")
+        }
+        made.setTimeout(milliseconds: timeoutMilliseconds)
+        try clock.measure(made)
+        let seen = try currentEpoch(made)
+        if epoch == nil { epoch = seen }
+        connection = made
+        everConnected = true
+        if seen != epoch {
+            epoch = seen
+            serverLostItsData()
+        }
+        return made
+    }
+
+    static let epochKey = "cdscript:epoch"
+
+    /// The server's epoch: a random value set by the first cdscript that finds
+    /// none. It changes only when the server lost its data.
+    func currentEpoch(_ connection: RedisConnection) throws(RedisError) -> String {
+        // Two commands, not SET ... NX GET: that needs Redis 7.
+        _ = try connection.command(["SET", Self.epochKey, UUID().uuidString, "NX"])
+        guard case .string(let value) = try connection.command(["GET", Self.epochKey]) else {
+            throw RedisError(connectionLost: false, message: "\(url): unexpected reply to GET \(Self.epochKey)")
+        }
+        return value
+    }
+
+    /// The server came back without what it held: the countdowns this process
+    /// used are not cancelled, they were lost. Each is reported, keeps running
+    /// here, and is written back (unless another process already did); what was
+    /// queued for it is in the record written back.
+    func serverLostItsData() {
+        scriptSHA = nil
+        dropAllPending()
+        replayedSinceReconnect = 0
+        for id in used.sorted() {
+            guard let record = cache[id], record.state != .finished else { continue }
+            lostIDs.append(id.string)
+            notice("cdscript: the store lost countdown \(id.string.debugDescription) (\(url) came back without its data); it runs on here and is written back")
+            var restore = PendingChange(id: id.string, before: nil, after: record, instant: clock.serverNow(),
+                                        unconditional: false, restore: true)
+            // Kept whatever the limit: the server has nothing else of it.
+            restore.charged = chargeMemory(PendingChanges.entryBytes(restore))
+            pending.append(restore)
+        }
+    }
+
+    func wentOffline(_ error: RedisError) {
+        connection?.close()
+        connection = nil
+        scriptSHA = nil
+        notice("cdscript: \(error.message); countdowns run on here, changes are kept and sent when \(url) is back")
+        onLost()
+    }
+}

@@ -1,0 +1,162 @@
+import CountdownCore
+
+/// What the Lua host asks of a store (`CountdownPersistence`): answered by the
+/// server, or, offline and while queued changes are sent, from what this process
+/// last saw.
+extension RedisCountdownStore {
+    public func load(id: String) throws -> StoredCountdown? {
+        let shift = try shiftForOperation()
+        used.insert(CountdownID(id))
+        if let connection, !answersFromCache {
+            do {
+                let reply = try connection.command(["HGET", Self.hashKey, id])
+                let record = try decode(id: id, reply)
+                cache[CountdownID(id)] = record
+                return record.map { RedisRecord.shifted($0, by: -shift) }
+            } catch let error as RedisError where error.connectionLost {
+                wentOffline(error)
+            }
+        }
+        return cache[CountdownID(id)].map { RedisRecord.shifted($0, by: -shift) }
+    }
+
+    /// Every stored countdown; fails on the first record that cannot be read
+    /// (`listing()` reads past such records).
+    public func list() throws -> [StoredCountdown] {
+        let listing = try listing()
+        if let first = listing.unreadable.first { throw first }
+        return listing.countdowns
+    }
+
+    /// The countdowns that can be read, and the records that cannot, each named.
+    /// Offline: what this process last saw.
+    public func listing() throws -> StoredCountdownListing {
+        let shift = try shiftForOperation()
+        if let connection, !answersFromCache {
+            do {
+                guard case .array(let items) = try connection.command(["HGETALL", Self.hashKey]) else {
+                    throw RedisError(connectionLost: false, message: "\(url): unexpected reply to HGETALL")
+                }
+                var all: [CountdownID: StoredCountdown] = [:]
+                var unreadable: [UnreadableCountdown] = []
+                var i = 0
+                while i + 1 < items.count {
+                    if let id = items[i].string {
+                        do {
+                            if let r = try decode(id: id, items[i + 1]) { all[CountdownID(id)] = r }
+                        } catch let error as UnreadableCountdown {
+                            unreadable.append(error)
+                        }
+                    }
+                    i += 2
+                }
+                cache = all
+                listedAll = true
+                return StoredCountdownListing(
+                    countdowns: all.values.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) },
+                    unreadable: unreadable.sorted { $0.id.precedesInBytes($1.id) })
+            } catch let error as RedisError where error.connectionLost {
+                wentOffline(error)
+            }
+        }
+        return StoredCountdownListing(countdowns: cache.values.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) })
+    }
+
+    public func save(_ countdown: StoredCountdown) throws {
+        try checkStorable(countdown)
+        let shift = try shiftForOperation()
+        let record = RedisRecord.shifted(countdown, by: shift)
+        used.insert(CountdownID(countdown.id))
+        try write(id: countdown.id, before: cache[CountdownID(countdown.id)], after: record, unconditional: true)
+    }
+
+    @discardableResult
+    public func delete(id: String) throws -> Bool {
+        _ = try shiftForOperation()
+        used.insert(CountdownID(id))
+        if answersFromCache {
+            let existed = cache[CountdownID(id)] != nil
+            try write(id: id, before: cache[CountdownID(id)], after: nil, unconditional: true)
+            return existed
+        }
+        return try write(id: id, before: nil, after: nil, unconditional: true)
+    }
+
+    @discardableResult
+    public func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result {
+        var shift = try shiftForOperation()
+        used.insert(CountdownID(id))
+        var attempts = 0
+        while true {
+            attempts += 1
+            // Read what is stored (or, offline, what was last seen), change it in local terms.
+            let before: StoredCountdown?
+            if let connection, !answersFromCache {
+                do {
+                    before = try decode(id: id, try connection.command(["HGET", Self.hashKey, id]))
+                } catch let error as RedisError where error.connectionLost {
+                    wentOffline(error)
+                    continue
+                }
+            } else {
+                before = cache[CountdownID(id)]
+            }
+            var record = before.map { RedisRecord.shifted($0, by: -shift) }
+            let result = change(&record)
+            let after = record.map { RedisRecord.shifted($0, by: shift) }
+            if after == before { return result }
+            if let record { try checkStorable(record) }
+            if try write(id: id, before: before, after: after, unconditional: false) { return result }
+            if attempts >= attemptsPerChange { throw gaveUp(changing: id) }
+            shift = clock.wallShift()
+        }
+    }
+
+    /// Removes every countdown that has finished by `now`; returns their ids.
+    /// Records that cannot be read are left (see `removeUnreadable`).
+    public func removeFinished(at now: StoreInstant) throws -> [String] {
+        var removed: [String] = []
+        for record in try listing().countdowns where record.effectiveState(at: now) == .finished {
+            let gone = try modify(id: record.id) { stored -> Bool in
+                guard let s = stored, s.effectiveState(at: now) == .finished else { return false }
+                stored = nil
+                return true
+            }
+            if gone { removed.append(record.id) }
+        }
+        return removed
+    }
+
+    /// Removes every record that cannot be read as a countdown; returns what was removed.
+    public func removeUnreadable() throws -> [UnreadableCountdown] {
+        var removed: [UnreadableCountdown] = []
+        for record in try listing().unreadable where try delete(id: record.id) {
+            removed.append(record)
+        }
+        return removed
+    }
+
+    /// Nothing is written that could not be read back.
+    func checkStorable(_ countdown: StoredCountdown) throws {
+        do {
+            try CountdownRange.check(countdown)
+        } catch {
+            throw RedisError(connectionLost: false, message: "\(url): the countdown '\(VisibleText.escaped(countdown.id))' cannot be stored: \(error)")
+        }
+    }
+
+    func decode(id: String, _ reply: RedisReply) throws -> StoredCountdown? {
+        switch reply {
+        case .null: return nil
+        case .string(let s) where s.isEmpty: return nil
+        case .string(let s):
+            do {
+                return try RedisRecord.read(id: id, s)
+            } catch {
+                throw UnreadableCountdown(id: id, location: url.description, problem: "field \(error)")
+            }
+        case .error(let e): throw RedisError(connectionLost: false, message: "\(url): \(e)")
+        default: throw RedisError(connectionLost: false, message: "\(url): unexpected reply \(reply)")
+        }
+    }
+}
