@@ -4,14 +4,35 @@ import CountdownCore
 import Foundation
 import TerminalView
 
-/// Binds the scheduler to Lua scripts: installs the `countdown` library, keeps
-/// each countdown's hooks, and calls them when the scheduler reports events.
+/// Binds the scheduler to Lua scripts. The host is a composition: it owns the
+/// Lua state (`vm`) and the scheduler, is the scheduler's delegate (it calls each
+/// countdown's hooks, Hooks/), and hands the state to its parts, each of which
+/// owns what it needs and installs its Lua library:
 ///
-/// The host owns countdowns by id, not by handle: a script that drops its handle
-/// never cancels a countdown.
+/// - `countdowns` (Countdowns/): the `countdown` library, handles and their
+///   methods, start options, launching into the scheduler;
+/// - `plugins` (Plugins/): plugin folders, `use`/`require`, `countdown.on` and
+///   formatters, and the host functions built-in plugins call;
+/// - `store` (Persistence/): persistent countdowns, kept in step with the store
+///   both ways;
+/// - `view` (View/): the `view` library, once `installView` made it.
+///
+/// Limits and interruption live in Limits/ (mostly C, where signal handlers can
+/// reach them). The host owns countdowns by id, not by handle: a script that
+/// drops its handle never cancels a countdown.
 public final class LuaHost {
+    /// The Lua state every part binds into.
     public let vm: LuaVM
     public let scheduler: Scheduler
+    /// Countdowns: the `countdown` library, handles and their methods, launching.
+    public private(set) lazy var countdowns = CountdownBinding(host: self)
+    /// Plugins and global hooks: plugin folders, `countdown.on`, formatters, plugins' side effects.
+    public private(set) lazy var plugins = PluginBinding(host: self)
+    /// Persistent countdowns: the store, the ids running here, store failures.
+    public private(set) lazy var store = StoreBinding(host: self)
+    /// The view, once `installView` made it (View/).
+    public internal(set) var view: ViewBinding?
+
     /// The zone that local clock times ("20:00") are read in. Found on first use:
     /// `TimeZone.current` costs 1.4M instructions, and most scripts never ask.
     public lazy var timeZone: TimeZone = .current
@@ -21,8 +42,6 @@ public final class LuaHost {
     }
     /// Hook errors so far; the run ends non-zero when there were any.
     public internal(set) var hookErrorCount = 0
-    /// Persistent countdowns: the store, the ids running here, store failures.
-    public private(set) lazy var store = StoreBinding(host: self)
 
     /// The state of the innermost host call: hooks fired from inside a host
     /// function (a start's first tick, a cancel's on_done) run on the caller's thread.
@@ -42,13 +61,6 @@ public final class LuaHost {
         get { vm.hookCaller.pointee.in_flight_ended != 0 }
         set { vm.hookCaller.pointee.in_flight_ended = newValue ? 1 : 0 }
     }
-    /// Countdowns: the `countdown` library, handles and their methods, launching.
-    public private(set) lazy var countdowns = CountdownBinding(host: self)
-    /// The `view` library's state, once `installView` ran (ViewLibrary.swift).
-    public internal(set) var view: ViewBinding?
-
-    /// Plugins and global hooks: plugin folders, `countdown.on`, formatters, plugins' side effects.
-    public private(set) lazy var plugins = PluginBinding(host: self)
 
     public init(scheduler: Scheduler, limits: ScriptLimits = .none) {
         self.vm = LuaVM(limits: limits)
@@ -131,30 +143,6 @@ public final class LuaHost {
 }
 
 extension LuaHost {
-    /// For a signal handler (async-signal-safe): makes the Lua code running now
-    /// raise "interrupted" at its next instruction, in whichever coroutine it runs.
-    public static let interruptFromSignal: @convention(c) (Int32) -> Void = cd_interrupt
-
-    /// The terminating signal that interrupted Lua code, or 0.
-    public static var interruptingSignal: Int32 { cd_interrupt_signal() }
-
-    /// Sets the CPU-time limit per callback to `seconds` (> 0) and returns the
-    /// period of the CPU-time timer that must call `cpuLimitCheck` from its signal
-    /// handler: every second of CPU, or every `seconds` when that is shorter. A
-    /// callback is stopped at the first fire that finds it running for `seconds`
-    /// or more (whole periods, rounded up), so after at most one period more of CPU.
-    public static func configureCPULimit(seconds: Double) -> Int64 {
-        let period = min(seconds, 1)
-        let periods = Int32(min((seconds / period).rounded(.up), Double(Int32.max)))
-        cd_cpu_limit_configure(periods, seconds)
-        return Int64(period * 1e9)
-    }
-
-    /// For the CPU-time timer's signal handler (async-signal-safe): stops the
-    /// callback that ran past the limit; nonzero when it could not be stopped at
-    /// the last fire and the process must end.
-    public static let cpuLimitCheck: @convention(c) () -> Int32 = cd_cpu_limit_check
-
     /// Ends the run's Lua side: closes the state, which runs the script's
     /// finalizers (under the memory cap; a cdscript function called from one
     /// raises "the run is over", so a persistent countdown cannot be started

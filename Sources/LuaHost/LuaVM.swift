@@ -60,6 +60,14 @@ public final class LuaVM {
         cd_close_limited_state(state.raw)
     }
 
+    /// Counts `bytes` kept for the script outside Lua (the Redis store's queued
+    /// changes, say) against `--memory-limit`, as the view's text is; negative
+    /// gives bytes back. False when they would pass the limit (nothing counted).
+    public func chargeMemory(_ bytes: Int) -> Bool {
+        guard !isClosed else { return true }
+        return cd_limits_charge(state.raw, Int64(bytes)) != 0
+    }
+
     /// Bytes the state holds now.
     public var memoryInUse: Int { Int(cd_get_limits(state.raw).pointee.used) }
 

@@ -228,9 +228,7 @@ public final class TestRunner {
         let budget = RunnerBudget(L, instructions: session.runner.limits.instructionBudget)
         budget.restore()
         // Each test gets a budget of its own, though it runs inside the prelude's call.
-        let saved = cd_limits_enter_own(L.raw)
-        let status = lua_pcallk(L.raw, 0, 1, 3, 0, nil)
-        cd_limits_leave_own(L.raw, saved)
+        let status = L.callAsCallback(arguments: 0, results: 1, handler: 3)
         budget.suspend()
         L.push(status == LUA_OK)
         L.insert(at: -2)
@@ -335,16 +333,16 @@ public final class TestRunner {
 /// Switches a state's instruction budget off while the runner's own Lua runs,
 /// and back on for the test file's code.
 private struct RunnerBudget {
-    let limits: UnsafeMutablePointer<cd_limits>?
+    let state: LuaState
     let instructions: Int64
 
     init(_ L: LuaState, instructions: Int64) {
-        limits = cd_get_limits(L.raw)
+        state = L
         self.instructions = instructions
     }
 
-    func suspend() { limits?.pointee.budget = 0 }
-    func restore() { limits?.pointee.budget = instructions }
+    func suspend() { state.instructionBudget = 0 }
+    func restore() { state.instructionBudget = instructions }
 }
 
 extension TestRunner {

@@ -84,18 +84,18 @@ struct RunCommand: ParsableCommand {
         if let tolerance = shared?.externalChangeTolerance { host.store.externalChangeTolerance = tolerance }
         // Signals interrupt running Lua code, and whatever path ends the process
         // gives the terminal back first (see docs/hardening.md, "Guarantees").
-        MainLoop.setSignalActions(interrupt: LuaHost.interruptFromSignal, restore: TerminalSession.restoreFromSignal)
+        MainLoop.setSignalActions(interrupt: ScriptInterruption.interruptFromSignal, restore: TerminalSession.restoreFromSignal)
         // Ctrl-Z stops the process within 0.5 s even while a hook runs; after `fg`
         // the hook goes on where it was.
-        MainLoop.setStopActions(pause: LuaHost.pauseFromSignal, suspend: TerminalSession.suspendFromSignal)
+        MainLoop.setStopActions(pause: ScriptInterruption.pauseFromSignal, suspend: TerminalSession.suspendFromSignal)
         let loop = try MainLoop.forCommand(scheduler: scheduler)
         // The CPU-time limit per callback reaches what no hook does (finalizers,
         // loops in C): a timer on this thread's CPU clock, silent while it sleeps.
         if hardening.cpuLimit > 0 {
-            let period = LuaHost.configureCPULimit(seconds: hardening.cpuLimit)
+            let period = ScriptInterruption.configureCPULimit(seconds: hardening.cpuLimit)
             let message = "cdscript: a callback ran for more than \(Self.seconds(hardening.cpuLimit)) s of CPU time (--cpu-limit) and could not be stopped (a finalizer or a loop in C); the run was ended\n"
             do {
-                try MainLoop.startCPUTimer(periodNanoseconds: period, check: LuaHost.cpuLimitCheck,
+                try MainLoop.startCPUTimer(periodNanoseconds: period, check: ScriptInterruption.cpuLimitCheck,
                                            code: ExitStatus.hookError.rawValue, message: message)
             } catch {
                 printError("cdscript: \(error); callbacks run without a CPU-time limit")
@@ -104,7 +104,7 @@ struct RunCommand: ParsableCommand {
         if let scaled = clock as? ScaledClock {
             loop.realInstant = { scaled.baseInstant($0) }
         }
-        shared?.chargeHeldChanges { [weak host] in host?.chargeMemory($0) ?? true }
+        shared?.chargeHeldChanges { [weak host] in host?.vm.chargeMemory($0) ?? true }
         // Changes other processes make to the countdowns this run holds arrive
         // through the store's feed, in the loop's one poll (StoreFollowing.swift).
         if let shared {

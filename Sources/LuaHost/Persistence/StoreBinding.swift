@@ -2,8 +2,11 @@ import CountdownCore
 
 /// The host's part for persistent countdowns: the store they are kept in, the ids
 /// of those running here, and the store's failures so far. Its methods keep the
-/// store in step with the scheduler (PersistenceLibrary.swift, StoredTakeOff.swift)
+/// store in step with the scheduler (StoreUpdates.swift, StoredTakeOff.swift)
 /// and the scheduler in step with the store (StoreFollowing.swift).
+///
+/// Owned by its `LuaHost`, which it points back to without a reference count:
+/// the part never outlives the host.
 public final class StoreBinding {
     /// The host whose scheduler and Lua state the stored countdowns run in.
     unowned(unsafe) let host: LuaHost

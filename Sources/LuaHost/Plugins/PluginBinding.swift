@@ -8,6 +8,9 @@ import TerminalView
 /// hooks and formatters scripts register for every countdown (`countdown.on`,
 /// `countdown.formatter`), and what plugins do to the world (commands, files,
 /// notices), recorded instead of done under `cdscript test`.
+///
+/// Owned by its `LuaHost`, which it points back to without a reference count:
+/// the part never outlives the host.
 public final class PluginBinding {
     /// The host whose Lua state the plugins run in.
     unowned(unsafe) let host: LuaHost
