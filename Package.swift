@@ -121,6 +121,12 @@ let package = Package(
             dependencies: [
                 "CBenchFloor", "CLinux", "CLua", "CLuaShim", "CountdownCore", "LuaHost", "EventLoop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            // The benchmarks' Lua, in files of its own (checked by EmbeddedLuaSyntaxTests).
+            resources: [
+                .embedInCode("Lua/churn.lua"),
+                .embedInCode("Lua/dispatch_setup.lua"),
+                .embedInCode("Lua/memory.lua"),
             ]
         ),
         .testTarget(name: "CountdownCoreTests", dependencies: ["CountdownCore"]),

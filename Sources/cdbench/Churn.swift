@@ -13,16 +13,7 @@ struct Churn: ParsableCommand {
         let clock = VirtualClock()
         let scheduler = Scheduler(clock: clock)
         let host = LuaHost(scheduler: scheduler)
-        let script = """
-            local rounds = math.floor(tonumber(...) / 3)
-            local start = countdown.start
-            local opts = { seconds = 60, every = 1 }
-            for i = 1, rounds do
-              local h = start(opts)
-              h:append(5)
-              h:cancel()
-            end
-            """
+        let script = String(decoding: PackageResources.churn_lua, as: UTF8.self)
         let cpuBefore = cpuNanoseconds()
         if let failure = host.runScript(source: Data(script.utf8), chunkName: "=churn", arguments: ["churn", String(operations)]) {
             throw ValidationError("churn failed: \(failure)")

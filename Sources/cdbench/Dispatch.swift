@@ -27,15 +27,7 @@ struct Dispatch: ParsableCommand {
         // The countdowns start from one hook (a helper's first tick), where the
         // clock reads that tick's instant: they share one phase, as luv's timers
         // started in one loop iteration share its cached time (scripts/luv/dispatch.lua).
-        let setup = """
-            local n = ...
-            local function on_tick(t) end
-            countdown.start{ seconds = 1, on_tick = function()
-              for i = 1, tonumber(n) do
-                countdown.start{ seconds = 1e6, every = 0.1, on_tick = on_tick }
-              end
-            end }:cancel()
-            """
+        let setup = String(decoding: PackageResources.dispatch_setup_lua, as: UTF8.self)
         if let failure = host.runScript(source: Data(setup.utf8), chunkName: "=dispatch", arguments: ["dispatch", String(count)]) {
             throw ValidationError("set-up failed: \(failure)")
         }

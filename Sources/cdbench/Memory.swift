@@ -18,15 +18,7 @@ struct Memory: ParsableCommand {
         let host = LuaHost(scheduler: scheduler)
         _ = host.runScript(source: Data("collectgarbage(); collectgarbage(); lua_kb_before = collectgarbage('count')".utf8), chunkName: "=gc")
         let before = residentBytes()
-        let script = """
-            -- One options table for all: the figure is what a countdown keeps,
-            -- not the garbage of a million option tables.
-            local options = { seconds = 1e6, every = 0.1, on_tick = function(t) end }
-            local start = countdown.start
-            for i = 1, tonumber(...) do start(options) end
-            collectgarbage(); collectgarbage()
-            lua_kb = collectgarbage("count")
-            """
+        let script = String(decoding: PackageResources.memory_lua, as: UTF8.self)
         if let failure = host.runScript(source: Data(script.utf8), chunkName: "=memory", arguments: ["memory", String(count)]) {
             throw ValidationError("set-up failed: \(failure)")
         }
