@@ -5,7 +5,7 @@ import LuaHost
 import ScriptTesting
 
 /// `cdscript test`: runs Lua test files (busted specs unchanged) on a virtual clock,
-/// with busted's command line and `.busted` file (TestCommand+Busted.swift).
+/// with busted's command line and `.busted` file (TestCommand+Settings.swift).
 struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
