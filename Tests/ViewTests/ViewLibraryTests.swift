@@ -97,6 +97,20 @@ struct ViewLibraryTests {
         #expect(h.host.vm.top == 0)
     }
 
+    @Test("an error in a view.on_key handler is reported as on_press's is: counted, with control characters escaped")
+    func keyHandlerError() {
+        let h = ViewHarness()
+        #expect(h.run("""
+            view.on_key("x", function() error("\\27]52;c;aGk=\\7 gone", 0) end)
+            """) == nil)
+        #expect(h.press("x") == .handled)
+        #expect(h.host.hookErrorCount == 1)
+        #expect(h.errors.count == 1)
+        #expect(h.errors[0].hasPrefix("cdscript: error in the view.on_key handler of key \"x\": "))
+        #expect(!h.errors[0].contains("\u{1B}") && !h.errors[0].contains("\u{07}"), "\(h.errors[0])")
+        #expect(h.host.vm.top == 0)
+    }
+
     @Test("Space pauses every running countdown and resumes the same ones; a script-paused one stays paused")
     func spacePauses() {
         let h = ViewHarness()

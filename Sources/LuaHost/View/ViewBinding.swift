@@ -64,18 +64,25 @@ public final class ViewBinding {
     }
 
     private func callPressHook(_ ref: Int32, id: String) {
+        callCallback(ref, with: id, named: "on_press of button \"\(VisibleText.escaped(id))\"")
+    }
+
+    /// Calls the script's view callback registry[ref] with one string; an error
+    /// is reported as a hook's is: counted, on stderr escaped, and on the view's
+    /// bottom row. `name` says which callback, already escaped.
+    func callCallback(_ ref: Int32, with argument: String, named name: String) {
         let L = host.current
         let base = L.top
         defer { L.setTop(base) }
         L.pushRef(ref)
-        L.push(id)
+        L.push(argument)
         // After a terminating signal, "interrupted" is no error of the script.
         if cd_pcall_hook(L.raw, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
             host.hookErrorCount += 1
             let message = L.string(at: -1) ?? "(error object is not a string)"
-            host.reportError("cdscript: error in on_press of button \"\(VisibleText.escaped(id))\": \(VisibleText.escapedKeepingLayout(message))")
+            host.reportError("cdscript: error in \(name): \(VisibleText.escapedKeepingLayout(message))")
             // The view's line escapes what it shows itself.
-            showError("error in on_press of button \"\(VisibleText.escaped(id))\"", message: message)
+            showError("error in \(name)", message: message)
         }
     }
 

@@ -22,17 +22,7 @@ extension ViewBinding {
     }
 
     func callKeyHandler(_ ref: Int32, key: String) {
-        let L = host.current
-        let base = L.top
-        defer { L.setTop(base) }
-        L.pushRef(ref)
-        L.push(key)
-        if cd_pcall_hook(L.raw, 1, 0) != LUA_OK, cd_interrupt_signal() == 0 {
-            host.hookErrorCount += 1
-            let message = L.string(at: -1) ?? "(error object is not a string)"
-            host.reportError("cdscript: error in the view.on_key handler of key \"\(key)\": \(message)")
-            showError("error in the view.on_key handler of key \"\(VisibleText.escaped(key))\"", message: message)
-        }
+        callCallback(ref, with: key, named: "the view.on_key handler of key \"\(VisibleText.escaped(key))\"")
     }
 
     /// `view.on_key(key, fn)`: `fn(key)` runs when `key` is typed and no button
