@@ -9,16 +9,16 @@ import Foundation
 /// An error raised by a hook while a clock function runs is raised again by
 /// that function, after the other due ticks have fired, so the test that moved
 /// the clock fails with the hook's message and traceback.
-extension LuaHost {
+public enum VirtualClockLibrary {
     /// The default loop limit of `clock.run_all`.
     public static let defaultRunAllLimit = 100_000
 
     /// Installs the global `clock`. The scheduler's clock must be a `VirtualClock`.
-    public func installVirtualClockLibrary() {
-        precondition(scheduler.clock is VirtualClock, "the clock library needs a scheduler on a VirtualClock")
-        let L = vm.state
+    public static func install(in host: LuaHost) {
+        precondition(host.scheduler.clock is VirtualClock, "the clock library needs a scheduler on a VirtualClock")
+        let L = host.vm.state
         L.pushTable(fields: 7)
-        register([
+        host.register([
             ("advance", Self.clockAdvance),
             ("next", Self.clockNext),
             ("run_all", Self.clockRunAll),
@@ -27,28 +27,28 @@ extension LuaHost {
             ("set_wall", Self.clockSetWall),
             ("stall", Self.clockStall),
         ], into: L)
-        setGlobal("clock")
+        host.setGlobal("clock")
     }
 
-    private var virtualClock: VirtualClock {
-        scheduler.clock as! VirtualClock
+    private static func virtualClock(of host: LuaHost) -> VirtualClock {
+        host.scheduler.clock as! VirtualClock
     }
 
     /// The clock is the test's to move, and it is already moving while a hook runs.
-    private func refuseInsideHook(_ function: String) throws(APIError) {
-        guard !scheduler.isDispatching else {
+    private static func refuseInsideHook(_ host: LuaHost, _ function: String) throws(APIError) {
+        guard !host.scheduler.isDispatching else {
             throw APIError("\(function) cannot be called while a hook runs; move the clock from the test itself")
         }
     }
 
     /// Runs `body`, collecting the hook errors it causes instead of reporting
     /// them, and raises them afterwards.
-    private func raisingHookErrors(_ function: String, _ body: () throws(APIError) -> Void) throws(APIError) {
-        try refuseInsideHook(function)
-        let outer = reportError
+    private static func raisingHookErrors(_ host: LuaHost, _ function: String, _ body: () throws(APIError) -> Void) throws(APIError) {
+        try refuseInsideHook(host, function)
+        let outer = host.reportError
         let collected = HookErrorCollector()
-        reportError = { collected.messages.append($0) }
-        defer { reportError = outer }
+        host.reportError = { collected.messages.append($0) }
+        defer { host.reportError = outer }
         try body()
         guard let first = collected.messages.first else { return }
         let more = collected.messages.count > 1 ? "\n(and \(collected.messages.count - 1) more hook error(s) in the same step)" : ""
@@ -67,10 +67,10 @@ extension LuaHost {
     }
 
     static let clockAdvance: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let duration = try seconds(L, 1, "clock.advance")
-            try host.raisingHookErrors("clock.advance") { () throws(APIError) in
-                host.scheduler.advance(host.virtualClock, to: host.virtualClock.boot + duration)
+            try raisingHookErrors(host, "clock.advance") { () throws(APIError) in
+                host.scheduler.advance(virtualClock(of: host), to: virtualClock(of: host).boot + duration)
             }
             lua_pushnumber(L.raw, Time.seconds(host.scheduler.now))
             return 1
@@ -78,10 +78,10 @@ extension LuaHost {
     }
 
     static let clockNext: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             var moved: Nanoseconds?
-            try host.raisingHookErrors("clock.next") { () throws(APIError) in
-                moved = host.scheduler.next(host.virtualClock)
+            try raisingHookErrors(host, "clock.next") { () throws(APIError) in
+                moved = host.scheduler.next(virtualClock(of: host))
             }
             if let moved { lua_pushnumber(L.raw, Time.seconds(moved)) } else { L.pushNil() }
             return 1
@@ -89,9 +89,9 @@ extension LuaHost {
     }
 
     static let clockRunAll: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let fn = "clock.run_all"
-            var limit = LuaHost.defaultRunAllLimit
+            var limit = VirtualClockLibrary.defaultRunAllLimit
             switch L.type(at: 1) {
             case LUA_TNONE, LUA_TNIL:
                 break
@@ -109,9 +109,9 @@ extension LuaHost {
                 throw APIError("\(fn): expected an options table such as {limit = 1000}, got \(L.typeName(at: 1))")
             }
             var reached: RunAllLimitReached?
-            try host.raisingHookErrors(fn) { () throws(APIError) in
+            try raisingHookErrors(host, fn) { () throws(APIError) in
                 do throws(RunAllLimitReached) {
-                    try host.scheduler.runAll(host.virtualClock, limit: limit)
+                    try host.scheduler.runAll(virtualClock(of: host), limit: limit)
                 } catch {
                     reached = error
                 }
@@ -123,25 +123,25 @@ extension LuaHost {
     }
 
     static let clockNow: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             lua_pushnumber(L.raw, Time.seconds(host.scheduler.now))
             return 1
         }
     }
 
     static let clockWall: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
-            let offset = host.virtualClock.wallNow() - host.virtualClock.bootNow()
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            let offset = virtualClock(of: host).wallNow() - virtualClock(of: host).bootNow()
             lua_pushnumber(L.raw, Time.seconds(host.scheduler.now + offset))
             return 1
         }
     }
 
     static let clockSetWall: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let fn = "clock.set_wall"
-            try host.refuseInsideHook(fn)
-            let clock = host.virtualClock
+            try refuseInsideHook(host, fn)
+            let clock = virtualClock(of: host)
             let wall: Nanoseconds
             if let seconds = L.number(at: 1) {
                 guard let ns = Time.nanoseconds(fromSeconds: seconds) else {
@@ -160,7 +160,7 @@ extension LuaHost {
             clock.setWall(wall)
             // As in production, where the loop learns of the change at once and
             // runs a pass: `at` countdowns follow the jump, a passed deadline ends.
-            try host.raisingHookErrors(fn) { () throws(APIError) in
+            try raisingHookErrors(host, fn) { () throws(APIError) in
                 host.scheduler.runDue()
             }
             return 0
@@ -168,10 +168,10 @@ extension LuaHost {
     }
 
     static let clockStall: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let duration = try seconds(L, 1, "clock.stall")
-            try host.raisingHookErrors("clock.stall") { () throws(APIError) in
-                host.scheduler.stall(host.virtualClock, for: duration)
+            try raisingHookErrors(host, "clock.stall") { () throws(APIError) in
+                host.scheduler.stall(virtualClock(of: host), for: duration)
             }
             lua_pushnumber(L.raw, Time.seconds(host.scheduler.now))
             return 1

@@ -95,7 +95,7 @@ public final class TestRunner {
         // The prelude's helpers reach the session through an unretained pointer:
         // it must live until the file is done, not only until its last use here.
         defer { withExtendedLifetime(session) {} }
-        host.installVirtualClockLibrary()
+        VirtualClockLibrary.install(in: host)
         // `view.*` draws on a virtual terminal: view.get, view.press and
         // view.screen() work in tests without a real one.
         host.installView(freshView())

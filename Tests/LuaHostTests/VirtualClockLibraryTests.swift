@@ -15,7 +15,7 @@ private final class ClockHost {
         host = LuaHost(scheduler: scheduler)
         host.timeZone = TimeZone(identifier: "UTC")!
         host.reportError = { [unowned self] in self.reported.append($0) }
-        host.installVirtualClockLibrary()
+        VirtualClockLibrary.install(in: host)
     }
 
     /// Runs Lua that checks itself with `assert`; returns the failure message, if any.

@@ -31,7 +31,7 @@ extension CountdownBinding {
         L.pushTable(fields: 6)
         host.register([
             ("start", Self.start),
-            ("fetch", LuaHost.fetch),
+            ("fetch", StoreBinding.fetch),
             ("get", Self.get),
             ("list", Self.list),
             ("cancel_all", Self.cancelAll),

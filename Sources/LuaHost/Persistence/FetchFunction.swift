@@ -4,11 +4,11 @@ import CountdownCore
 
 /// `countdown.fetch(id, { every =, on_tick =, on_done = })`: a stored countdown,
 /// running again in this process; and `persist`, the start option that stores one.
-extension LuaHost {
+extension StoreBinding {
     static let fetchFields: Set<String> = ["every", "on_tick", "on_done"]
 
     static let fetch: cd_host_function = { L, context in
-        hostCall(L, context) { host, L throws(APIError) in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let fn = "countdown.fetch"
             guard L.type(at: 1) == LUA_TSTRING, lua_rawlen(L.raw, 1) != 0 else {
                 throw APIError("\(fn): expected an id string as argument 1, got \(L.typeName(at: 1))")
@@ -92,8 +92,8 @@ extension LuaHost {
             L.pushValue(at: 1)
             lua_setiuservalue(L.raw, handleIndex, CD_UV_ID)
             // Two calls, not a loop over an array: a fetch should not allocate for it.
-            LuaHost.setHookUserValue(L, handleIndex, onTick, slot: CD_UV_TICK)
-            LuaHost.setHookUserValue(L, handleIndex, onDone, slot: CD_UV_DONE)
+            StoreBinding.setHookUserValue(L, handleIndex, onTick, slot: CD_UV_TICK)
+            StoreBinding.setHookUserValue(L, handleIndex, onDone, slot: CD_UV_DONE)
             handle.pointee.every_ns = every ?? record.every
             handle.pointee.persistent = 1
             host.store.saveEvery(every, of: record, id: id)
@@ -102,9 +102,7 @@ extension LuaHost {
             return 1
         }
     }
-}
 
-extension StoreBinding {
     /// Stores a fetch's `every` when it differs from the stored countdown's.
     fileprivate func saveEvery(_ every: Nanoseconds?, of record: StoredCountdown, id: String) {
         if let every, every != record.every {
@@ -112,9 +110,7 @@ extension StoreBinding {
         }
     }
 
-}
 
-extension LuaHost {
     /// Stores the hook at stack index `hook` (0: none) as user value `slot` of the handle at `handleIndex`.
     @inline(__always)
     fileprivate static func setHookUserValue(_ L: LuaState, _ handleIndex: Int32, _ hook: Int32, slot: Int32) {
