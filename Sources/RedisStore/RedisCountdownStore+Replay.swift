@@ -25,13 +25,13 @@ extension RedisCountdownStore {
         while let change = pending.first, connection != nil {
             do {
                 try replay(change)
+                replayedSinceReconnect += change.count
             } catch let error as RedisError where error.connectionLost {
                 wentOffline(error)
                 return false
             } catch {
                 notice("cdscript: could not apply a change to '\(change.id)' made while \(url) was out of reach: \(error)")
             }
-            replayedSinceReconnect += change.count
             dropFirstPending()
             if BootClock().bootNow() - start >= budget { break }
         }

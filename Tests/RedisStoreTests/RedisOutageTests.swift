@@ -144,6 +144,7 @@ struct RedisOutageTests: RedisSuite {
         #expect(store.pendingCount == 0)
         #expect(notices.contains { $0.contains("could not apply a change to 'fought'") && $0.contains("gave up changing 'fought' after 1 conflicting writes") },
                 "\(notices)")
+        #expect(!notices.contains { $0.contains("made meanwhile applied") }, "a change given up is not counted as applied: \(notices)")
         #expect(try other.load(id: "fought")?.total == 107 * s, "the other process's change stands")
     }
 
