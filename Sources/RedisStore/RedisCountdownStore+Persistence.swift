@@ -51,7 +51,6 @@ extension RedisCountdownStore {
                     i += 2
                 }
                 cache = all
-                listedAll = true
                 return StoredCountdownListing(
                     countdowns: all.values.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) },
                     unreadable: unreadable.sorted { $0.id.precedesInBytes($1.id) })

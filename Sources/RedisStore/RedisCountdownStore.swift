@@ -44,7 +44,6 @@ public final class RedisCountdownStore: CountdownPersistence {
     var scriptSHA: String?
     /// What this process last saw of each countdown, server terms; the answer while offline.
     var cache: [CountdownID: StoredCountdown] = [:]
-    var listedAll = false
     /// Countdowns this process loaded, saved or changed itself (not only listed):
     /// what it writes back when the server lost its data.
     var used: Set<CountdownID> = []
