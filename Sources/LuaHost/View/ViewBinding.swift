@@ -3,12 +3,11 @@ import CLuaShim
 import CountdownCore
 import TerminalView
 
-/// The `view` library's state in one host: the view it draws on, the `on_press`
-/// callbacks of its buttons, and the countdowns Space paused.
-///
-/// The host's part for the view: made by `LuaHost.installView`, and again by
-/// `replaceViewController` and `view.configure`. Owned by its `LuaHost`, which it
-/// points back to without a reference count.
+/// The host's part for the view: the view it draws on, the `on_press` callbacks
+/// of its buttons and the `view.on_key` handlers, the text it holds against the
+/// memory limit, and the countdowns Space paused. Made by `LuaHost.installView`,
+/// and again by `replaceViewController` and `view.configure`. Owned by its
+/// `LuaHost`, which it points back to without a reference count.
 public final class ViewBinding {
     unowned(unsafe) let host: LuaHost
     public let controller: ViewController
@@ -38,22 +37,21 @@ public final class ViewBinding {
     /// pauses or resumes all countdowns on Space unless a button binds it.
     @discardableResult
     public func press(_ key: String) -> ViewController.PressOutcome {
-        let view = self
         // `q` quits unless the script binds it (a stopwatch ends with its laps).
-        if key == Key.quit, let ref = view.keyRefs[key], view.controller.model.button(forKey: key) == nil {
+        if key == Key.quit, let ref = keyRefs[key], controller.model.button(forKey: key) == nil {
             callKeyHandler(ref, key: key)
             return .handled
         }
-        let outcome = view.controller.press(key)
+        let outcome = controller.press(key)
         // A key no button took, and no quit key: the script's `view.on_key` handler
         // comes before Space's pause of all countdowns.
-        if outcome == .togglePause || outcome == .unbound, let ref = view.keyRefs[key] ?? view.keyRefs["any"] {
+        if outcome == .togglePause || outcome == .unbound, let ref = keyRefs[key] ?? keyRefs["any"] {
             callKeyHandler(ref, key: key)
             return .handled
         }
         switch outcome {
         case .pressed(let id):
-            if let ref = view.pressRefs[ElementKey(id)] { callPressHook(ref, id: id) }
+            if let ref = pressRefs[ElementKey(id)] { callPressHook(ref, id: id) }
         case .togglePause:
             // Nothing was running to pause, nor paused to resume: nothing happened.
             if !togglePauseAll() { return .unbound }
@@ -98,18 +96,17 @@ public final class ViewBinding {
     /// ones it paused. `at` countdowns keep running: their deadline is a fact
     /// about the world, which no key moves. Returns false when nothing changed.
     private func togglePauseAll() -> Bool {
-        let view = self
-        let paused = view.pausedBySpace.filter { scheduler.state($0) == .paused }
-        view.pausedBySpace = []
-        if view.controller.isPausedBySpace {
-            view.controller.setPausedBySpace(false)
+        let paused = pausedBySpace.filter { scheduler.state($0) == .paused }
+        pausedBySpace = []
+        if controller.isPausedBySpace {
+            controller.setPausedBySpace(false)
             for key in paused { scheduler.resume(key) }
             return true
         }
         let running = scheduler.activeKeys.filter { scheduler.state($0) == .running && scheduler.followsWallClock($0) == false }
         guard !running.isEmpty else { return false }
-        view.controller.setPausedBySpace(true)
-        view.pausedBySpace = running.filter { scheduler.pause($0) }
+        controller.setPausedBySpace(true)
+        pausedBySpace = running.filter { scheduler.pause($0) }
         return true
     }
 }

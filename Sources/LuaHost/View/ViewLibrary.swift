@@ -7,8 +7,6 @@ import TerminalView
 /// `title`, `bell`, `close`, and `press` and `screen`, which act as a user would
 /// (type a key, look at the screen).
 extension LuaHost {
-    /// Installs the `view` library drawing on `controller`. The executable decides
-    /// what it draws on: a terminal, plain lines, or a `VirtualTerminal`.
     /// Swaps in a fresh controller, releasing the old buttons' callbacks (the test
     /// runner gives every test an empty screen). The `view` table stays as it is.
     public func replaceViewController(_ controller: ViewController) {
@@ -21,6 +19,8 @@ extension LuaHost {
         view = ViewBinding(host: self, controller: controller)
     }
 
+    /// Installs the `view` library drawing on `controller`. The executable decides
+    /// what it draws on: a terminal, plain lines, or a `VirtualTerminal`.
     public func installView(_ controller: ViewController) {
         view = ViewBinding(host: self, controller: controller)
         let L = vm.state
@@ -47,7 +47,6 @@ extension LuaHost {
 
     /// The view installed with `installView`.
     public var viewController: ViewController? { view?.controller }
-
 }
 
 extension ViewBinding {
