@@ -25,11 +25,11 @@ public final class LuaHost {
     public let vm: LuaVM
     public let scheduler: Scheduler
     /// Countdowns: the `countdown` library, handles and their methods, launching.
-    public private(set) lazy var countdowns = CountdownBinding(host: self)
+    public let countdowns: CountdownBinding
     /// Plugins and global hooks: plugin folders, `countdown.on`, formatters, plugins' side effects.
-    public private(set) lazy var plugins = PluginBinding(host: self)
+    public let plugins: PluginBinding
     /// Persistent countdowns: the store, the ids running here, store failures.
-    public private(set) lazy var store = StoreBinding(host: self)
+    public let store: StoreBinding
     /// The view, once `installView` made it (View/).
     public internal(set) var view: ViewBinding?
 
@@ -63,9 +63,16 @@ public final class LuaHost {
     }
 
     public init(scheduler: Scheduler, limits: ScriptLimits = .none) {
-        self.vm = LuaVM(limits: limits)
+        let vm = LuaVM(limits: limits)
+        self.vm = vm
         self.scheduler = scheduler
         self.current = vm.state
+        plugins = PluginBinding(vm: vm, scheduler: scheduler)
+        store = StoreBinding(vm: vm, scheduler: scheduler)
+        countdowns = CountdownBinding(vm: vm, scheduler: scheduler, plugins: plugins, store: store)
+        countdowns.host = self
+        plugins.host = self
+        store.host = self
         scheduler.delegate = self
         countdowns.install()
         plugins.install()

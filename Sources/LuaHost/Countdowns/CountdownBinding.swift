@@ -8,17 +8,26 @@ import CountdownCore
 /// Owned by its `LuaHost`, which it points back to without a reference count: a
 /// start is on the hot path, and the part never outlives the host.
 public final class CountdownBinding {
-    unowned(unsafe) let host: LuaHost
+    /// The host this part belongs to, set once by the host as it is made (a
+    /// part is made before its host is whole, so that the host can hold it in a
+    /// `let`, read without a reference count on the hot path).
+    unowned(unsafe) var host: LuaHost!
+    /// The Lua state and the scheduler, the host's, kept here for the same reason.
+    let vm: LuaVM
+    let scheduler: Scheduler
+    /// The parts a launch tells: global hooks, and the store for persistent countdowns.
+    let plugins: PluginBinding
+    let store: StoreBinding
     /// Registry references to the handles' method table and the `countdown` table.
     var methodsRef: Int32 = LUA_NOREF
     var tableRef: Int32 = LUA_NOREF
     /// Patterns `countdown.format` parsed, by their text (at most 257 kept).
     var patterns: [String: FormatPattern] = [:]
 
-    init(host: LuaHost) {
-        self.host = host
+    init(vm: LuaVM, scheduler: Scheduler, plugins: PluginBinding, store: StoreBinding) {
+        self.vm = vm
+        self.scheduler = scheduler
+        self.plugins = plugins
+        self.store = store
     }
-
-    var scheduler: Scheduler { host.scheduler }
-    var vm: LuaVM { host.vm }
 }

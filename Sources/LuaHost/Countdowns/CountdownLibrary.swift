@@ -93,7 +93,7 @@ extension CountdownBinding {
 
     /// Starts the countdown described by the handle at `handleIndex` (its user
     /// values hold id and hooks), keeps a reference to it for the run, and fires its first tick.
-    /// `resuming` is set for a countdown picked up from the host.store.
+    /// `resuming` is set for a countdown picked up from the store.
     /// Throws only when there is no memory to keep the id; `function` names the
     /// caller in that message.
     func launch(_ L: LuaState, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil,
@@ -127,10 +127,10 @@ extension CountdownBinding {
             replaced.pointee.final_state = CountdownState.cancelled.rawValue
         }
         // Global tick hooks see the ticks of countdowns started after they were added.
-        let hasTick = flags & Int32(CD_HOOK_HAS_TICK) != 0 || host.plugins.tickHookCount != 0
+        let hasTick = flags & Int32(CD_HOOK_HAS_TICK) != 0 || plugins.tickHookCount != 0
         let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags), sharedTickHook: UInt8(truncatingIfNeeded: sharedTickHook))
         // The fields as arguments, not a CountdownSpec: building one cost a copy of it per start.
-        // No id: the host's id table replaces countdowns by id, and host.store.persistentIDs
+        // No id: the host's id table replaces countdowns by id, and store.persistentIDs
         // names the stored ones, neither of them hashing the id as a Swift String.
         let key = scheduler.start(id: nil, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick,
                                   length: resuming?.length, context: hooks.context)
@@ -138,12 +138,12 @@ extension CountdownBinding {
         handle.pointee.generation = key.generation
         handle.pointee.final_state = CountdownState.running.rawValue
         if persistent, let id = persistentID ?? storedID(L, handleIndex: handleIndex) {
-            host.store.persistentIDs.set(id, slot: key.slot)
-            if resuming == nil { host.store.started(key, id: id) }
+            store.persistentIDs.set(id, slot: key.slot)
+            if resuming == nil { store.started(key, id: id) }
         }
         if let resuming, resuming.paused { scheduler.pause(key) }
-        if host.plugins.startHookCount != 0 {
-            host.plugins.callGlobalHooks(PluginBinding.GlobalEvent.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
+        if plugins.startHookCount != 0 {
+            plugins.callGlobalHooks(PluginBinding.GlobalEvent.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
         }
         scheduler.announce(key, to: host)
     }

@@ -8,8 +8,13 @@ import CountdownCore
 /// Owned by its `LuaHost`, which it points back to without a reference count:
 /// the part never outlives the host.
 public final class StoreBinding {
-    /// The host whose scheduler and Lua state the stored countdowns run in.
-    unowned(unsafe) let host: LuaHost
+    /// The host this part belongs to, set once by the host as it is made (a
+    /// part is made before its host is whole, so that the host can hold it in a
+    /// `let`, read without a reference count on the hot path).
+    unowned(unsafe) var host: LuaHost!
+    /// The Lua state and the scheduler, the host's, kept here for the same reason.
+    let vm: LuaVM
+    let scheduler: Scheduler
     /// Where `persist = true` countdowns are kept; nil: persistence is unavailable
     /// in this host.
     public var persistence: CountdownPersistence?
@@ -28,9 +33,9 @@ public final class StoreBinding {
     /// Failures already reported: each distinct one is reported once.
     var reportedErrors: Set<String> = []
 
-    init(host: LuaHost) {
-        self.host = host
+    init(vm: LuaVM, scheduler: Scheduler) {
+        self.vm = vm
+        self.scheduler = scheduler
     }
 
-    var scheduler: Scheduler { host.scheduler }
 }

@@ -12,8 +12,13 @@ import TerminalView
 /// Owned by its `LuaHost`, which it points back to without a reference count:
 /// the part never outlives the host.
 public final class PluginBinding {
-    /// The host whose Lua state the plugins run in.
-    unowned(unsafe) let host: LuaHost
+    /// The host this part belongs to, set once by the host as it is made (a
+    /// part is made before its host is whole, so that the host can hold it in a
+    /// `let`, read without a reference count on the hot path).
+    unowned(unsafe) var host: LuaHost!
+    /// The Lua state and the scheduler, the host's, kept here for the same reason.
+    let vm: LuaVM
+    let scheduler: Scheduler
     /// Folders searched by `use`/`require` for plugins, in order (see `PluginPath`).
     public var path: [PluginDirectory] = [] {
         didSet { updateSearchFolders() }
@@ -40,11 +45,11 @@ public final class PluginBinding {
     /// missing, say), or nil: the run then ends with the shell's code for it.
     public internal(set) var spawnFailure: Int32?
 
-    init(host: LuaHost) {
-        self.host = host
+    init(vm: LuaVM, scheduler: Scheduler) {
+        self.vm = vm
+        self.scheduler = scheduler
     }
 
-    var vm: LuaVM { host.vm }
 
     /// Tells require's searcher and the sandbox (cd_stdlib_set_folders, Sources/CLuaShim/stdlib_install.c) the current folders.
     func updateSearchFolders() {

@@ -10,6 +10,7 @@ import TerminalView
 /// `LuaHost`, which it points back to without a reference count.
 public final class ViewBinding {
     unowned(unsafe) let host: LuaHost
+    let scheduler: Scheduler
     public let controller: ViewController
     /// Registry references to `on_press` callbacks, by button id.
     var pressRefs: [ElementKey: Int32] = [:]
@@ -27,10 +28,10 @@ public final class ViewBinding {
 
     init(host: LuaHost, controller: ViewController) {
         self.host = host
+        self.scheduler = host.scheduler
         self.controller = controller
     }
 
-    var scheduler: Scheduler { host.scheduler }
 
     /// Handles a key as if typed (the terminal's keys, plain-mode input lines,
     /// `view.press`): runs an enabled button's `on_press`, quits on `q`, and
