@@ -11,7 +11,12 @@ public final class CountdownBinding {
     /// The host this part belongs to, set once by the host as it is made (a
     /// part is made before its host is whole, so that the host can hold it in a
     /// `let`, read without a reference count on the hot path).
-    unowned(unsafe) var host: LuaHost!
+    unowned(unsafe) var host: LuaHost! {
+        didSet { delegate = Unmanaged.passUnretained(host) }
+    }
+    /// The host again, for handing it to the scheduler as its delegate without a
+    /// retain and release per start (`Scheduler.announce(_:to:)`).
+    private(set) var delegate: Unmanaged<LuaHost>?
     /// The Lua state and the scheduler, the host's, kept here for the same reason.
     let vm: LuaVM
     let scheduler: Scheduler

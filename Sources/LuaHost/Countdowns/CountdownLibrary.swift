@@ -145,7 +145,7 @@ extension CountdownBinding {
         if plugins.startHookCount != 0 {
             plugins.callGlobalHooks(PluginBinding.GlobalEvent.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
         }
-        scheduler.announce(key, to: host)
+        delegate!._withUnsafeGuaranteedRef { scheduler.announce(key, to: $0) }
     }
 
     /// A persistent countdown's id, which is text (see StartOptions), from its handle.
