@@ -46,10 +46,12 @@ struct TimerCommandTests {
 
     @Test("a clock time and an ISO 8601 date are deadlines")
     func deadlines() throws {
-        // The next full minute, at 600x: at most 0.1 s of real time.
+        // A full minute 30 to 90 s ahead, at 600x: at most 0.15 s of real time. The
+        // next minute alone could be a moment away, and pass while the binary
+        // starts on a busy machine: then it means tomorrow, a day to count down.
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current
-        let next = calendar.date(byAdding: .minute, value: 1, to: Date())!
+        let next = Date().addingTimeInterval(90)
         let hhmm = String(format: "%02d:%02d", calendar.component(.hour, from: next), calendar.component(.minute, from: next))
         let clockTime = try BinaryRunner.run(["timer", hhmm, "--speed", "600", "--every", "10"])
         #expect(clockTime.status == 0, "\(clockTime.stderr)")
