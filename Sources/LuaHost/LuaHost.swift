@@ -67,7 +67,7 @@ public final class LuaHost {
         self.vm = vm
         self.scheduler = scheduler
         self.current = vm.state
-        plugins = PluginBinding(vm: vm, scheduler: scheduler)
+        plugins = PluginBinding(vm: vm)
         store = StoreBinding(vm: vm, scheduler: scheduler)
         countdowns = CountdownBinding(vm: vm, scheduler: scheduler, plugins: plugins, store: store)
         countdowns.host = self
@@ -124,7 +124,7 @@ public final class LuaHost {
     public func setGlobal(_ name: String) {
         let L = vm.state
         L.pushGlobals()
-        lua_rotate(L.raw, -2, 1)
+        L.insert(at: -2)
         L.setRawField(-2, name)
         L.pop()
     }

@@ -9,7 +9,7 @@ import CLuaShim
 /// None of these functions can raise a Lua error except on a failed allocation,
 /// which the default allocator never reports: tables are read and written with
 /// `lua_raw*` only, so no metamethod runs. Lua code is entered only through
-/// `call`, which runs it protected, with a traceback.
+/// `call` (or `callAsCallback`), which runs it protected.
 public struct LuaState {
     /// The `lua_State *`, for the C API and the shim.
     public let raw: OpaquePointer

@@ -39,7 +39,7 @@ final class FileSession {
             L.pushHostFunction(function, context: context)
             L.setRawField(-2, name)
         }
-        L.push(Int(runner.outputLimit))
+        L.push(runner.outputLimit)
         L.setRawField(-2, "output_limit")
         L.push(runner.updateSnapshots)
         L.setRawField(-2, "update_snapshots")
@@ -100,20 +100,16 @@ final class FileSession {
         let errors = s.hookErrors
         s.hookErrors.removeAll()
         s.endTest()
-        push(LuaState(L!), errors)
+        LuaState(L!).pushList(errors)
         return 1
     }
 
     /// `H.hook_errors()`: the hook errors reported since the last call (or test), then none.
     static let takeHookErrors: cd_host_function = { L, context in
         let s = session(context)
-        push(LuaState(L!), s.hookErrors)
+        LuaState(L!).pushList(s.hookErrors)
         s.hookErrors.removeAll()
         return 1
-    }
-
-    private static func push(_ L: LuaState, _ strings: [String]) {
-        L.pushList(strings)
     }
 
     /// `H.make_directory(path)`: creates the folder (and its parents); true, or nil and why not.

@@ -97,14 +97,14 @@ public final class LuaOutputHandler {
             L.push(value)
             L.setRawField(-2, key)
         }
-        L.push(Int(result.line))
+        L.push(result.line)
         L.setRawField(-2, "line")
         L.push(result.isError)
         L.setRawField(-2, "is_error")
         if let location = result.location, let colon = location.lastIndex(of: ":"), let line = Int(location[location.index(after: colon)...]) {
             L.push(String(location[..<colon]))
             L.setRawField(-2, "file")
-            L.push(Int(line))
+            L.push(line)
             L.setRawField(-2, "failure_line")
         }
     }

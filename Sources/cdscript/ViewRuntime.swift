@@ -38,7 +38,7 @@ final class ViewRuntime {
         controller.onOpen = { [unowned self] in self.startReadingKeys() }
         // A script that reads --plain and --no-color itself (the timer's ejected
         // copy) switches the view before it opens.
-        host.view?.setModeChanger { [unowned self] mode in
+        host.view?.modeChanger = { [unowned self] mode in
             var changed = self.options
             if let plain = mode.plain { changed.plain = plain }
             if let colours = mode.colours { changed.noColor = !colours }

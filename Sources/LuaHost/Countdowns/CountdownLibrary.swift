@@ -143,7 +143,7 @@ extension CountdownBinding {
         }
         if let resuming, resuming.paused { scheduler.pause(key) }
         if plugins.startHookCount != 0 {
-            plugins.callGlobalHooks(PluginBinding.GlobalEvent.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
+            plugins.callGlobalHooks(.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
         }
         delegate!._withUnsafeGuaranteedRef { scheduler.announce(key, to: $0) }
     }

@@ -90,7 +90,7 @@ extension LuaHost: BatchingSchedulerDelegate {
     /// reference is then released here, as `callHook` does).
     private func callGlobalTickHooks(ref: Int32, _ tick: Tick) -> Bool {
         let ((), ended) = inFlight(ref) {
-            plugins.callGlobalHooks(PluginBinding.GlobalEvent.tick, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
+            plugins.callGlobalHooks(.tick, handleRef: ref, remaining: tick.remaining, total: tick.total, missed: tick.missed)
         }
         if ended { cd_unref_handle(current.raw, vm.hookCaller, ref) }
         return !ended
@@ -149,7 +149,7 @@ extension LuaHost: BatchingSchedulerDelegate {
             return
         }
         if plugins.doneHookCount != 0 {
-            plugins.callGlobalHooks(PluginBinding.GlobalEvent.done, handleRef: ref, remaining: 0, total: tick.total, missed: tick.missed)
+            plugins.callGlobalHooks(.done, handleRef: ref, remaining: 0, total: tick.total, missed: tick.missed)
         }
     }
 

@@ -110,7 +110,6 @@ extension StoreBinding {
         }
     }
 
-
     /// Stores the hook at stack index `hook` (0: none) as user value `slot` of the handle at `handleIndex`.
     @inline(__always)
     fileprivate static func setHookUserValue(_ L: LuaState, _ handleIndex: Int32, _ hook: Int32, slot: Int32) {

@@ -37,5 +37,4 @@ public final class StoreBinding {
         self.vm = vm
         self.scheduler = scheduler
     }
-
 }

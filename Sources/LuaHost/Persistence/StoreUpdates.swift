@@ -65,7 +65,7 @@ extension StoreBinding {
         guard persistentIDs.count != 0 else { return nil }
         let L = host.current
         L.push(id)
-        cd_push_handle_for_id(L.raw, host.vm.hookCaller, L.top)
+        cd_push_handle_for_id(L.raw, vm.hookCaller, L.top)
         let handle = cd_to_handle(L.raw, -1)
         L.pop(2)
         guard let handle, handle.pointee.persistent != 0 else { return nil }

@@ -27,7 +27,7 @@ extension PluginBinding {
         let status = L.call(arguments: 1, results: 1)
         guard status == LUA_OK else {
             let full = host.hookFailureMessage(L, status: status)
-            let message = full.range(of: "\nstack traceback:").map { String(full[..<$0.lowerBound]) } ?? full
+            let (message, _) = LuaHost.splitTraceback(full)
             throw APIError("countdown.format: formatter \"\(name)\" failed: \(message)")
         }
         guard let text = L.string(at: -1) else {

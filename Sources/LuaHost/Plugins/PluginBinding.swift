@@ -16,9 +16,8 @@ public final class PluginBinding {
     /// part is made before its host is whole, so that the host can hold it in a
     /// `let`, read without a reference count on the hot path).
     unowned(unsafe) var host: LuaHost!
-    /// The Lua state and the scheduler, the host's, kept here for the same reason.
+    /// The Lua state, the host's, kept here for the same reason.
     let vm: LuaVM
-    let scheduler: Scheduler
     /// Folders searched by `use`/`require` for plugins, in order (see `PluginPath`).
     public var path: [PluginDirectory] = [] {
         didSet { updateSearchFolders() }
@@ -45,9 +44,8 @@ public final class PluginBinding {
     /// missing, say), or nil: the run then ends with the shell's code for it.
     public internal(set) var spawnFailure: Int32?
 
-    init(vm: LuaVM, scheduler: Scheduler) {
+    init(vm: LuaVM) {
         self.vm = vm
-        self.scheduler = scheduler
     }
 
 

@@ -17,7 +17,7 @@ extension PluginBinding {
         let status = L.call(arguments: 1, results: 1)
         guard status == LUA_OK else {
             let full = host.hookFailureMessage(L, status: status)
-            let message = full.range(of: "\nstack traceback:").map { String(full[..<$0.lowerBound]) } ?? full
+            let (message, _) = LuaHost.splitTraceback(full)
             return .failure(ScriptFailure(kind: .runtime, message: message))
         }
         return .success(L.string(at: -1))

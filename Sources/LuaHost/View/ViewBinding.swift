@@ -23,8 +23,10 @@ public final class ViewBinding {
     var pausedBySpace: [CountdownKey] = []
     /// Registry references to `view.on_key` handlers, by canonical key ("any": every key).
     var keyRefs: [String: Int32] = [:]
-    /// Set by the executable: makes the view again in another mode (`view.configure`).
-    var modeChanger: ((ViewMode) -> ViewController?)?
+    /// Set by the executable: lets `view.configure` make the view again in another
+    /// mode, before it opens. It returns the new controller (installed here), or
+    /// nil when the host keeps its view as it is.
+    public var modeChanger: ((ViewMode) -> ViewController?)?
 
     init(host: LuaHost, controller: ViewController) {
         self.host = host

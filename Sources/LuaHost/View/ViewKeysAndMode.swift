@@ -14,13 +14,6 @@ public struct ViewMode: Sendable {
 /// whole program of its own (the built-in timer, run from an ejected copy,
 /// reads `--plain` and `--no-color` itself and binds its own keys).
 extension ViewBinding {
-    /// Lets `view.configure` make the view again in another mode, before it
-    /// opens: `change` returns the new controller (installed here), or nil when
-    /// the host keeps its view as it is.
-    public func setModeChanger(_ change: @escaping (ViewMode) -> ViewController?) {
-        modeChanger = change
-    }
-
     func callKeyHandler(_ ref: Int32, key: String) {
         callCallback(ref, with: key, named: "the view.on_key handler of key \"\(VisibleText.escaped(key))\"")
     }
