@@ -75,7 +75,7 @@ let package = Package(
         // Adapter: countdowns kept across processes in SQLite (GRDB); only the executable and tests import it.
         .target(name: "CountdownStore", dependencies: ["CountdownCore", "CLinux", .product(name: "GRDB", package: "GRDB.swift")]),
         // Adapter: countdowns shared across machines in Redis (hiredis), with a change feed.
-        .target(name: "RedisStore", dependencies: ["CountdownCore", "CHiredis", "CLinux"]),
+        .target(name: "RedisStore", dependencies: ["CountdownCore", "CHiredis", "CLinux", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "ScriptTesting",
             dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost", "TerminalView"],

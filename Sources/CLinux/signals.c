@@ -82,6 +82,7 @@ static void on_terminating(int signal) {
         force_exit(128 + expected, "cdscript: ended at once by a second signal\n");
     }
     wake_loop();
+    cdl_cut_store_connections();
     cdl_interrupt_fn interrupt = atomic_load(&interrupter);
     if (interrupt) interrupt(signal);
     arm(monotonic_ns() + (int64_t)atomic_load(&grace_ms) * 1000000, 128 + signal,
@@ -92,6 +93,7 @@ void cdl_end_run(int cause, int code) {
     int expected = 0;
     if (wake_pipe[1] < 0 || !atomic_compare_exchange_strong(&terminating, &expected, cause)) return;
     wake_loop();
+    cdl_cut_store_connections();
     cdl_interrupt_fn interrupt = atomic_load(&interrupter);
     if (interrupt) interrupt(cause);
     arm(monotonic_ns() + (int64_t)atomic_load(&grace_ms) * 1000000, code,
@@ -193,7 +195,13 @@ static void *watchdog(void *unused) {
             int64_t stop = atomic_load(&stop_deadline);
             if (deadline == 0 && stop == 0) break;
             int64_t now = monotonic_ns();
-            if (deadline != 0 && now >= deadline) force_exit(atomic_load(&watchdog_code), atomic_load(&watchdog_message));
+            if (deadline != 0 && now >= deadline) {
+                /* A run that waits on its store is not a script that will not stop. */
+                const char *message = atomic_load(&watchdog_message);
+                if (atomic_load(&terminating) != 0 && cdl_waiting_on_store())
+                    message = "cdscript: the store did not answer in time after the run was ended; changes not sent are kept on disk\n";
+                force_exit(atomic_load(&watchdog_code), message);
+            }
             if (stop != 0 && now >= stop) {
                 /* Ctrl-Z, and neither Lua's hook nor the loop took it: code in C
                  * (a pattern match, a finalizer) or a host call that blocks. */

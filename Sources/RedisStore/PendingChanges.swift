@@ -22,6 +22,11 @@ struct PendingChange {
     var count = 1
     /// Whether its memory was counted against the limit (and is given back).
     var charged = false
+    /// Its row in the journal on disk (`PendingJournal`), when it is kept there.
+    var journalRow: Int64?
+    /// The writer whose sequence number `sequence` is, when not this process's
+    /// (a change adopted from a process that ended before sending it).
+    var writer: String?
 }
 
 /// The changes waiting for the server, oldest first, with the changes to one
@@ -56,7 +61,10 @@ struct PendingChanges {
     var entryCount: Int { slots.count - head }
     var first: PendingChange? { isEmpty ? nil : slots[head] }
 
-    mutating func append(_ change: PendingChange) {
+    /// Queues `change`; returns the entry that holds it now: `change` itself, or
+    /// the earlier entry it was merged into.
+    @discardableResult
+    mutating func append(_ change: PendingChange) -> PendingChange {
         let key = CountdownID(change.id)
         changeCount += change.count
         if change.sequence == nil, !change.restore, let slot = mergeable[key], var entry = slots[slot] {
@@ -64,12 +72,13 @@ struct PendingChanges {
             entry.unconditional = entry.unconditional || change.unconditional
             entry.count += change.count
             slots[slot] = entry
-            return
+            return entry
         }
         slots.append(change)
         // A change whose reply was lost, or a write-back, stays apart: the next
         // change to that countdown opens an entry of its own.
         mergeable[key] = change.sequence == nil && !change.restore ? slots.count - 1 : nil
+        return change
     }
 
     mutating func removeFirst() {

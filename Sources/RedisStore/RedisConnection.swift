@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CHiredis
+import CLinux
 
 /// A reply from Redis, copied out of hiredis's reply object.
 public indirect enum RedisReply: Equatable, Sendable {
@@ -76,6 +77,9 @@ final class RedisConnection {
             throw RedisError(connectionLost: true, message: "cannot connect to \(url): \(message)")
         }
         redisSetTimeout(c, tv)
+        // A terminating signal shuts this socket down: a command waiting on a
+        // server that stopped answering then fails at once (see store_wait.c).
+        _ = cdl_cut_on_termination(c.pointee.fd)
         if let password = url.password {
             let auth = url.user.map { ["AUTH", $0, password] } ?? ["AUTH", password]
             if case .error(let e) = try command(auth) {
@@ -100,7 +104,10 @@ final class RedisConnection {
     var fd: Int32 { context?.pointee.fd ?? -1 }
 
     func close() {
-        if let context { redisFree(context) }
+        if let context {
+            cdl_keep_on_termination(context.pointee.fd)
+            redisFree(context)
+        }
         context = nil
     }
 
@@ -130,7 +137,10 @@ final class RedisConnection {
     func reply() throws(RedisError) -> RedisReply {
         guard let c = context else { throw RedisError(connectionLost: true, message: "\(url): not connected") }
         var raw: UnsafeMutableRawPointer?
-        guard redisGetReply(c, &raw) == REDIS_OK, let raw else { throw lost() }
+        cdl_set_waiting_on_store(1)
+        let status = redisGetReply(c, &raw)
+        cdl_set_waiting_on_store(0)
+        guard status == REDIS_OK, let raw else { throw lost() }
         defer { freeReplyObject(raw) }
         return RedisReply(raw.assumingMemoryBound(to: redisReply.self))
     }

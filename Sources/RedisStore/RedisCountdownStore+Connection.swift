@@ -32,11 +32,18 @@ extension RedisCountdownStore {
         try clock.measure(made)
         let seen = try currentEpoch(made)
         if epoch == nil { epoch = seen }
+        let first = !everConnected
         connection = made
         everConnected = true
         if seen != epoch {
             epoch = seen
             serverLostItsData()
+        }
+        // What runs that ended left queued goes first: at a first connection it
+        // is sent now (a command such as `list` then reads what they changed); on
+        // a reconnection the feed's replay sends it with the rest.
+        if adoptOrphanedChanges() > 0, first {
+            _ = replayPending(forMilliseconds: Int(Int32.max))
         }
         return made
     }
@@ -70,7 +77,7 @@ extension RedisCountdownStore {
                                         unconditional: false, restore: true)
             // Kept whatever the limit: the server has nothing else of it.
             restore.charged = chargeMemory(PendingChanges.entryBytes(restore))
-            pending.append(restore)
+            enqueue(restore)
         }
     }
 
@@ -78,6 +85,8 @@ extension RedisCountdownStore {
         connection?.close()
         connection = nil
         scriptSHA = nil
+        // A run being ended cut its connections on purpose: no news to tell.
+        guard !runIsEnding else { onLost(); return }
         notice("cdscript: \(error.message); countdowns run on here, changes are kept and sent when \(url) is back")
         onLost()
     }

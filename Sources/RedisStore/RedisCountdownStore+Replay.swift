@@ -5,11 +5,11 @@ import CountdownCore
 extension RedisCountdownStore {
     /// Tries once to connect again. The queued changes are sent by `replayPending`.
     /// Returns true when connected.
-    public func reconnect() -> Bool {
+    public func reconnect(withinMilliseconds limit: Int? = nil) -> Bool {
         guard connection == nil else { return true }
         replayedSinceReconnect = 0
         do {
-            try live(timeout: reconnectTimeoutMilliseconds)
+            try live(timeout: min(reconnectTimeoutMilliseconds, max(1, limit ?? reconnectTimeoutMilliseconds)))
         } catch {
             return false
         }
@@ -25,7 +25,11 @@ extension RedisCountdownStore {
         while let change = pending.first, connection != nil {
             do {
                 try replay(change)
-                replayedSinceReconnect += change.count
+                if change.writer != nil {
+                    adoptedSent += change.count
+                } else {
+                    replayedSinceReconnect += change.count
+                }
             } catch let error as RedisError where error.connectionLost {
                 wentOffline(error)
                 return false
@@ -36,6 +40,10 @@ extension RedisCountdownStore {
             if BootClock().bootNow() - start >= budget { break }
         }
         guard connection != nil, pending.isEmpty else { return false }
+        if adoptedSent > 0 {
+            notice("cdscript: sent \(adoptedSent) change\(adoptedSent == 1 ? "" : "s") an earlier run kept in \(pendingLocation) while \(url) was out of reach")
+            adoptedSent = 0
+        }
         if replayedSinceReconnect > 0 {
             notice("cdscript: \(url) is back; \(replayedSinceReconnect) change\(replayedSinceReconnect == 1 ? "" : "s") made meanwhile applied")
             replayedSinceReconnect = 0
@@ -47,7 +55,7 @@ extension RedisCountdownStore {
     /// most `milliseconds`. Returns true when nothing is left unsent.
     public func flush(withinMilliseconds milliseconds: Int) -> Bool {
         guard !pending.isEmpty else { return true }
-        guard reconnect() else { return false }
+        guard reconnect(withinMilliseconds: milliseconds) else { return false }
         return replayPending(forMilliseconds: milliseconds)
     }
 
@@ -73,7 +81,9 @@ extension RedisCountdownStore {
             attempts += 1
             let target = change.unconditional || current == change.before ? change.after
                 : RedisRecord.rebase(before: change.before, after: change.after, onto: current, at: change.instant)
-            let keysAndArgs = ["2", Self.hashKey, writerKey, change.id, current.map(RedisRecord.encode) ?? "",
+            // A lost reply is sent again under the number, and writer, it was sent with.
+            let writer = sequence != nil ? change.writer ?? writerKey : writerKey
+            let keysAndArgs = ["2", Self.hashKey, writer, change.id, current.map(RedisRecord.encode) ?? "",
                                target.map(RedisRecord.encode) ?? "", channel, change.unconditional ? "any" : "compare",
                                String(sequence ?? nextSequence())]
             sequence = nil

@@ -52,12 +52,14 @@ extension RedisCountdownStore {
                 throw RedisError(connectionLost: false, message: "\(url) is out of reach, and keeping more changes for it would pass the memory limit (--memory-limit); changes to more countdowns are not kept")
             }
         }
-        pending.append(change)
+        enqueue(change)
         cache[CountdownID(change.id)] = change.after
     }
 
     func dropFirstPending() {
-        if let first = pending.first, first.charged { _ = chargeMemory(-PendingChanges.entryBytes(first)) }
+        guard let first = pending.first else { return }
+        if first.charged { _ = chargeMemory(-PendingChanges.entryBytes(first)) }
+        if let row = first.journalRow { keepOnDisk { try $0.delete(row: row) } }
         pending.removeFirst()
     }
 

@@ -49,6 +49,15 @@ public final class RedisCountdownStore: CountdownPersistence {
     var used: Set<CountdownID> = []
     /// Changes not on the server yet, in order.
     var pending = PendingChanges()
+    /// The queue on local disk; nil keeps it in memory only (tests, or a state
+    /// folder that cannot be written).
+    public var journal: PendingJournal?
+    /// Who owns this store's rows in the journal, and how to tell whether the
+    /// owner of other rows still runs (a test stands in for other processes).
+    var journalOwner = ProcessIdentity.current
+    var journalOwnerIsRunning: (String) -> Bool = ProcessIdentity.isRunning
+    /// Changes adopted from processes that ended and sent since (for the notice).
+    var adoptedSent = 0
     /// This store's writer id and the sequence number of its last write.
     let writerKey = "cdscript:writer:" + UUID().uuidString
     var sequence = 0
@@ -77,8 +86,9 @@ public final class RedisCountdownStore: CountdownPersistence {
     var attemptsPerChange = RedisCountdownStore.maximumAttempts
     var channel: String { "cdscript:changes:\(url.database)" }
 
-    public init(url: RedisURL, clock: TimeSource = BootClock()) {
+    public init(url: RedisURL, clock: TimeSource = BootClock(), journal: PendingJournal? = nil) {
         self.url = url
+        self.journal = journal
         self.clock = ServerClock(local: clock)
         // hiredis writes to its sockets with write(): a server that went away must
         // be an error to handle (EPIPE), not a signal that ends the process. A run

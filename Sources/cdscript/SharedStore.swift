@@ -131,7 +131,13 @@ final class RedisSharedStore: SharedStore {
     func finishRun(withinMilliseconds milliseconds: Int) -> Bool {
         var sent = true
         if !store.flush(withinMilliseconds: milliseconds) {
-            printError("cdscript: \(store.pendingCount) change(s) to \(store.pendingCountdowns) countdown(s) could not reach \(location) before the run ended; they are lost")
+            let changes = store.pendingCount, countdowns = store.pendingCountdowns
+            let what = "\(changes) change\(changes == 1 ? "" : "s") to \(countdowns) countdown\(countdowns == 1 ? "" : "s")"
+            if store.journal != nil {
+                printError("cdscript: \(what) could not reach \(location) before the run ended; they are kept in \(store.pendingLocation) and sent by the next cdscript command that reaches it")
+            } else {
+                printError("cdscript: \(what) could not reach \(location) before the run ended; they are lost")
+            }
             sent = false
         }
         return sent && store.lostIDs.isEmpty

@@ -34,7 +34,10 @@ struct StoreOptions: ParsableArguments {
             return SQLiteSharedStore(makeStore())
         }
         do {
-            return RedisSharedStore(RedisCountdownStore(url: try RedisURL(text)))
+            // Changes queued while the server is out of reach are kept in the state
+            // folder until it has them (issue 37): a run that ends first loses none.
+            let journal = PendingJournal(directory: StateDirectory.resolve(option: stateDir))
+            return RedisSharedStore(RedisCountdownStore(url: try RedisURL(text), journal: journal))
         } catch {
             printError("cdscript: --store: \(error)")
             throw ExitCode(ExitStatus.usage.rawValue)

@@ -8,6 +8,7 @@ extension StoreFaults {
     @Suite("Queued Redis changes, end to end", .serialized)
     final class RedisReplayTests {
         let server: RedisServer
+        let stateDir = Scratch.directory("replay")
 
         init() throws { server = try RedisServer() }
 
@@ -31,7 +32,7 @@ extension StoreFaults {
         @Test("20,000 countdowns started during an outage are sent when the server is back while the run goes on ticking")
         func replayKeepsTicking() throws {
             let flag = Scratch.directory("flag") + "/go"
-            let run = try LiveProcess(["--store", server.url, script(flag: flag, count: 20_000)])
+            let run = try LiveProcess(["--store", server.url, "--state-dir", stateDir, script(flag: flag, count: 20_000)])
             defer { run.signal(SIGKILL) }
             #expect(run.waitForLine { $0 == "ready" } != nil, "\(run.stderr)")
             server.stop()
@@ -62,7 +63,7 @@ extension StoreFaults {
         @Test("Ctrl-C in the middle of a replay ends the run at once; what was not sent is reported, exit 6")
         func interruptedDuringReplay() throws {
             let flag = Scratch.directory("flag") + "/go"
-            let run = try LiveProcess(["--store", server.url, script(flag: flag, count: 20_000)])
+            let run = try LiveProcess(["--store", server.url, "--state-dir", stateDir, script(flag: flag, count: 20_000)])
             defer { run.signal(SIGKILL) }
             #expect(run.waitForLine { $0 == "ready" } != nil, "\(run.stderr)")
             server.stop()
@@ -85,7 +86,7 @@ extension StoreFaults {
         @Test("Ctrl-C with the server still away: the queued changes are reported, exit 6")
         func interruptedWhileAway() throws {
             let flag = Scratch.directory("flag") + "/go"
-            let run = try LiveProcess(["--store", server.url, script(flag: flag, count: 2_000)])
+            let run = try LiveProcess(["--store", server.url, "--state-dir", stateDir, script(flag: flag, count: 2_000)])
             defer { run.signal(SIGKILL) }
             #expect(run.waitForLine { $0 == "ready" } != nil, "\(run.stderr)")
             server.stop()
@@ -93,7 +94,13 @@ extension StoreFaults {
             #expect(run.waitForLine(timeout: 60) { $0 == "queued" } != nil, "\(run.stderr)")
             run.signal(SIGINT)
             #expect(run.wait() == 6, "\(run.stderr)")
-            #expect(run.stderr.contains("2000 change(s) to 2000 countdown(s) could not reach \(server.url)/0 before the run ended; they are lost"), "\(run.stderr)")
+            #expect(run.stderr.contains("2000 changes to 2000 countdowns could not reach \(server.url)/0 before the run ended; they are kept in \(stateDir)/redis-pending.sqlite and sent by the next cdscript command that reaches it"), "\(run.stderr)")
+            // Kept, not lost: the next command that reaches the server sends them.
+            try server.start()
+            let listed = try LiveProcess.run(["list", "--store", server.url, "--state-dir", stateDir])
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(listed.stderr.contains("sent 2000 changes an earlier run kept in"), "\(listed.stderr)")
+            #expect(try server.cli("HLEN", "cdscript:countdowns") == "2001")
         }
     }
 }

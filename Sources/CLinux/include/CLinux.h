@@ -83,6 +83,19 @@ uint64_t cdl_take_observed_signals(void);
  * then returns). Does nothing before cdl_signals_install or once the run is
  * ending. Not for signal handlers: call it on the thread that writes. */
 void cdl_end_run(int cause, int code);
+
+/* Store connections (store_wait.c). A descriptor registered with
+ * cdl_cut_on_termination is shut down (shutdown(2), both ways) by a terminating
+ * signal or cdl_end_run, so a command blocked on a server that stopped answering
+ * fails at once; unregister it before closing it. Returns 0 when every slot is
+ * taken (the connection then just waits out its timeout). */
+int cdl_cut_on_termination(int fd);
+void cdl_keep_on_termination(int fd);
+void cdl_cut_store_connections(void);
+/* Set while a store command waits for its server: a watchdog that must end the
+ * run then says the store did not answer, not that the script did not stop. */
+void cdl_set_waiting_on_store(int waiting);
+int cdl_waiting_on_store(void);
 /* Arms the watchdog: unless disarmed first, after `milliseconds` it restores the
  * terminal, writes `message` (a static string) to stderr, and _exits with `code`.
  * Used around shutdown (finalizers), where no hook can interrupt Lua. */

@@ -1,0 +1,193 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CountdownCore
+import Foundation
+import GRDB
+
+/// The changes queued for a Redis server that is out of reach, kept on local disk
+/// (an SQLite file beside the SQLite store, `redis-pending.sqlite` in the state
+/// folder) until the server has them. Memory holds the same queue
+/// (`PendingChanges`); this file is what outlives the process: a run killed, or
+/// ended by a signal while the server hung, leaves its changes here, and the next
+/// cdscript command that reaches the server sends them first.
+///
+/// Each row belongs to one process (its `owner`: boot id, pid and start time).
+/// A process sends only its own rows while it lives; rows whose owner is gone are
+/// adopted by the next process that connects to the same server, in one
+/// transaction, so two processes never send the same row.
+///
+/// Written through on every change of the queue, with `synchronous = OFF`: a
+/// committed row is in the operating system's cache at once, so it survives the
+/// process being killed in any way; only a crash of the machine itself can lose
+/// the last changes.
+public final class PendingJournal {
+    /// The file's name inside the state folder.
+    public static let fileName = "redis-pending.sqlite"
+
+    public let path: String
+    private var queue: DatabaseQueue?
+
+    /// The journal in `directory` (the state folder); nothing is created until a
+    /// change is queued.
+    public init(directory: String) {
+        path = (directory.hasSuffix("/") ? directory : directory + "/") + Self.fileName
+    }
+
+    /// True when the file exists (so reading it cannot create it).
+    var exists: Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    private func database() throws -> DatabaseQueue {
+        if let queue { return queue }
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var info = stat()
+        // Never through a symlink placed at its name.
+        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
+            throw JournalError("\(path) is a symbolic link; changes are not written through it")
+        }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF")
+        }
+        let made = try DatabaseQueue(path: path, configuration: configuration)
+        try made.write { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS pending (
+                    row INTEGER PRIMARY KEY AUTOINCREMENT,
+                    server TEXT NOT NULL,
+                    owner TEXT NOT NULL,
+                    writer TEXT NOT NULL,
+                    sequence INTEGER,
+                    id BLOB NOT NULL,
+                    before TEXT,
+                    after TEXT,
+                    instant INTEGER NOT NULL,
+                    unconditional INTEGER NOT NULL,
+                    restore INTEGER NOT NULL,
+                    count INTEGER NOT NULL
+                );
+                CREATE INDEX IF NOT EXISTS pending_by_server ON pending (server, owner);
+                """)
+        }
+        queue = made
+        return made
+    }
+
+    /// Keeps a new entry; returns its row.
+    func insert(_ change: PendingChange, server: String, owner: String, writer: String) throws -> Int64 {
+        // One statement, committed on its own (no BEGIN/COMMIT around it), from a
+        // statement compiled once: the queue's cost per change stays small.
+        try database().writeWithoutTransaction { db in
+            try db.cachedStatement(sql: """
+                INSERT INTO pending (server, owner, writer, sequence, id, before, after, instant, unconditional, restore, count)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [server, owner, change.writer ?? writer, change.sequence.map { Int64($0) }, Data(change.id.utf8),
+                                         change.before.map(RedisRecord.encode), change.after.map(RedisRecord.encode),
+                                         change.instant, change.unconditional, change.restore, change.count])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// An entry that later changes were merged into.
+    func update(_ change: PendingChange) throws {
+        guard let row = change.journalRow else { return }
+        try database().writeWithoutTransaction { db in
+            try db.cachedStatement(sql: "UPDATE pending SET after = ?, unconditional = ?, count = ? WHERE row = ?")
+                .execute(arguments: [change.after.map(RedisRecord.encode), change.unconditional, change.count, row])
+        }
+    }
+
+    /// An entry the server now has (or that was given up, aloud).
+    func delete(row: Int64) throws {
+        try database().writeWithoutTransaction { db in
+            try db.cachedStatement(sql: "DELETE FROM pending WHERE row = ?").execute(arguments: [row])
+        }
+    }
+
+    /// Every entry of `owner` for `server`.
+    func deleteAll(server: String, owner: String) throws {
+        guard exists else { return }
+        try database().write { db in
+            try db.execute(sql: "DELETE FROM pending WHERE server = ? AND owner = ?", arguments: [server, owner])
+        }
+    }
+
+    /// Takes over the entries for `server` whose owner is no longer running
+    /// (`isRunning`), oldest first. Done in one transaction: of two processes
+    /// adopting at once, each row goes to one.
+    func adoptOrphans(server: String, owner: String, isRunning: (String) -> Bool) throws -> [PendingChange] {
+        guard exists else { return [] }
+        return try database().write { db in
+            let owners = try String.fetchAll(db, sql: "SELECT DISTINCT owner FROM pending WHERE server = ? AND owner <> ?",
+                                             arguments: [server, owner])
+            let gone = owners.filter { !isRunning($0) }
+            guard !gone.isEmpty else { return [] }
+            var rows: [Row] = []
+            for dead in gone {
+                rows += try Row.fetchAll(db, sql: "SELECT * FROM pending WHERE server = ? AND owner = ?", arguments: [server, dead])
+                try db.execute(sql: "UPDATE pending SET owner = ? WHERE server = ? AND owner = ?", arguments: [owner, server, dead])
+            }
+            rows.sort { ($0["row"] as Int64) < ($1["row"] as Int64) }
+            return rows.compactMap(Self.change(from:))
+        }
+    }
+
+    /// How many changes, to how many countdowns, wait in this file for `server`.
+    func waiting(server: String) throws -> (changes: Int, countdowns: Int) {
+        guard exists else { return (0, 0) }
+        return try database().read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0) AS c, COUNT(DISTINCT id) AS n FROM pending WHERE server = ?",
+                                       arguments: [server])
+            return (row?["c"] ?? 0, row?["n"] ?? 0)
+        }
+    }
+
+    private static func change(from row: Row) -> PendingChange? {
+        guard let idData: Data = row["id"], let id = String(data: idData, encoding: .utf8) else { return nil }
+        let before: String? = row["before"], after: String? = row["after"]
+        var change = PendingChange(id: id, before: before.flatMap { RedisRecord.decode(id: id, $0) },
+                                   after: after.flatMap { RedisRecord.decode(id: id, $0) },
+                                   instant: row["instant"], unconditional: row["unconditional"],
+                                   sequence: (row["sequence"] as Int64?).map(Int.init), restore: row["restore"])
+        change.count = row["count"]
+        change.journalRow = row["row"]
+        change.writer = row["writer"]
+        return change
+    }
+}
+
+struct JournalError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Who owns queued changes: this process, named so that another process can tell
+/// whether it still runs (a pid alone is reused; the boot id and the start time
+/// make it unique).
+enum ProcessIdentity {
+    static let current: String = identity(of: getpid()) ?? "unknown:\(getpid())"
+
+    /// `bootid:pid:starttime`, or nil when no such process runs.
+    static func identity(of pid: pid_t) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // Fields after the command name; the start time is field 22 of the whole line.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 19 else { return nil }
+        let boot = (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+        return "\(boot):\(pid):\(fields[19])"
+    }
+
+    /// True when the process named by `owner` still runs.
+    static func isRunning(_ owner: String) -> Bool {
+        let parts = owner.split(separator: ":")
+        guard parts.count == 3, let pid = pid_t(parts[1]) else { return false }
+        return identity(of: pid) == owner
+    }
+}

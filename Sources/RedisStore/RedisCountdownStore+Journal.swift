@@ -1,0 +1,62 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLinux
+import CountdownCore
+
+/// The queue kept on disk (`PendingJournal`): every change to the queue is
+/// written through, and what a process that ended left behind is adopted and
+/// sent first by the next one that reaches the server.
+extension RedisCountdownStore {
+    /// The server, as the journal names it: no password, one name per database.
+    var journalServer: String { "\(url.host):\(url.port)/\(url.database)" }
+
+    /// Runs one write to the journal; the first failure is told once, and the
+    /// queue lives on in memory only from then on (as it did before journals).
+    func keepOnDisk(_ write: (PendingJournal) throws -> Void) {
+        guard let journal else { return }
+        do {
+            try write(journal)
+        } catch {
+            notice("cdscript: could not keep the changes queued for \(url) on disk in \(journal.path): \(error); they are kept in memory only")
+            self.journal = nil
+        }
+    }
+
+    /// Queues `change` in memory and on disk.
+    func enqueue(_ change: PendingChange) {
+        var change = change
+        if pending.merges(change) {
+            let entry = pending.append(change)
+            keepOnDisk { try $0.update(entry) }
+            return
+        }
+        keepOnDisk { change.journalRow = try $0.insert(change, server: journalServer, owner: journalOwner, writer: writerKey) }
+        pending.append(change)
+    }
+
+    /// Takes over what processes that ended left for this server, behind what
+    /// this one has queued. Returns how many changes were adopted.
+    @discardableResult
+    func adoptOrphanedChanges() -> Int {
+        var adopted: [PendingChange] = []
+        keepOnDisk { adopted = try $0.adoptOrphans(server: journalServer, owner: journalOwner, isRunning: journalOwnerIsRunning) }
+        var count = 0
+        for change in adopted {
+            var entry = change
+            entry.charged = chargeMemory(PendingChanges.entryBytes(entry))
+            pending.append(entry)
+            count += entry.count
+        }
+        return count
+    }
+
+    /// Where queued changes are kept, for messages: a file, or this process's memory.
+    public var pendingLocation: String {
+        journal.map { $0.path } ?? "this process's memory"
+    }
+
+    /// True once a terminating signal or a failed write is ending the run: then
+    /// nothing waits on the server any longer than it must.
+    var runIsEnding: Bool { cdl_terminating_signal() != 0 }
+}
