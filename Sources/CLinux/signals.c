@@ -199,7 +199,7 @@ static void *watchdog(void *unused) {
                 /* A run that waits on its store is not a script that will not stop. */
                 const char *message = atomic_load(&watchdog_message);
                 if (atomic_load(&terminating) != 0 && cdl_waiting_on_store())
-                    message = "cdscript: the store did not answer in time after the run was ended; changes not sent are kept on disk\n";
+                    message = cdl_store_wait_message();
                 force_exit(atomic_load(&watchdog_code), message);
             }
             if (stop != 0 && now >= stop) {

@@ -36,5 +36,12 @@ void cdl_cut_store_connections(void) {
     }
 }
 
+static _Atomic(const char *) store_wait_message = NULL;
+
 void cdl_set_waiting_on_store(int waiting) { atomic_store(&waiting_on_store, waiting); }
 int cdl_waiting_on_store(void) { return atomic_load(&waiting_on_store); }
+void cdl_set_store_wait_message(const char *message) { atomic_store(&store_wait_message, message); }
+const char *cdl_store_wait_message(void) {
+    const char *message = atomic_load(&store_wait_message);
+    return message ? message : "cdscript: the store did not answer in time after the run was ended; changes not sent are kept on disk\n";
+}

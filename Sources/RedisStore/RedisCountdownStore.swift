@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 import CountdownCore
 import Foundation
 
@@ -89,6 +90,10 @@ public final class RedisCountdownStore: CountdownPersistence {
     public init(url: RedisURL, clock: TimeSource = BootClock(), journal: PendingJournal? = nil) {
         self.url = url
         self.journal = journal
+        // Should the watchdog have to end a run this store holds up, it says where
+        // the changes are (one string per process, never freed: the handler reads it).
+        let kept = journal.map { "kept in \($0.path)" } ?? "lost"
+        cdl_set_store_wait_message(strdup("cdscript: \(url) did not answer in time after the run was ended; changes not sent to it are \(kept)\n"))
         self.clock = ServerClock(local: clock)
         // hiredis writes to its sockets with write(): a server that went away must
         // be an error to handle (EPIPE), not a signal that ends the process. A run

@@ -131,12 +131,15 @@ struct RunCommand: ParsableCommand {
             // Interrupted while the main chunk ran: end as for a signal in the loop.
             Self.closeState(of: host)
             view.finish()
+            // What could not reach the store is reported (and kept) on every path.
+            if let shared, !shared.finishRun(withinMilliseconds: 100) { throw ExitCode(ExitStatus.storeError.rawValue) }
             try Self.exit(afterSignal: signal)
             return
         }
         if let failure {
             let counted = coverageRun?.collect()
             view.finish()
+            _ = shared?.finishRun(withinMilliseconds: 2_000)
             if let counted { try coverageRun?.write(counted) }
             switch failure.kind {
             case .unreadable:

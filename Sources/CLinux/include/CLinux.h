@@ -96,6 +96,9 @@ void cdl_cut_store_connections(void);
  * run then says the store did not answer, not that the script did not stop. */
 void cdl_set_waiting_on_store(int waiting);
 int cdl_waiting_on_store(void);
+/* The watchdog's message in that case (kept, never freed; NULL: a generic one). */
+void cdl_set_store_wait_message(const char *message);
+const char *cdl_store_wait_message(void);
 /* Arms the watchdog: unless disarmed first, after `milliseconds` it restores the
  * terminal, writes `message` (a static string) to stderr, and _exits with `code`.
  * Used around shutdown (finalizers), where no hook can interrupt Lua. */
