@@ -31,6 +31,8 @@ extension TestMachine {
                              _ body: (TestMachine, LuaState) throws -> Int32) -> Int32 {
         let machine = Unmanaged<TestMachine>.fromOpaque(context!).takeUnretainedValue()
         return VirtualClockLibrary.testLibraryCall(L, host: machine.main, function: function) { L in
+            // What the test's own code changed reaches the other processes before they are asked.
+            machine.deliverChanges()
             let results = try body(machine, L)
             // What another process changed reaches this one (and the others) before the call returns.
             machine.deliverChanges()
