@@ -23,7 +23,11 @@ struct TestCommand: ParsableCommand {
             -o json, a Lua output handler or --list).
             Exit codes: 0 all passed, 1 a test failed or raised, a file did not load or
             no test ran, 4 a path is missing or holds no test files, 5 a report file
-            cannot be written or luassert cannot be loaded, 64 bad usage.
+            cannot be written or luassert cannot be loaded, 6 the store of --state-dir
+            or --store cannot be used, 64 bad usage.
+            Each test has a store of its own, in memory unless --state-dir or --store
+            names a real one (integration tests: each test under an id prefix of its
+            own, removed after it).
             """
     )
 
