@@ -36,7 +36,7 @@ final class TestMachine {
         self.store = store
         group = SchedulerGroup(clock: clock, schedulers: [main.scheduler])
         group.settle = { [unowned self] in self.deliverChanges() }
-        store.changed = { [unowned self] member, id in self.noteChange(by: member, id: id) }
+        store.changed = { [weak self] member, id in self?.noteChange(by: member, id: id) }
         main.clockGroup = group
         main.store.persistence = store.view(member: 0)
         main.store.bootID = bootID
@@ -63,6 +63,9 @@ final class TestMachine {
         for process in processes.values {
             group.remove(process.host.scheduler)
             runner.stopAll(process.host.scheduler)
+            // Its finalizers run now, while the process and the test's host are whole
+            // (the library refuses them its functions: the run is over).
+            process.host.closeState()
         }
         processes.removeAll()
     }
@@ -84,8 +87,9 @@ final class TestMachine {
         host.store.persistence = store.view(member: number)
         host.store.bootID = bootID
         // A hook error of another process fails the test that runs it, like one of the test's own.
-        host.reportError = { [unowned main] message in main.reportError("process \(number) (\(name)): \(message)") }
-        host.plugins.captureOutput { [unowned process] line in process.printed(line) }
+        // Weak: a finalizer may print or fail while the process goes, after the test.
+        host.reportError = { [weak main] message in main?.reportError("process \(number) (\(name)): \(message)") }
+        host.plugins.captureOutput { [weak process] line in process?.printed(line) }
         try process.boot()
         processes[number] = process
         group.add(host.scheduler)

@@ -142,6 +142,24 @@ struct TestStoreTests {
         #expect(report.results[2].message?.contains("cannot be called while a hook runs") == true, "\(report.results[2].message ?? "")")
     }
 
+    @Test("a process whose finalizer prints and calls the library goes quietly at the test's end; its stored countdown does not reach the next test")
+    func finalizerAtTheEnd() throws {
+        let script = try Fixture.write("""
+            KEEP = setmetatable({}, { __gc = function() print("bye") countdown.start{ seconds = 1 } end })
+            countdown.start{ id = "k", seconds = 100, persist = true }
+            """, name: "finalizer.lua")
+        let report = try Fixture.run("""
+            it("starts, is killed, starts again", function()
+              local p = process.start("\(script)")
+              clock.advance(1)
+              p:restart()
+              assert(p:countdown("k"):remaining() == 100) -- a new start, not a fetch
+            end)
+            it("next", function() assert(#process.stored() == 0) end)
+            """)
+        #expect(report.results.map(\.status) == [.passed, .passed], "\(report.results.map { $0.message ?? "" })")
+    }
+
     @Test("with a store of the run's own, each test works under a prefix the spec never sees, removed after it")
     func sharedStorePrefix() throws {
         let shared = InMemoryCountdownStore()
