@@ -86,6 +86,8 @@ let package = Package(
                 .embedInCode("Lua/test_structure.lua"),
                 .embedInCode("Lua/test_time.lua"),
                 .embedInCode("Lua/test_plugins.lua"),
+                .embedInCode("Lua/test_processes.lua"),
+                .embedInCode("Lua/process_boot.lua"),
                 .embedInCode("Lua/test_running.lua"),
                 .embedInCode("Lua/prelude_busted.lua"),
                 .embedInCode("Lua/busted_config.lua"),

@@ -500,3 +500,108 @@ function clock.set_wall(date) end
 ---Time passes with no ticks, then one catch-up pass runs.
 ---@param seconds number
 function clock.stall(seconds) end
+
+---What happens to real processes, on the virtual clock of cdscript test. The test's own
+---state is the first process; others run scripts in Lua states of their own, on the same
+---clock and the test's store (fresh for each test), and see each other's changes at once.
+process = {}
+
+---Starts a script as another process (`arg` and `...` are the arguments); returns it once
+---its main chunk has run. An error in the main chunk is raised here.
+---@param path string read from the current directory, else next to the test file
+---@param ... string|number
+---@return TestProcess
+function process.start(path, ...) end
+
+---A process that fetches the stored countdown `id` and follows it (a second terminal).
+---@param id string
+---@param every number? its tick interval (default: the stored one)
+---@return TestProcess
+function process.follow(id, every) end
+
+---The machine reboots after being down `seconds`: every process is killed (this one's
+---countdowns stop, silently), the boot id changes and the wall clock moves on by `seconds`.
+---@param seconds number
+function process.reboot(seconds) end
+
+---The test's stored countdowns as `cdscript list --json` shows them now, ordered by id.
+---@return {id: string, state: "running"|"paused"|"finished", kind: "duration"|"wall", remaining: number, total: number, every: number}[]
+function process.stored() end
+
+---Another process on the test's machine.
+---@class TestProcess
+local TestProcess = {}
+
+---kill -9: nothing more runs in it (no hook); what it stored stays.
+---@return TestProcess self
+function TestProcess:kill() end
+
+---Kills it (unless it was) and starts the same script with the same arguments as a new
+---process, which this object then is.
+---@return TestProcess self
+function TestProcess:restart() end
+
+---SIGSTOP: its ticks and the changes others make wait.
+---@return TestProcess self
+function TestProcess:suspend() end
+
+---SIGCONT: it applies what changed meanwhile, then catches up in one tick (`missed`).
+---@return TestProcess self
+function TestProcess:resume() end
+
+---@return "running"|"suspended"|"killed"
+function TestProcess:state() end
+
+---Runs Lua code in the process; returns what it returns. Arguments and results are copied
+---(nil, booleans, numbers, strings and tables of them).
+---@param code string
+---@return any ...
+function TestProcess:run(code, ...) end
+
+---@return string[] lines it printed
+function TestProcess:printed() end
+
+---@return {id: string?, remaining: number, missed: integer, time: number}[] every tick of its countdowns
+function TestProcess:ticks() end
+
+---@return {id: string?, reason: "finished"|"cancelled", time: number}[] every end of its countdowns
+function TestProcess:ends() end
+
+---Its countdown `id`, seen and controlled from the test as its handle there.
+---@param id string
+---@return RemoteCountdown
+function TestProcess:countdown(id) end
+
+---@return string its virtual terminal, as view.screen() there
+function TestProcess:screen() end
+
+---@param id string
+---@return table? fields of its view's element, as view.get(id) there
+function TestProcess:get(id) end
+
+---@param key string
+---@return boolean pressed a key in its view, as view.press(key) there
+function TestProcess:press(key) end
+
+---A countdown of another process, as its handle there.
+---@class RemoteCountdown
+local RemoteCountdown = {}
+
+---@return number? seconds left; nil when it has no active countdown of that id
+function RemoteCountdown:remaining() end
+
+---@return string? nil when it has no active countdown of that id
+function RemoteCountdown:state() end
+
+---@param seconds number
+---@return boolean
+function RemoteCountdown:append(seconds) end
+
+---@return boolean
+function RemoteCountdown:pause() end
+
+---@return boolean
+function RemoteCountdown:resume() end
+
+---@return boolean
+function RemoteCountdown:cancel() end

@@ -32,6 +32,9 @@ public final class LuaHost {
     public let store: StoreBinding
     /// The view, once `installView` made it (View/).
     public internal(set) var view: ViewBinding?
+    /// Under `cdscript test`, every scheduler of the simulated machine (this host's
+    /// and those of the other processes a test started): what `clock.*` moves.
+    public var clockGroup: SchedulerGroup?
 
     /// The zone that local clock times ("20:00") are read in. Found on first use:
     /// `TimeZone.current` costs 1.4M instructions, and most scripts never ask.

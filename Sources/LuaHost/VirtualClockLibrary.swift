@@ -34,9 +34,15 @@ public enum VirtualClockLibrary {
         host.scheduler.clock as! VirtualClock
     }
 
+    /// What the clock functions move: the host's `clockGroup` (this process and the
+    /// others a test started on the same machine), else the host's scheduler alone.
+    private static func group(of host: LuaHost) -> SchedulerGroup {
+        host.clockGroup ?? SchedulerGroup(clock: virtualClock(of: host), schedulers: [host.scheduler])
+    }
+
     /// The clock is the test's to move, and it is already moving while a hook runs.
     private static func refuseInsideHook(_ host: LuaHost, _ function: String) throws(APIError) {
-        guard !host.scheduler.isDispatching else {
+        guard !host.scheduler.isDispatching, host.clockGroup?.isDispatching != true else {
             throw APIError("\(function) cannot be called while a hook runs; move the clock from the test itself")
         }
     }
@@ -66,11 +72,33 @@ public enum VirtualClockLibrary {
         return ns
     }
 
+    /// Runs a function of a test library made outside this module (the other
+    /// processes of `cdscript test`) as the clock functions run: as a host call
+    /// from `L` (hooks fired meanwhile run as they would under `clock.advance`),
+    /// refused while a hook runs, and raising the hook errors it caused once it is
+    /// done. `body` pushes its results and returns their count; what it throws is
+    /// raised with its description as the message.
+    public static func testLibraryCall(_ L: OpaquePointer?, host: LuaHost, function: String, _ body: (LuaState) throws -> Int32) -> Int32 {
+        LuaHost.hostCall(L, host.context) { host, L throws(APIError) in
+            var results: Int32 = 0
+            try raisingHookErrors(host, function) { () throws(APIError) in
+                do {
+                    results = try body(L)
+                } catch let error as APIError {
+                    throw error
+                } catch {
+                    throw APIError("\(error)")
+                }
+            }
+            return results
+        }
+    }
+
     static let clockAdvance: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let duration = try seconds(L, 1, "clock.advance")
             try raisingHookErrors(host, "clock.advance") { () throws(APIError) in
-                host.scheduler.advance(virtualClock(of: host), to: virtualClock(of: host).boot + duration)
+                group(of: host).advance(to: virtualClock(of: host).boot + duration)
             }
             lua_pushnumber(L.raw, Time.seconds(host.scheduler.now))
             return 1
@@ -81,7 +109,7 @@ public enum VirtualClockLibrary {
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
             var moved: Nanoseconds?
             try raisingHookErrors(host, "clock.next") { () throws(APIError) in
-                moved = host.scheduler.next(virtualClock(of: host))
+                moved = group(of: host).next()
             }
             if let moved { lua_pushnumber(L.raw, Time.seconds(moved)) } else { L.pushNil() }
             return 1
@@ -111,7 +139,7 @@ public enum VirtualClockLibrary {
             var reached: RunAllLimitReached?
             try raisingHookErrors(host, fn) { () throws(APIError) in
                 do throws(RunAllLimitReached) {
-                    try host.scheduler.runAll(virtualClock(of: host), limit: limit)
+                    try group(of: host).runAll(limit: limit)
                 } catch {
                     reached = error
                 }
@@ -161,7 +189,7 @@ public enum VirtualClockLibrary {
             // As in production, where the loop learns of the change at once and
             // runs a pass: `at` countdowns follow the jump, a passed deadline ends.
             try raisingHookErrors(host, fn) { () throws(APIError) in
-                host.scheduler.runDue()
+                group(of: host).runDue()
             }
             return 0
         }
@@ -171,7 +199,7 @@ public enum VirtualClockLibrary {
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let duration = try seconds(L, 1, "clock.stall")
             try raisingHookErrors(host, "clock.stall") { () throws(APIError) in
-                host.scheduler.stall(virtualClock(of: host), for: duration)
+                group(of: host).stall(for: duration)
             }
             lua_pushnumber(L.raw, Time.seconds(host.scheduler.now))
             return 1

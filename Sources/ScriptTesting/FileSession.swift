@@ -13,6 +13,8 @@ final class FileSession {
     let scheduler: Scheduler
     /// Hook errors reported while the current test runs.
     var hookErrors: [String] = []
+    /// The store and the other processes of the test that runs (TestMachine.swift).
+    var machine: TestMachine?
 
     init(runner: TestRunner, host: LuaHost, scheduler: Scheduler) {
         self.runner = runner
@@ -39,6 +41,7 @@ final class FileSession {
             L.pushHostFunction(function, context: context)
             L.setRawField(-2, name)
         }
+        machine?.pushHelpers(L)
         L.push(runner.outputLimit)
         L.setRawField(-2, "output_limit")
         L.push(runner.updateSnapshots)
@@ -66,6 +69,9 @@ final class FileSession {
     /// (its buttons and key bindings gone), no recorded plugin calls.
     func endTest() {
         runner.stopAll(scheduler)
+        if let problem = machine?.endTest() {
+            hookErrors.append("cdscript test: what the test stored could not be removed: \(problem)")
+        }
         host.replaceViewController(runner.freshView())
         host.plugins.recorder?.removeAll()
     }
@@ -91,15 +97,16 @@ final class FileSession {
         let s = session(context)
         s.hookErrors.removeAll()
         s.host.plugins.recorder?.removeAll()
+        s.machine?.beginTest()
         return 0
     }
 
     /// `H.test_end()`: cleans up after the test; returns the hook errors it caused.
     static let testEnd: cd_host_function = { L, context in
         let s = session(context)
+        s.endTest()
         let errors = s.hookErrors
         s.hookErrors.removeAll()
-        s.endTest()
         LuaState(L!).pushList(errors)
         return 1
     }

@@ -27,6 +27,7 @@ enum TestPrelude {
         PackageResources.test_structure_lua,  // spies, blocks, hooks, environments, scripts, captured output
         PackageResources.test_time_lua,       // hermetic os.time/os.date/os.clock
         PackageResources.test_plugins_lua,    // plugin_calls
+        PackageResources.test_processes_lua,  // process: other processes, kill, restart, reboot
         PackageResources.prelude_busted_lua,  // busted's module, events, arg, --helper, -e
         PackageResources.test_running_lua,    // running the blocks and tests
     ].map { String(decoding: $0, as: UTF8.self) }.joined()

@@ -79,6 +79,12 @@ public final class TestRunner {
     /// The most a test's printed output may hold; more is cut with a note.
     public var outputLimit = 65_536
 
+    /// `--state-dir`, `--store`: the store specs run against (each test under
+    /// an id prefix of its own, TestStore.swift); nil gives each test a store in memory.
+    public var store: CountdownPersistence?
+    /// The store of every test of this run (made on first use, from `store`).
+    public private(set) lazy var testStore = TestStore(shared: store)
+
     public init(filter: String? = nil) {
         self.filters = filter.map { [$0] } ?? []
     }
@@ -91,6 +97,8 @@ public final class TestRunner {
         host.timeZone = timeZone
         host.plugins.recorder = PluginRecorder()
         let session = FileSession(runner: self, host: host, scheduler: scheduler)
+        // The machine the file runs on: its store, fresh for each test, and the other processes a test starts.
+        session.machine = TestMachine(runner: self, main: host, clock: clock, store: testStore)
         host.reportError = { [weak session] in session?.hookErrors.append($0) }
         // The prelude's helpers reach the session through an unretained pointer:
         // it must live until the file is done, not only until its last use here.

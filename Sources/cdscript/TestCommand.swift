@@ -23,7 +23,11 @@ struct TestCommand: ParsableCommand {
             -o json, a Lua output handler or --list).
             Exit codes: 0 all passed, 1 a test failed or raised, a file did not load or
             no test ran, 4 a path is missing or holds no test files, 5 a report file
-            cannot be written or luassert cannot be loaded, 64 bad usage.
+            cannot be written or luassert cannot be loaded, 6 the store of --state-dir
+            or --store cannot be used, 64 bad usage.
+            Each test has a store of its own, in memory unless --state-dir or --store
+            names a real one (integration tests: each test under an id prefix of its
+            own, removed after it).
             """
     )
 
@@ -169,6 +173,12 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory a test file's Lua state may hold, as for run: bytes, or with K, M or G (512M); 0 for no limit. A test that goes past it fails with the memory error.", valueName: "SIZE"))
     var memoryLimit: String = "512M"
 
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp("Run the specs against the SQLite store in DIR (integration tests) instead of a store in memory per test; each test's countdowns are kept apart under an id prefix and removed after it.", valueName: "DIR"), completion: .directory)
+    var stateDir: String?
+
+    @Option(name: .customLong("store"), help: ArgumentHelp("Run the specs against Redis: redis://[:PASSWORD@]HOST[:PORT][/DB], as --state-dir.", valueName: "URL"))
+    var storeURL: String?
+
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"), completion: .directory)
     var pluginPath: [String] = []
 
@@ -229,6 +239,8 @@ struct TestCommand: ParsableCommand {
         }
         let runner = settings.runner(budget: budget, memoryLimit: memoryLimit, updateSnapshots: updateSnapshots,
                                      pluginPath: PluginPath.standard(extra: pluginPath))
+        runner.store = try openIntegrationStore()
+        defer { if let store = runner.store { cleanUp(store, runner: runner) } }
         if settings.list {
             for file in files {
                 var report = runner.run(file: file)

@@ -33,6 +33,13 @@ public final class StoreBinding {
     /// Failures already reported: each distinct one is reported once.
     var reportedErrors: Set<String> = []
 
+    /// Forgets the failures reported so far, so that the next one is reported
+    /// again: `cdscript test` gives each test a store of its own.
+    public func forgetReportedErrors() {
+        reportedErrors.removeAll()
+        lastError = nil
+    }
+
     init(vm: LuaVM, scheduler: Scheduler) {
         self.vm = vm
         self.scheduler = scheduler
