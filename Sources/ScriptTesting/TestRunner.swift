@@ -119,7 +119,8 @@ public final class TestRunner {
         }
         let paths = PathRestorer(path: path, shortName: shortName(L, suiteRef))
         budget.restore()
-        let loadFailure = host.runScript(atPath: path)
+        // The file's main chunk sees busted's `arg` (the prelude set it), not its own.
+        let loadFailure = host.runScript(atPath: path, settingArg: false)
         budget.suspend()
         if let failure = loadFailure {
             let (message, traceback) = Traceback.split(failure.message)

@@ -35,6 +35,8 @@ struct TestSettings {
     var deferPrint: Bool
     var suppressPending: Bool
     var coverage: Bool
+    /// `--cdscript-names`: TAP and JUnit name tests as cdscript did, not as busted does.
+    var reportNames: ReportNames
     /// The command line after `test`, for the specs' `arg`.
     var arguments: [String]
 
@@ -96,6 +98,7 @@ struct TestSettings {
         } catch let error as ValidationError {
             throw Usage(message: error.message)
         }
+        reportNames = command.cdscriptNames ? .cdscript : .busted
         arguments = Array(CommandLine.arguments.drop { $0 != "test" }.dropFirst())
         // Shuffled runs say their seed, so that a failure that depends on the order can be run again.
         if seed == nil, shuffleFiles || shuffleTests {
@@ -153,6 +156,8 @@ struct TestSettings {
         runner.listOnly = list
         runner.coverage = coverage
         runner.arguments = arguments
+        // busted's arg[-1] is the interpreter it runs on: cdscript, which runs a plain Lua file as lua5.4 does.
+        runner.interpreter = InterpreterArguments.executablePath
         // Test files find plugins as scripts do (./plugins, the config folder, CDSCRIPT_PLUGIN_PATH, --plugin-path).
         let prepare = runner.prepareHost
         runner.prepareHost = { host in

@@ -156,6 +156,9 @@ struct TestCommand: ParsableCommand {
     @Flag(help: "Write TAP version 13 on stdout (as -o TAP).")
     var tap = false
 
+    @Flag(name: .customLong("cdscript-names"), help: "Name tests in TAP and JUnit as cdscript did before: the file first and blocks joined by ` > ` (`FILE: outer > test`), one JUnit testsuite per file. By default they are busted's names and layout.")
+    var cdscriptNames = false
+
     @Flag(name: .customLong("update-snapshots"), help: "Rewrite the snapshots (__snapshots__/FILE.snap) that to_match_snapshot finds different.")
     var updateSnapshots = false
 
@@ -239,7 +242,7 @@ struct TestCommand: ParsableCommand {
         }
         let reports = try settings.output.run(files: files, runner: runner, settings: settings)
         if let junit {
-            try TestOutput.writeJUnit(reports, to: junit)
+            try TestOutput.writeJUnit(reports, to: junit, names: settings.reportNames)
         }
         if settings.coverage {
             try TestOutput.writeCoverage(reports, files: files, settings: settings, luacovFile: coverageConfigFile)
