@@ -86,7 +86,8 @@ do
         if name == key then return _G[key] end
       end
     end,
-    __newindex = function(_, key, value) api[key] = value end,
+    -- Read-only, as busted's module is.
+    __newindex = function() error("Attempt to modify busted", 2) end,
   })
   package.loaded.busted = module
 end

@@ -304,14 +304,21 @@ end
 
 -- Runs a block as busted does: its body (collecting children), strict_setup,
 -- its children in order, lazy_teardown (when lazy_setup ran), strict_teardown.
+-- busted's states: one per running block, an insulate's saved globals or false.
+-- When an expose ends, the block around it saves its state again, so what the
+-- expose wrote to _G and package.loaded outlives an insulate around it.
+local states = {}
+
 run_block = function(b)
-  local globals = b.envmode == "insulate" and save_globals() or nil
+  states[#states + 1] = b.envmode == "insulate" and save_globals() or false
   local registrations, plugins = H.save(), used_mark()
   local ok = true
   if b.fn then
     local outer = block
     block = b
-    if b.envmode == "expose" then b.write_to = (b.parent and b.parent.parent) or root end
+    -- Globals an expose sets go to the block around its parent (busted's
+    -- unwrap), or to _G when its parent is the file: the next blocks see them.
+    if b.envmode == "expose" then b.write_to = (b.parent and b.parent.parent) or { env = _G } end
     local failure = with_hook_errors(call(b.fn, b))
     b.write_to = nil
     block = outer
@@ -347,6 +354,8 @@ run_block = function(b)
     forget_plugins(plugins)
     H.restore(registrations)
   end
+  local globals = table.remove(states)
+  if b.envmode == "expose" and #states > 0 then states[#states] = states[#states] and save_globals() end
   if globals then restore_globals(globals) end
 end
 
