@@ -7,7 +7,10 @@ extension LuaHost {
     /// global `arg` (`arg[0]` is the path) and as the chunk's `...`.
     /// Returns nil when the chunk ran to its end. With `settingArg` false the global
     /// `arg` is left as it is (a test file sees busted's, set by the test runner).
-    public func runScript(atPath path: String, arguments: [String] = [], settingArg: Bool = true) -> ScriptFailure? {
+    /// `prepareChunk`, when given, is called with the loaded chunk on top of the
+    /// stack before it runs (the test runner gives it its environment there).
+    public func runScript(atPath path: String, arguments: [String] = [], settingArg: Bool = true,
+                          prepareChunk: ((LuaState) -> Void)? = nil) -> ScriptFailure? {
         let source: Data
         do {
             source = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -16,7 +19,7 @@ extension LuaHost {
             return ScriptFailure(kind: .unreadable, message: "cannot read script \(path): \(Self.describeReadFailure(path: path, fallback: reason))")
         }
         plugins.scriptDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-        return runScript(source: Self.executableScriptText(source), chunkName: "@" + path, arguments: [path] + arguments, settingArg: settingArg)
+        return runScript(source: Self.executableScriptText(source), chunkName: "@" + path, arguments: [path] + arguments, settingArg: settingArg, prepareChunk: prepareChunk)
     }
 
     /// The text of a script file as `lua.c` reads it: a UTF-8 byte order mark is
@@ -34,7 +37,8 @@ extension LuaHost {
     }
 
     /// Runs source text as a script. `arguments[0]` becomes `arg[0]`.
-    public func runScript(source: Data, chunkName: String, arguments: [String] = [], settingArg: Bool = true) -> ScriptFailure? {
+    public func runScript(source: Data, chunkName: String, arguments: [String] = [], settingArg: Bool = true,
+                          prepareChunk: ((LuaState) -> Void)? = nil) -> ScriptFailure? {
         let L = vm.state
         let base = L.top
         defer { L.setTop(base) }
@@ -45,6 +49,11 @@ extension LuaHost {
         if status != LUA_OK {
             let message = L.string(at: -1) ?? "unknown load error"
             return ScriptFailure(kind: status == LUA_ERRSYNTAX ? .syntax : .runtime, message: message)
+        }
+        if let prepareChunk {
+            let top = L.top
+            prepareChunk(L)
+            L.setTop(top)
         }
         // Room for the arguments as `...`, the traceback handler and setGlobal's temporaries:
         // the C API guarantees only LUA_MINSTACK (20) free slots.

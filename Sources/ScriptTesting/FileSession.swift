@@ -13,6 +13,9 @@ final class FileSession {
     let scheduler: Scheduler
     /// Hook errors reported while the current test runs.
     var hookErrors: [String] = []
+    /// Whether the file that runs is the first in its Lua state (the prelude runs
+    /// --helper and -e only then, and sets up what lasts in the state).
+    var firstInState = true
 
     init(runner: TestRunner, host: LuaHost, scheduler: Scheduler) {
         self.runner = runner
@@ -45,6 +48,8 @@ final class FileSession {
         L.setRawField(-2, "update_snapshots")
         L.push(runner.coverage)
         L.setRawField(-2, "coverage")
+        L.push(firstInState)
+        L.setRawField(-2, "first_in_state")
         // What busted gives a spec before it runs (Lua/prelude_busted.lua).
         let texts: [(String, String?)] = [("lpath", runner.lpath), ("cpath", runner.cpath), ("helper", runner.helper), ("interpreter", runner.interpreter)]
         for (name, value) in texts {

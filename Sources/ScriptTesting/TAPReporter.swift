@@ -20,13 +20,13 @@ public final class TAPReporter: TestReporter {
         var lines: [String] = []
         if let loadError = report.loadError {
             number += 1
-            let description = names == .busted ? Self.escape(report.path) : "\(Self.escape(report.path)): (file did not load)"
+            let description = names == .busted ? Self.escapeDirectives(report.path) : "\(Self.escape(report.path)): (file did not load)"
             lines.append("not ok \(number) - \(description)")
             lines += yaml(["message": loadError, "severity": "error"], order: ["message", "severity"])
         }
         for result in report.results {
             number += 1
-            let description = names == .busted ? Self.escape(result.bustedReportName) : "\(Self.escape(report.path)): \(Self.escape(result.name))"
+            let description = names == .busted ? Self.escapeDirectives(result.bustedReportName) : "\(Self.escape(report.path)): \(Self.escape(result.name))"
             switch result.status {
             case .passed:
                 lines.append("ok \(number) - \(description)")
@@ -52,6 +52,25 @@ public final class TAPReporter: TestReporter {
     public func closing(_ summary: TestSummary) -> [String] {
         let errors = summary.errors > 0 ? ["# \(summary.failures) failed by assertions, \(summary.errors) by errors"] : []
         return ["1..\(number)"] + errors + ["# " + summary.line]
+    }
+
+    /// busted's names as it writes them (`passes #tag` stays so), with only what
+    /// a TAP reader would take for a directive escaped: a `#` after a space that
+    /// is followed by a space, the end, or SKIP or TODO.
+    static func escapeDirectives(_ text: String) -> String {
+        var out = ""
+        let characters = Array(text.replacingOccurrences(of: "\n", with: " "))
+        for (i, character) in characters.enumerated() {
+            if character == "#", i == 0 || characters[i - 1] == " " {
+                let rest = String(characters[(i + 1)...]).trimmingPrefix(while: { $0 == " " }).uppercased()
+                if i + 1 == characters.count || characters[i + 1] == " " || rest.hasPrefix("SKIP") || rest.hasPrefix("TODO") {
+                    out += "\\#"
+                    continue
+                }
+            }
+            out.append(character)
+        }
+        return out
     }
 
     /// `#` starts a directive and `\` escapes in a TAP description.

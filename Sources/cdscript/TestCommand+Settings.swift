@@ -35,6 +35,8 @@ struct TestSettings {
     var deferPrint: Bool
     var suppressPending: Bool
     var coverage: Bool
+    /// busted's auto-insulate: each file in a fresh Lua state (true), or all in one.
+    var autoInsulate: Bool
     /// `--cdscript-names`: TAP and JUnit name tests as cdscript did, not as busted does.
     var reportNames: ReportNames
     /// The command line after `test`, for the specs' `arg`.
@@ -92,6 +94,7 @@ struct TestSettings {
         deferPrint = command.deferPrint ?? config.flag("defer-print") ?? false
         suppressPending = command.suppressPending ?? config.flag("suppress-pending") ?? false
         coverage = command.coverage ?? config.flag("coverage", "c") ?? false
+        autoInsulate = command.autoInsulate ?? config.flag("auto-insulate") ?? true
         let outputName = command.output ?? config.text("output", "o") ?? (command.tap ? "TAP" : "utfTerminal")
         do {
             output = try TestOutput(name: outputName, options: TestCommand.tagList(nonEmpty(command.xoutput) ?? config.list("Xoutput") ?? []), verbose: verbose)
@@ -155,6 +158,7 @@ struct TestSettings {
         runner.keepGoing = keepGoing
         runner.listOnly = list
         runner.coverage = coverage
+        runner.sharesState = !autoInsulate
         runner.arguments = arguments
         // busted's arg[-1] is the interpreter it runs on: cdscript, which runs a plain Lua file as lua5.4 does.
         runner.interpreter = InterpreterArguments.executablePath

@@ -122,7 +122,7 @@ struct TestCommand: ParsableCommand {
     @Flag(name: .customLong("suppress-pending"), inversion: .prefixedNo, help: "Leave pending tests out of the report and the totals.")
     var suppressPending: Bool?
 
-    @Flag(name: .customLong("auto-insulate"), inversion: .prefixedNo, help: "Accepted: each file always runs in a fresh Lua state of its own, so files never share globals.")
+    @Flag(name: .customLong("auto-insulate"), inversion: .prefixedNo, help: "Run each file in a fresh Lua state of its own (default); --no-auto-insulate: the files share one, so a library they load is loaded once and what one puts in _G or package.loaded the next see, as under busted. Each file still starts its clock at 0.")
     var autoInsulate: Bool?
 
     @Option(name: .customLong("lua"), help: ArgumentHelp("Accepted and not used: cdscript runs its own Lua 5.4 (it says so on stderr).", valueName: "LUA"))

@@ -171,7 +171,10 @@ end
 -- modules stay loaded, as under busted.
 local used = {}
 do
-  local host_use = use
+  -- The host's own `use`, kept for the next test files of a shared state (--no-auto-insulate).
+  local registry = debug.getregistry()
+  registry["cdscript.test.use"] = registry["cdscript.test.use"] or use
+  local host_use = registry["cdscript.test.use"]
   use = function(name, ...)
     if type(name) == "string" and package.loaded[name] == nil then used[#used + 1] = name end
     return host_use(name, ...)
@@ -364,6 +367,9 @@ local suite = {}
 -- How Lua names the test file in messages and tracebacks: long paths are cut
 -- to "...tail"; the runner puts the whole path back.
 suite.short_src = load("return debug.getinfo(1, 'S').short_src", "@" .. test_file)()
+
+-- The test file's main chunk, before it runs: its globals go to the file's environment.
+suite.set_env = set_env
 
 -- Runs every test of the file; returns the results in the order they ran.
 -- opts: filter (text or Lua pattern), tags and exclude_tags (sets of names),

@@ -6,7 +6,10 @@
 -- `s.calls[i]` as the list of arguments (luassert's `vals`/`refs` stay readable).
 do
   local spy_mt = getmetatable(luassert_spy.new(function() end))
-  local call = spy_mt.__call
+  -- Test files that share a Lua state (--no-auto-insulate) load this prelude
+  -- once each: luassert's own __call is kept, so the wrapping is done once.
+  local call = rawget(spy_mt, "__cdscript_luassert_call") or spy_mt.__call
+  rawset(spy_mt, "__cdscript_luassert_call", call)
   local entry_fields = function(entry) return { vals = entry.vals, refs = entry.refs } end
   spy_mt.__call = function(self, ...)
     local calls = rawget(self, "calls")
