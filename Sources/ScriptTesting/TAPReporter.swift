@@ -54,16 +54,15 @@ public final class TAPReporter: TestReporter {
         return ["1..\(number)"] + errors + ["# " + summary.line]
     }
 
-    /// busted's names as it writes them (`passes #tag` stays so), with only what
-    /// a TAP reader would take for a directive escaped: a `#` after a space that
-    /// is followed by a space, the end, or SKIP or TODO.
+    /// busted's names as it writes them (`passes #tag`, `# counts`), with only
+    /// a `#` escaped that a TAP reader would take for a SKIP or TODO directive.
     static func escapeDirectives(_ text: String) -> String {
         var out = ""
         let characters = Array(text.replacingOccurrences(of: "\n", with: " "))
         for (i, character) in characters.enumerated() {
-            if character == "#", i == 0 || characters[i - 1] == " " {
+            if character == "#" {
                 let rest = String(characters[(i + 1)...]).trimmingPrefix(while: { $0 == " " }).uppercased()
-                if i + 1 == characters.count || characters[i + 1] == " " || rest.hasPrefix("SKIP") || rest.hasPrefix("TODO") {
+                if rest.hasPrefix("SKIP") || rest.hasPrefix("TODO") {
                     out += "\\#"
                     continue
                 }
