@@ -5,8 +5,12 @@ import Foundation
 extension LuaHost {
     /// Loads and runs a script file's main chunk. Script arguments reach Lua as the
     /// global `arg` (`arg[0]` is the path) and as the chunk's `...`.
-    /// Returns nil when the chunk ran to its end.
-    public func runScript(atPath path: String, arguments: [String] = []) -> ScriptFailure? {
+    /// Returns nil when the chunk ran to its end. With `settingArg` false the global
+    /// `arg` is left as it is (a test file sees busted's, set by the test runner).
+    /// `prepareChunk`, when given, is called with the loaded chunk on top of the
+    /// stack before it runs (the test runner gives it its environment there).
+    public func runScript(atPath path: String, arguments: [String] = [], settingArg: Bool = true,
+                          prepareChunk: ((LuaState) -> Void)? = nil) -> ScriptFailure? {
         let source: Data
         do {
             source = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -15,7 +19,7 @@ extension LuaHost {
             return ScriptFailure(kind: .unreadable, message: "cannot read script \(path): \(Self.describeReadFailure(path: path, fallback: reason))")
         }
         plugins.scriptDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-        return runScript(source: Self.executableScriptText(source), chunkName: "@" + path, arguments: [path] + arguments)
+        return runScript(source: Self.executableScriptText(source), chunkName: "@" + path, arguments: [path] + arguments, settingArg: settingArg, prepareChunk: prepareChunk)
     }
 
     /// The text of a script file as `lua.c` reads it: a UTF-8 byte order mark is
@@ -33,7 +37,8 @@ extension LuaHost {
     }
 
     /// Runs source text as a script. `arguments[0]` becomes `arg[0]`.
-    public func runScript(source: Data, chunkName: String, arguments: [String] = []) -> ScriptFailure? {
+    public func runScript(source: Data, chunkName: String, arguments: [String] = [], settingArg: Bool = true,
+                          prepareChunk: ((LuaState) -> Void)? = nil) -> ScriptFailure? {
         let L = vm.state
         let base = L.top
         defer { L.setTop(base) }
@@ -45,17 +50,24 @@ extension LuaHost {
             let message = L.string(at: -1) ?? "unknown load error"
             return ScriptFailure(kind: status == LUA_ERRSYNTAX ? .syntax : .runtime, message: message)
         }
+        if let prepareChunk {
+            let top = L.top
+            prepareChunk(L)
+            L.setTop(top)
+        }
         // Room for the arguments as `...`, the traceback handler and setGlobal's temporaries:
         // the C API guarantees only LUA_MINSTACK (20) free slots.
         guard arguments.count < Int(Int32.max) - 3, lua_checkstack(L.raw, Int32(arguments.count) + 3) != 0 else {
             return ScriptFailure(kind: .runtime, message: "too many script arguments (\(arguments.count))")
         }
-        lua_createtable(L.raw, Int32(arguments.count), 1)
-        for (i, argument) in arguments.enumerated() {
-            L.push(argument)
-            L.setRawItem(-2, i)
+        if settingArg {
+            lua_createtable(L.raw, Int32(arguments.count), 1)
+            for (i, argument) in arguments.enumerated() {
+                L.push(argument)
+                L.setRawItem(-2, i)
+            }
+            setGlobal("arg")
         }
-        setGlobal("arg")
         for argument in arguments.dropFirst() { L.push(argument) }
         let callStatus = cd_pcall_traceback(L.raw, Int32(max(0, arguments.count - 1)), 0)
         if callStatus == LUA_ERRMEM {
@@ -65,6 +77,23 @@ extension LuaHost {
             return ScriptFailure(kind: .runtime, message: L.string(at: -1) ?? "error object is not a string")
         }
         return nil
+    }
+
+    /// Sets the global `arg` as `lua5.4` makes it: the script at 0, its arguments
+    /// from 1, and what came before the script on the command line (the
+    /// interpreter and its options) at -1, -2, ... counting back from the script.
+    public func setArgTable(script: String, arguments: [String], interpreter: [String]) {
+        let L = vm.state
+        lua_createtable(L.raw, Int32(clamping: arguments.count), Int32(clamping: interpreter.count + 1))
+        for (i, item) in ([script] + arguments).enumerated() {
+            L.push(item)
+            L.setRawItem(-2, i)
+        }
+        for (i, item) in interpreter.reversed().enumerated() {
+            L.push(item)
+            L.setRawItem(-2, -(i + 1))
+        }
+        setGlobal("arg")
     }
 
     static func describeReadFailure(path: String, fallback: String) -> String {

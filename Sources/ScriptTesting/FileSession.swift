@@ -15,6 +15,9 @@ final class FileSession {
     var hookErrors: [String] = []
     /// The store and the other processes of the test that runs (TestMachine.swift).
     var machine: TestMachine?
+    /// Whether the file that runs is the first in its Lua state (the prelude runs
+    /// --helper and -e only then, and sets up what lasts in the state).
+    var firstInState = true
 
     init(runner: TestRunner, host: LuaHost, scheduler: Scheduler) {
         self.runner = runner
@@ -48,6 +51,8 @@ final class FileSession {
         L.setRawField(-2, "update_snapshots")
         L.push(runner.coverage)
         L.setRawField(-2, "coverage")
+        L.push(firstInState)
+        L.setRawField(-2, "first_in_state")
         // What busted gives a spec before it runs (Lua/prelude_busted.lua).
         let texts: [(String, String?)] = [("lpath", runner.lpath), ("cpath", runner.cpath), ("helper", runner.helper), ("interpreter", runner.interpreter)]
         for (name, value) in texts {

@@ -1,11 +1,69 @@
 import CountdownCore
 
-/// JUnit XML for CI systems: one `<testsuite>` per file, one `<testcase>` per
-/// test; failed assertions are `<failure>`, a file that did not load is an
-/// `<error>`, pending tests are `<skipped>`. No timestamps or durations, so the
-/// same files give the same XML.
+/// JUnit XML for CI systems, laid out as busted's junit output by default: one
+/// `<testsuite name="Run 1 of 1">` holding every test as a `<testcase>` named
+/// with busted's full name, `classname` its `FILE:LINE`; failed assertions are
+/// `<failure>`, errors `<error>`, pending tests `<skipped/>`; an error outside
+/// a test (a describe's body, setup, teardown) is an `<error>` in the
+/// testsuite, a file that did not load an `<error>` in `<testsuites>`. With
+/// `.cdscript` names: one `<testsuite>` per file, as cdscript wrote it before.
+/// No timestamps or durations, so the same files give the same XML.
 public enum JUnitReport {
-    public static func xml(_ reports: [FileReport]) -> String {
+    public static func xml(_ reports: [FileReport], names: ReportNames = .busted) -> String {
+        names == .busted ? bustedLayout(reports) : cdscriptLayout(reports)
+    }
+
+    /// busted's layout (its outputHandlers/junit.lua), without times.
+    static func bustedLayout(_ reports: [FileReport]) -> String {
+        let testDescriptors: Set = ["it", "pending"]
+        var tests = 0, failures = 0, errors = 0, skipped = 0
+        var topErrors = "", body = ""
+        for report in reports {
+            if let loadError = report.loadError {
+                errors += 1
+                topErrors += "  <error>\(text(loadError))</error>\n"
+            }
+            for result in report.results {
+                let failure = result.status == .failed ? FailureText(result).lines.joined(separator: "\n") : ""
+                guard testDescriptors.contains(result.descriptor) || result.descriptor.hasSuffix("_each") else {
+                    // An error outside any test: busted writes it into the suite, not as a testcase.
+                    errors += 1
+                    body += "    <error>\(text(failure))</error>\n"
+                    continue
+                }
+                tests += 1
+                let open = "    <testcase classname=\"\(attribute(report.path)):\(result.line)\" name=\"\(attribute(result.bustedReportName))\""
+                switch result.status {
+                case .passed:
+                    body += open + "/>\n"
+                case .skipped:
+                    skipped += 1
+                    body += open + ">\n      <skipped/>\n    </testcase>\n"
+                case .failed:
+                    let kind = result.isError ? "error" : "failure"
+                    if result.isError { errors += 1 } else { failures += 1 }
+                    let headline = FailureText(result).headline
+                    let firstLine = headline.split(separator: "\n").first.map(String.init) ?? headline
+                    body += open + ">\n      <\(kind) message=\"\(attribute(firstLine))\">\(text(failure))</\(kind)>\n"
+                    if !result.output.isEmpty {
+                        body += "      <system-out>\(text(result.output.joined(separator: "\n")))</system-out>\n"
+                    }
+                    body += "    </testcase>\n"
+                }
+            }
+        }
+        let suiteErrors = errors - reports.filter { $0.loadError != nil }.count
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites tests=\"\(tests)\" errors=\"\(errors)\" failures=\"\(failures)\" skip=\"\(skipped)\">\n"
+        out += topErrors
+        out += "  <testsuite name=\"Run 1 of 1\" tests=\"\(tests)\" errors=\"\(suiteErrors)\" failures=\"\(failures)\" skip=\"\(skipped)\">\n"
+        out += body
+        out += "  </testsuite>\n</testsuites>\n"
+        return out
+    }
+
+    /// One testsuite per file, the file in every testcase's classname.
+    static func cdscriptLayout(_ reports: [FileReport]) -> String {
         let total = TestSummary(reports)
         let tests = reports.reduce(0) { $0 + $1.results.count + ($1.loadError == nil ? 0 : 1) }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -2,11 +2,17 @@ import CountdownCore
 
 /// TAP version 13: one `ok`/`not ok` line per test, failures in a YAML block,
 /// pending tests as `# SKIP`, the plan at the end, and the totals as a final
-/// comment line.
+/// comment line. Tests are named as busted's TAP names them (`ok 1 - outer
+/// inner test`, `ok 2 - # SKIP outer later`, a file that did not load by its
+/// path), or with `.cdscript` names as cdscript did before (`ok 1 - FILE:
+/// outer > inner > test`, `ok 2 - FILE: outer > later # SKIP pending`).
 public final class TAPReporter: TestReporter {
     private var number = 0
+    private let names: ReportNames
 
-    public init() {}
+    public init(names: ReportNames = .busted) {
+        self.names = names
+    }
 
     public func opening() -> [String] { ["TAP version 13"] }
 
@@ -14,15 +20,18 @@ public final class TAPReporter: TestReporter {
         var lines: [String] = []
         if let loadError = report.loadError {
             number += 1
-            lines.append("not ok \(number) - \(Self.escape(report.path)): (file did not load)")
+            let description = names == .busted ? Self.escapeDirectives(report.path) : "\(Self.escape(report.path)): (file did not load)"
+            lines.append("not ok \(number) - \(description)")
             lines += yaml(["message": loadError, "severity": "error"], order: ["message", "severity"])
         }
         for result in report.results {
             number += 1
-            let description = "\(Self.escape(report.path)): \(Self.escape(result.name))"
+            let description = names == .busted ? Self.escapeDirectives(result.bustedReportName) : "\(Self.escape(report.path)): \(Self.escape(result.name))"
             switch result.status {
             case .passed:
                 lines.append("ok \(number) - \(description)")
+            case .skipped where names == .busted:
+                lines.append("ok \(number) - # SKIP \(description)")
             case .skipped:
                 lines.append("ok \(number) - \(description) # SKIP pending")
             case .failed:
@@ -43,6 +52,24 @@ public final class TAPReporter: TestReporter {
     public func closing(_ summary: TestSummary) -> [String] {
         let errors = summary.errors > 0 ? ["# \(summary.failures) failed by assertions, \(summary.errors) by errors"] : []
         return ["1..\(number)"] + errors + ["# " + summary.line]
+    }
+
+    /// busted's names as it writes them (`passes #tag`, `# counts`), with only
+    /// a `#` escaped that a TAP reader would take for a SKIP or TODO directive.
+    static func escapeDirectives(_ text: String) -> String {
+        var out = ""
+        let characters = Array(text.replacingOccurrences(of: "\n", with: " "))
+        for (i, character) in characters.enumerated() {
+            if character == "#" {
+                let rest = String(characters[(i + 1)...]).trimmingPrefix(while: { $0 == " " }).uppercased()
+                if rest.hasPrefix("SKIP") || rest.hasPrefix("TODO") {
+                    out += "\\#"
+                    continue
+                }
+            }
+            out.append(character)
+        }
+        return out
     }
 
     /// `#` starts a directive and `\` escapes in a TAP description.

@@ -89,8 +89,22 @@ public final class TestRunner {
         self.filters = filter.map { [$0] } ?? []
     }
 
-    /// Runs the tests of the file at `path`.
-    public func run(file path: String) -> FileReport {
+    /// busted's `--no-auto-insulate` (`.busted`'s `["auto-insulate"] = false`):
+    /// the files share one Lua state, so what one loads (`package.loaded`) or
+    /// sets in `_G` the next ones see, and a library is loaded once for all of
+    /// them. Each file still starts with its clock at 0, no countdown, and its
+    /// own globals (those it sets without `_G.`), as under busted. The `--helper`
+    /// and `-e` statements run once, before the first file.
+    public var sharesState = false
+    /// The state the files share, once the first has run.
+    private var shared: FileSession?
+
+    /// The host, scheduler and session a file runs in: fresh, or the shared ones.
+    private func session() -> (session: FileSession, first: Bool) {
+        if sharesState, let shared {
+            (shared.scheduler.clock as? VirtualClock)?.restart(boot: 0, wall: wallStart)
+            return (shared, false)
+        }
         let clock = VirtualClock(boot: 0, wall: wallStart)
         let scheduler = Scheduler(clock: clock)
         let host = LuaHost(scheduler: scheduler, limits: limits)
@@ -100,14 +114,24 @@ public final class TestRunner {
         // The machine the file runs on: its store, fresh for each test, and the other processes a test starts.
         session.machine = TestMachine(runner: self, main: host, clock: clock, store: testStore)
         host.reportError = { [weak session] in session?.hookErrors.append($0) }
-        // The prelude's helpers reach the session through an unretained pointer:
-        // it must live until the file is done, not only until its last use here.
-        defer { withExtendedLifetime(session) {} }
         VirtualClockLibrary.install(in: host)
         // `view.*` draws on a virtual terminal: view.get, view.press and
         // view.screen() work in tests without a real one.
         host.installView(freshView())
         prepareHost(host)
+        if sharesState { shared = session }
+        return (session, true)
+    }
+
+    /// Runs the tests of the file at `path`.
+    public func run(file path: String) -> FileReport {
+        let (session, first) = session()
+        let host = session.host
+        session.firstInState = first
+        // The prelude's helpers reach the session through an unretained pointer:
+        // it must live until the file is done, not only until its last use here.
+        // A shared state's next file must find no countdown left by this one.
+        defer { withExtendedLifetime(session) { if sharesState { session.endTest() } } }
 
         let L = host.vm.state
         let base = L.top
@@ -127,7 +151,15 @@ public final class TestRunner {
         }
         let paths = PathRestorer(path: path, shortName: shortName(L, suiteRef))
         budget.restore()
-        let loadFailure = host.runScript(atPath: path)
+        // The file's main chunk sees busted's `arg` (the prelude set it), not its own.
+        // Its globals are the file's own from its first line (busted's setfenv),
+        // so that files sharing a state (--no-auto-insulate) do not share them.
+        let loadFailure = host.runScript(atPath: path, settingArg: false) { L in
+            L.pushRef(suiteRef)
+            L.rawField(-1, "set_env")
+            L.pushValue(at: -3)
+            _ = L.call(arguments: 1, results: 0)
+        }
         budget.suspend()
         if let failure = loadFailure {
             let (message, traceback) = Traceback.split(failure.message)

@@ -34,7 +34,7 @@ extension CDScript {
         // (unless the host takes free ones back: CLinux.h).
         _ = cdl_heap_prefer_huge_pages()
         cdl_catch_sigpipe()
-        let arguments = LeadingStoreOptions.reordered(Array(CommandLine.arguments.dropFirst()))
+        let arguments = EmptyPathOptions.split(LeadingStoreOptions.reordered(Array(CommandLine.arguments.dropFirst())))
         if let message = CommandHints.preflight(arguments) {
             printError(message)
             Foundation.exit(ExitStatus.usage.rawValue)

@@ -23,6 +23,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Count the lines of the script's files that run: luacov.stats.out and lcov.info in the current folder, a summary on stderr.")
     var coverage = false
 
+    @Option(name: .customShort("e"), parsing: .singleValue, help: ArgumentHelp("Run the Lua STATEMENT before the script, as `lua5.4 -e` does (repeatable).", valueName: "STATEMENT"))
+    var statements: [String] = []
+
     @Argument(help: "The Lua script to run.", completion: .file(extensions: ["lua"]))
     var script: String
 
@@ -47,7 +50,12 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(ExitStatus.usage.rawValue)
         }
         try Self.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions, coverage: coverage) { host in
-            host.runScript(atPath: script, arguments: scriptArguments)
+            // `arg` as lua5.4 makes it, with the command line before the script at negative indices.
+            host.setArgTable(script: script, arguments: scriptArguments, interpreter: InterpreterArguments.beforeScript(scriptArguments: scriptArguments))
+            for statement in statements {
+                if let failure = host.runScript(source: Data(statement.utf8), chunkName: "=(command line)", settingArg: false) { return failure }
+            }
+            return host.runScript(atPath: script, arguments: scriptArguments, settingArg: false)
         }
     }
 

@@ -64,7 +64,7 @@ enum TestOutput {
             switch self {
             case .human(let marks): reporter = HumanReporter(marks: marks)
             case .gtest: reporter = GTestReporter()
-            default: reporter = TAPReporter()
+            default: reporter = TAPReporter(names: settings.reportNames)
             }
             // --defer-print: nothing is written before every file has run. Test
             // names, messages and captured output are the scripts' text on its way
@@ -81,7 +81,7 @@ enum TestOutput {
             return reports
         case .junit(let file):
             let reports = Self.runAll(files, runner: runner, settings: settings) { _ in }
-            try Self.write(JUnitReport.xml(reports), to: file, what: "JUnit report")
+            try Self.write(JUnitReport.xml(reports, names: settings.reportNames), to: file, what: "JUnit report")
             return reports
         case .json(let file):
             let reports = Self.runAll(files, runner: runner, settings: settings) { _ in }
@@ -150,8 +150,8 @@ enum TestOutput {
     }
 
     /// `--junit FILE`: the JUnit report, besides the output chosen with -o.
-    static func writeJUnit(_ reports: [FileReport], to file: String) throws {
-        try write(JUnitReport.xml(reports), to: file, what: "JUnit report")
+    static func writeJUnit(_ reports: [FileReport], to file: String, names: ReportNames) throws {
+        try write(JUnitReport.xml(reports, names: names), to: file, what: "JUnit report")
     }
 
     /// A whole report: on stdout without a file (a failure there is the

@@ -35,6 +35,10 @@ struct TestSettings {
     var deferPrint: Bool
     var suppressPending: Bool
     var coverage: Bool
+    /// busted's auto-insulate: each file in a fresh Lua state (true), or all in one.
+    var autoInsulate: Bool
+    /// `--cdscript-names`: TAP and JUnit name tests as cdscript did, not as busted does.
+    var reportNames: ReportNames
     /// The command line after `test`, for the specs' `arg`.
     var arguments: [String]
 
@@ -90,12 +94,14 @@ struct TestSettings {
         deferPrint = command.deferPrint ?? config.flag("defer-print") ?? false
         suppressPending = command.suppressPending ?? config.flag("suppress-pending") ?? false
         coverage = command.coverage ?? config.flag("coverage", "c") ?? false
+        autoInsulate = command.autoInsulate ?? config.flag("auto-insulate") ?? true
         let outputName = command.output ?? config.text("output", "o") ?? (command.tap ? "TAP" : "utfTerminal")
         do {
             output = try TestOutput(name: outputName, options: TestCommand.tagList(nonEmpty(command.xoutput) ?? config.list("Xoutput") ?? []), verbose: verbose)
         } catch let error as ValidationError {
             throw Usage(message: error.message)
         }
+        reportNames = command.cdscriptNames ? .cdscript : .busted
         arguments = Array(CommandLine.arguments.drop { $0 != "test" }.dropFirst())
         // Shuffled runs say their seed, so that a failure that depends on the order can be run again.
         if seed == nil, shuffleFiles || shuffleTests {
@@ -152,7 +158,10 @@ struct TestSettings {
         runner.keepGoing = keepGoing
         runner.listOnly = list
         runner.coverage = coverage
+        runner.sharesState = !autoInsulate
         runner.arguments = arguments
+        // busted's arg[-1] is the interpreter it runs on: cdscript, which runs a plain Lua file as lua5.4 does.
+        runner.interpreter = InterpreterArguments.executablePath
         // Test files find plugins as scripts do (./plugins, the config folder, CDSCRIPT_PLUGIN_PATH, --plugin-path).
         let prepare = runner.prepareHost
         runner.prepareHost = { host in

@@ -126,7 +126,7 @@ struct TestCommand: ParsableCommand {
     @Flag(name: .customLong("suppress-pending"), inversion: .prefixedNo, help: "Leave pending tests out of the report and the totals.")
     var suppressPending: Bool?
 
-    @Flag(name: .customLong("auto-insulate"), inversion: .prefixedNo, help: "Accepted: each file always runs in a fresh Lua state of its own, so files never share globals.")
+    @Flag(name: .customLong("auto-insulate"), inversion: .prefixedNo, help: "Run each file in a fresh Lua state of its own (default); --no-auto-insulate: the files share one, so a library they load is loaded once and what one puts in _G or package.loaded the next see, as under busted. Each file still starts its clock at 0.")
     var autoInsulate: Bool?
 
     @Option(name: .customLong("lua"), help: ArgumentHelp("Accepted and not used: cdscript runs its own Lua 5.4 (it says so on stderr).", valueName: "LUA"))
@@ -159,6 +159,9 @@ struct TestCommand: ParsableCommand {
 
     @Flag(help: "Write TAP version 13 on stdout (as -o TAP).")
     var tap = false
+
+    @Flag(name: .customLong("cdscript-names"), help: "Name tests in TAP and JUnit as cdscript did before: the file first and blocks joined by ` > ` (`FILE: outer > test`), one JUnit testsuite per file. By default they are busted's names and layout.")
+    var cdscriptNames = false
 
     @Flag(name: .customLong("update-snapshots"), help: "Rewrite the snapshots (__snapshots__/FILE.snap) that to_match_snapshot finds different.")
     var updateSnapshots = false
@@ -251,7 +254,7 @@ struct TestCommand: ParsableCommand {
         }
         let reports = try settings.output.run(files: files, runner: runner, settings: settings)
         if let junit {
-            try TestOutput.writeJUnit(reports, to: junit)
+            try TestOutput.writeJUnit(reports, to: junit, names: settings.reportNames)
         }
         if settings.coverage {
             try TestOutput.writeCoverage(reports, files: files, settings: settings, luacovFile: coverageConfigFile)

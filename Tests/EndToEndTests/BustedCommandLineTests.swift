@@ -197,7 +197,7 @@ struct BustedCommandLineTests {
         #expect(tap.stdout.contains("  severity: \"error\"") && tap.stdout.contains("  severity: \"fail\""))
         let junit = try Self.cdscript(["-o", "junit"], in: dir)
         let bustedJUnit = try Self.busted(["-o", "junit"], in: dir)
-        #expect(junit.stdout.contains("<testsuites name=\"cdscript test\" tests=\"7\" failures=\"2\" errors=\"3\""), "\(junit.stdout)")
+        #expect(junit.stdout.contains("errors=\"3\" failures=\"2\""), "\(junit.stdout)")
         #expect(bustedJUnit.stdout.contains("failures='2'") && bustedJUnit.stdout.contains("errors='3'"), "\(bustedJUnit.stdout)")
     }
 

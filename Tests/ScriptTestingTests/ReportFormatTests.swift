@@ -65,7 +65,7 @@ struct ReportFormatTests {
     @Test("TAP version 13: numbered points, plan, SKIP directives, YAML failures, totals as the last line")
     func tap() throws {
         let reports = fixtureReports()
-        let text = TAPReporter().render(reports)
+        let text = TAPReporter(names: .cdscript).render(reports)
         let tap = try TAPDocument(text)
         #expect(tap.version == "TAP version 13")
         #expect(tap.plan == tap.points.count)
@@ -93,7 +93,7 @@ struct ReportFormatTests {
     @Test("JUnit XML parses; suites and cases carry the counts, failures, errors and skips")
     func junit() throws {
         let reports = fixtureReports()
-        let xml = JUnitReport.xml(reports)
+        let xml = JUnitReport.xml(reports, names: .cdscript)
         let document = try XMLDocument(xmlString: xml)
         let root = try #require(document.rootElement())
         #expect(root.name == "testsuites")
@@ -141,7 +141,7 @@ struct ReportFormatTests {
         let report = FileReport(path: "a&b.lua", results: [
             TestResult(name: "nul\u{0}bell\u{7} <tag> & \"q\" 'a'", status: .failed, message: "line1\nline2 \u{1B}[31m"),
         ])
-        let document = try XMLDocument(xmlString: JUnitReport.xml([report]))
+        let document = try XMLDocument(xmlString: JUnitReport.xml([report], names: .cdscript))
         let testcase = try #require(document.rootElement()?.elements(forName: "testsuite").first?.elements(forName: "testcase").first)
         #expect(testcase.attribute(forName: "name")?.stringValue == "nul\u{FFFD}bell\u{FFFD} <tag> & \"q\" 'a'")
         #expect(testcase.elements(forName: "failure").first?.stringValue == "line1\nline2 \u{FFFD}[31m")
@@ -152,8 +152,8 @@ struct ReportFormatTests {
         let first = fixtureReports(), second = fixtureReports()
         #expect(first == second)
         #expect(HumanReporter().render(first) == HumanReporter().render(second))
-        #expect(TAPReporter().render(first) == TAPReporter().render(second))
-        #expect(JUnitReport.xml(first) == JUnitReport.xml(second))
+        #expect(TAPReporter(names: .cdscript).render(first) == TAPReporter(names: .cdscript).render(second))
+        #expect(JUnitReport.xml(first, names: .cdscript) == JUnitReport.xml(second, names: .cdscript))
         #expect(!HumanReporter().render(first).contains("0x"))
     }
 }

@@ -7,6 +7,7 @@
 -- stops the rest.
 return function()
   local channels = {}
+  local last_id = 0
 
   local function channel_of(names)
     if type(names) ~= "table" then error("expected a channel as a table of names, such as {'test', 'end'}", 3) end
@@ -19,17 +20,26 @@ return function()
   local function subscribe(names, fn, options)
     local list = channel_of(names)
     options = options or {}
-    local sub = { fn = fn, options = options, list = list }
+    last_id = last_id + 1
+    -- busted's subscribers carry an id, which its unsubscribe takes with the channel.
+    local sub = { fn = fn, options = options, list = list, id = last_id }
     local at = #list + 1
     if options.priority and options.priority >= 0 and options.priority < at then at = options.priority end
     table.insert(list, at, sub)
     return sub
   end
 
-  local function unsubscribe(sub)
-    if type(sub) ~= "table" or not sub.list then return end
-    for i, s in ipairs(sub.list) do
-      if s == sub then return table.remove(sub.list, i) end
+  -- unsubscribe(subscriber) or, as busted, unsubscribe(id, channel): the id
+  -- is looked for in the channel and the channels under it.
+  local function unsubscribe(sub, names)
+    local id = type(sub) == "table" and sub.id or sub
+    local prefix = type(names) == "table" and table.concat(names, "\0") or nil
+    for key, list in pairs(channels) do
+      if prefix == nil or key == prefix or key:sub(1, #prefix + 1) == prefix .. "\0" or prefix == "" then
+        for i, s in ipairs(list) do
+          if s == sub or s.id == id then return table.remove(list, i) end
+        end
+      end
     end
   end
 

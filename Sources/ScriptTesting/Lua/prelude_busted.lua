@@ -6,8 +6,11 @@
 -- before the test file as busted runs them before its tests.
 
 -- Module paths: --lpath and --cpath go first, as busted puts them.
-if H.lpath and H.lpath ~= "" then package.path = (H.lpath .. ";" .. package.path):gsub(";;", ";") end
-if H.cpath and H.cpath ~= "" then package.cpath = (H.cpath .. ";" .. package.cpath):gsub(";;", ";") end
+-- Once for the files that share a state (--no-auto-insulate).
+if H.first_in_state then
+  if H.lpath and H.lpath ~= "" then package.path = (H.lpath .. ";" .. package.path):gsub(";;", ";") end
+  if H.cpath and H.cpath ~= "" then package.cpath = (H.cpath .. ";" .. package.cpath):gsub(";;", ";") end
+end
 
 -- arg as busted's: the interpreter at -1, the runner at 0 (both cdscript),
 -- the command line after `test`. The host sets `arg` to the file's own just
@@ -86,7 +89,8 @@ do
         if name == key then return _G[key] end
       end
     end,
-    __newindex = function(_, key, value) api[key] = value end,
+    -- Read-only, as busted's module is.
+    __newindex = function() error("Attempt to modify busted", 2) end,
   })
   package.loaded.busted = module
 end
@@ -136,13 +140,14 @@ end
 
 -- --helper and -e run in the file's state before the file, as busted runs
 -- them before its tests; an error in one is the file's load error.
-for _, statement in ipairs(H.statements or {}) do
+-- Files that share a state (--no-auto-insulate) run them once, as busted does.
+for _, statement in ipairs(H.first_in_state and H.statements or {}) do
   local chunk, err = load(statement, "=(command line)", "t")
   if not chunk then error("-e: " .. err, 0) end
   local ok, failure = pcall(chunk)
   if not ok then error("-e: " .. tostring(failure), 0) end
 end
-if H.helper and H.helper ~= "" then
+if H.first_in_state and H.helper and H.helper ~= "" then
   local chunk, err = loadfile(H.helper, "t")
   if not chunk then error("--helper " .. H.helper .. ": " .. err, 0) end
   local ok, failure = pcall(chunk, table.unpack(H.helper_arguments or {}))

@@ -171,7 +171,10 @@ end
 -- modules stay loaded, as under busted.
 local used = {}
 do
-  local host_use = use
+  -- The host's own `use`, kept for the next test files of a shared state (--no-auto-insulate).
+  local registry = debug.getregistry()
+  registry["cdscript.test.use"] = registry["cdscript.test.use"] or use
+  local host_use = registry["cdscript.test.use"]
   use = function(name, ...)
     if type(name) == "string" and package.loaded[name] == nil then used[#used + 1] = name end
     return host_use(name, ...)
@@ -304,14 +307,21 @@ end
 
 -- Runs a block as busted does: its body (collecting children), strict_setup,
 -- its children in order, lazy_teardown (when lazy_setup ran), strict_teardown.
+-- busted's states: one per running block, an insulate's saved globals or false.
+-- When an expose ends, the block around it saves its state again, so what the
+-- expose wrote to _G and package.loaded outlives an insulate around it.
+local states = {}
+
 run_block = function(b)
-  local globals = b.envmode == "insulate" and save_globals() or nil
+  states[#states + 1] = b.envmode == "insulate" and save_globals() or false
   local registrations, plugins = H.save(), used_mark()
   local ok = true
   if b.fn then
     local outer = block
     block = b
-    if b.envmode == "expose" then b.write_to = (b.parent and b.parent.parent) or root end
+    -- Globals an expose sets go to the block around its parent (busted's
+    -- unwrap), or to _G when its parent is the file: the next blocks see them.
+    if b.envmode == "expose" then b.write_to = (b.parent and b.parent.parent) or { env = _G } end
     local failure = with_hook_errors(call(b.fn, b))
     b.write_to = nil
     block = outer
@@ -347,6 +357,8 @@ run_block = function(b)
     forget_plugins(plugins)
     H.restore(registrations)
   end
+  local globals = table.remove(states)
+  if b.envmode == "expose" and #states > 0 then states[#states] = states[#states] and save_globals() end
   if globals then restore_globals(globals) end
 end
 
@@ -355,6 +367,9 @@ local suite = {}
 -- How Lua names the test file in messages and tracebacks: long paths are cut
 -- to "...tail"; the runner puts the whole path back.
 suite.short_src = load("return debug.getinfo(1, 'S').short_src", "@" .. test_file)()
+
+-- The test file's main chunk, before it runs: its globals go to the file's environment.
+suite.set_env = set_env
 
 -- Runs every test of the file; returns the results in the order they ran.
 -- opts: filter (text or Lua pattern), tags and exclude_tags (sets of names),

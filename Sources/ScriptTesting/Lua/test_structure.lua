@@ -6,7 +6,10 @@
 -- `s.calls[i]` as the list of arguments (luassert's `vals`/`refs` stay readable).
 do
   local spy_mt = getmetatable(luassert_spy.new(function() end))
-  local call = spy_mt.__call
+  -- Test files that share a Lua state (--no-auto-insulate) load this prelude
+  -- once each: luassert's own __call is kept, so the wrapping is done once.
+  local call = rawget(spy_mt, "__cdscript_luassert_call") or spy_mt.__call
+  rawset(spy_mt, "__cdscript_luassert_call", call)
   local entry_fields = function(entry) return { vals = entry.vals, refs = entry.refs } end
   spy_mt.__call = function(self, ...)
     local calls = rawget(self, "calls")
@@ -95,14 +98,29 @@ local function full_name(b, name)
   return table.concat(parts, " > ")
 end
 
+-- busted's sugar: `describe "name" (function() ... end)`. A block or test given its
+-- name alone returns the function that takes its body; one given only a function is
+-- named after its kind, as busted names it.
 local function add_block(kind, envmode)
+  local function declare(name, fn, line)
+    if type(fn) ~= "function" then error(kind .. ": expected a function after the name, got " .. type(fn), 3) end
+    local b = { kind = kind, name = name, fn = fn, parent = block, children = {}, hooks = {}, envmode = envmode, line = line }
+    block.children[#block.children + 1] = b
+  end
   return function(name, fn)
     not_while_running(kind)
+    if fn == nil and type(name) == "function" then name, fn = kind, name end
     wrap_file(2, fn)
     if type(name) ~= "string" then error(kind .. ": expected a name string, got " .. type(name), 2) end
-    if type(fn) ~= "function" then error(kind .. ": expected a function after the name, got " .. type(fn), 2) end
-    local b = { kind = kind, name = name, fn = fn, parent = block, children = {}, hooks = {}, envmode = envmode, line = caller_line() }
-    block.children[#block.children + 1] = b
+    local line = caller_line()
+    if fn == nil then
+      return function(body)
+        not_while_running(kind)
+        wrap_file(2, body)
+        declare(name, body, line)
+      end
+    end
+    declare(name, fn, line)
   end
 end
 
@@ -111,14 +129,27 @@ context = add_block("context")
 insulate = add_block("insulate", "insulate")
 expose = add_block("expose", "expose")
 
+-- A test given its name alone is pending until its body comes (`it "name" (function() end)`).
 local function add_test(kind)
+  local function set_body(t, fn)
+    if type(fn) ~= "function" then error(kind .. ": expected a function after the name, got " .. type(fn), 3) end
+    t.fn, t.pending = fn, false
+  end
   return function(name, fn)
     not_while_running(kind)
+    if fn == nil and type(name) == "function" then name, fn = kind, name end
     wrap_file(2, fn)
     if type(name) ~= "string" then error(kind .. ": expected a name string, got " .. type(name), 2) end
-    if fn ~= nil and type(fn) ~= "function" then error(kind .. ": expected a function after the name, got " .. type(fn), 2) end
     declared = declared + 1
-    block.children[#block.children + 1] = { kind = "test", name = name, fn = fn, parent = block, pending = fn == nil, line = caller_line() }
+    local t = { kind = "test", name = name, parent = block, pending = true, line = caller_line() }
+    block.children[#block.children + 1] = t
+    if fn == nil then
+      return function(body)
+        wrap_file(2, body)
+        set_body(t, body)
+      end
+    end
+    set_body(t, fn)
   end
 end
 

@@ -3,7 +3,10 @@
 -- Hermetic time: Lua's own clock functions follow the virtual clock, in UTC.
 do
   local clock_now, clock_wall = clock.now, clock.wall
-  local real_date, floor = os.date, math.floor
+  -- Lua's own os.date, kept for the next test files of a shared state (--no-auto-insulate).
+  local registry = debug.getregistry()
+  registry["cdscript.test.os_date"] = registry["cdscript.test.os_date"] or os.date
+  local real_date, floor = registry["cdscript.test.os_date"], math.floor
 
   local function days_from_civil(y, m, d)
     y = m <= 2 and y - 1 or y

@@ -1,0 +1,33 @@
+insulate("outer", function()
+  expose("exposer", function()
+    _G.exposed_global = "yes"
+    package.loaded.exposed_module = { name = "m" }
+    plain_global = "plain"
+    it("sets", function() assert.are.equal("yes", exposed_global) end)
+  end)
+  it("sees the global inside the insulate", function() assert.are.equal("yes", exposed_global) end)
+  it("sees the module inside the insulate", function() assert.are.equal("m", require("exposed_module").name) end)
+  it("sees the plain global", function() assert.are.equal("plain", plain_global) end)
+end)
+it("sees the global after the insulate", function() assert.are.equal("yes", exposed_global) end)
+it("sees the module after the insulate", function() assert.are.equal("m", package.loaded.exposed_module and package.loaded.exposed_module.name) end)
+it("sees the plain global after", function() assert.are.equal("plain", plain_global) end)
+insulate("inner", function()
+  _G.insulated = true
+  it("x", function() end)
+end)
+it("insulated global is gone", function() assert.is_nil(insulated) end)
+describe("busted module", function()
+  local busted = require("busted")
+  it("is read-only", function()
+    assert.has_error(function() busted.foo = 1 end)
+  end)
+  it("unsubscribe stops delivery", function()
+    local n = 0
+    local sub = busted.subscribe({ "custom", "event" }, function() n = n + 1 return nil, true end)
+    busted.publish({ "custom", "event" })
+    busted.unsubscribe(sub.id, { "custom", "event" })
+    busted.publish({ "custom", "event" })
+    assert.are.equal(1, n)
+  end)
+end)

@@ -1,0 +1,15 @@
+-- Names as busted's TAP writes them: blocks and test joined by spaces, tags
+-- kept, pending as "# SKIP name", a failing describe body by its name.
+describe("outer", function()
+  describe("inner", function()
+    it("passes #tagged", function() end)
+    it("fails", function() assert.is_true(false) end)
+    it("raises", function() error("raised") end)
+  end)
+  pending("comes later")
+  describe("broken", function() error("in the describe body") end)
+end)
+describe("after teardown", function()
+  teardown(function() error("teardown raised") end)
+  it("passes first", function() end)
+end)
