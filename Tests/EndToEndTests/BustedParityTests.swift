@@ -54,6 +54,12 @@ struct BustedParityTests {
                                          "outer broken", "after teardown passes first", "after teardown teardown"])
     }
 
+    @Test("a file that raises as it loads is named `suite FILE`, as busted names it")
+    func loadErrorName() throws {
+        let outcomes = try Self.sameAsBusted(["load/raises_spec.lua", "spec/sugar_spec.lua"])
+        #expect(outcomes.first == BustedCompatTests.Outcome(name: "suite load/raises_spec.lua", status: "fail"))
+    }
+
     @Test("lua_cliargs's CI line: -v --lpath= --cpath= -Xoutput --color is taken, as busted takes it")
     func emptyPaths() throws {
         try Self.sameAsBusted(["-v", "--lpath=", "--cpath=", "-Xoutput", "--color", "spec/sugar_spec.lua"])
