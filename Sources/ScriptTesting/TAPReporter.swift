@@ -20,7 +20,8 @@ public final class TAPReporter: TestReporter {
         var lines: [String] = []
         if let loadError = report.loadError {
             number += 1
-            let description = names == .busted ? Self.escapeDirectives(report.path) : "\(Self.escape(report.path)): (file did not load)"
+            // busted: `suite FILE` when the file raised as it ran, `FILE` for a syntax error.
+            let description = names == .busted ? Self.escapeDirectives((report.loadErrorRaised ? "suite " : "") + report.path) : "\(Self.escape(report.path)): (file did not load)"
             lines.append("not ok \(number) - \(description)")
             lines += yaml(["message": loadError, "severity": "error"], order: ["message", "severity"])
         }

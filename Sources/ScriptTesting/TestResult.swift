@@ -62,6 +62,9 @@ public struct FileReport: Equatable, Sendable {
     /// Set when the file could not be read or raised an error while its tests
     /// were being collected; then it counts as one failure.
     public var loadError: String?
+    /// The file's main chunk raised while it ran (not a syntax error, nor a
+    /// file that could not be read): busted names that error `suite FILE`.
+    public var loadErrorRaised = false
     /// With `--coverage`: the lines of Lua files that ran while the file did.
     public var coverage = CoverageData()
     /// How many tests the file declared (`it`, `spec`, `test`, `pending`), run or not.

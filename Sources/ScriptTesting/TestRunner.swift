@@ -164,10 +164,14 @@ public final class TestRunner {
         if let failure = loadFailure {
             let (message, traceback) = Traceback.split(failure.message)
             let text = traceback.map { message + "\n" + $0 } ?? message
-            return FileReport(path: path, loadError: paths.restore(text))
+            var report = FileReport(path: path, loadError: paths.restore(text))
+            report.loadErrorRaised = failure.kind == .runtime
+            return report
         }
         if !session.hookErrors.isEmpty {
-            return FileReport(path: path, loadError: paths.restore(session.hookErrors.joined(separator: "\n")))
+            var report = FileReport(path: path, loadError: paths.restore(session.hookErrors.joined(separator: "\n")))
+            report.loadErrorRaised = true
+            return report
         }
 
         // Countdowns and elements made while the file was collected would leak into its first test.

@@ -29,6 +29,12 @@ struct BustedParityTests {
         #expect(outcomes.map(\.name) == ["sugar passes", "sugar fails", "sugar nested runs", "sugar it", "sugar describe inside an unnamed describe", "is pending"])
     }
 
+    @Test("inside a test or a hook: blocks, tests and hooks refused with busted's message; finally only in tests, a spy accepted (busted's core_spec)")
+    func contexts() throws {
+        let outcomes = try Self.sameAsBusted(["spec/context_spec.lua"])
+        #expect(outcomes.count == 5 && outcomes.allSatisfy { $0.status == "pass" })
+    }
+
     @Test("arg has the interpreter at -1 at the top level and in blocks, and that interpreter runs a plain Lua file with arguments, stdin and exit code as lua5.4")
     func interpreterInArg() throws {
         let outcomes = try Self.sameAsBusted(["spec/arg_spec.lua"])
@@ -52,6 +58,12 @@ struct BustedParityTests {
         let outcomes = try Self.sameAsBusted(["spec/names_spec.lua"])
         #expect(outcomes.map(\.name) == ["outer inner passes #tagged", "outer inner fails", "outer inner raises", "outer comes later",
                                          "outer broken", "after teardown passes first", "after teardown teardown"])
+    }
+
+    @Test("a file that raises as it loads is named `suite FILE`, as busted names it")
+    func loadErrorName() throws {
+        let outcomes = try Self.sameAsBusted(["load/raises_spec.lua", "spec/sugar_spec.lua"])
+        #expect(outcomes.first == BustedCompatTests.Outcome(name: "suite load/raises_spec.lua", status: "fail"))
     }
 
     @Test("lua_cliargs's CI line: -v --lpath= --cpath= -Xoutput --color is taken, as busted takes it")

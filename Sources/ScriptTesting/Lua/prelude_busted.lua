@@ -52,7 +52,7 @@ end
 -- busted's randomize([seed]) in a describe: its tests (and blocks) run in a
 -- shuffled order; with --shuffle-tests every block is.
 function randomize(...)
-  if running then error("'randomize' not supported inside current context block", 2) end
+  if running or hook_running then error("'randomize' not supported inside current context block", 2) end
   local on = select("#", ...) == 0 or (...)
   block.randomize = on and true or false
   if on then block.randomseed = tonumber((select(1, ...))) or tonumber((select(2, ...))) end

@@ -126,7 +126,9 @@ end
 local function run_hooks(b, kind)
   local first
   for _, hook in ipairs(b.hooks[kind] or {}) do
+    hook_running = true
     local failure = call(hook.fn, b)
+    hook_running = false
     if failure and not first then first = failure end
   end
   return first
@@ -141,7 +143,9 @@ local function lazy_setup(b)
   if b.lazy_ok ~= nil then return b.lazy_ok end
   b.lazy_ok = true
   for _, hook in ipairs(b.hooks.lazy_setup or {}) do
+    hook_running = true
     local failure = call(hook.fn, b)
+    hook_running = false
     if failure then
       b.lazy_ok = false
       block_failure(b, "lazy_setup", failure)
@@ -231,7 +235,9 @@ local function run_test(t)
     emit({ "test", "start" }, t)
     failure = call(t.fn, t)
     for _, fn in ipairs(finally_fns) do
+      finally_running = true
       local f = call(fn, t)
+      finally_running = false
       if f and not failure then f.is_error = true failure = f end
     end
   end

@@ -41,12 +41,19 @@ assert, spy, stub, mock, match = luassert, luassert_spy, luassert_stub, luassert
 -- after it. Hooks write into the block that declared them; expose's body into
 -- the block around its parent (busted's unwrap).
 local ctx = root
+-- Set while a hook (setup, before_each, ...) or a finally function runs.
+local hook_running, finally_running = false, false
+
 local function get_env(el, key)
   if not el then return nil end
   return el.env and el.env[key] or get_env(el.parent, key) or _G[key]
 end
 local file_env = setmetatable({}, {
-  __index = function(_, key) return get_env(ctx, key) end,
+  __index = function(_, key)
+    -- busted gives `finally` to tests only: a hook sees none.
+    if key == "finally" and hook_running then return nil end
+    return get_env(ctx, key)
+  end,
   __newindex = function(_, key, value)
     local el = ctx.write_to or ctx
     if not el.env then el.env = {} end
@@ -85,8 +92,9 @@ local function caller_line()
   return info and info.currentline or 0
 end
 
+-- busted's message for a block, test or hook declared inside a test or a hook.
 local function not_while_running(what)
-  if running then error(what .. " cannot be called inside a test; call it at the top of the file or in a describe", 3) end
+  if running or hook_running then error("'" .. what .. "' not supported inside current context block", 3) end
 end
 
 local function full_name(b, name)
@@ -161,6 +169,7 @@ local Pending = {}
 
 function pending(name)
   -- Inside a test, as busted: the test stops here and is reported as pending.
+  if finally_running or hook_running then error("'pending' not supported inside current context block", 2) end
   if running then error(setmetatable({ message = name }, Pending), 2) end
   if type(name) ~= "string" then error("pending: expected a name string, got " .. type(name), 2) end
   wrap_file(2, nil)
@@ -168,9 +177,9 @@ function pending(name)
   block.children[#block.children + 1] = { kind = "test", name = name, parent = block, pending = true, line = caller_line() }
 end
 
-local function add_hook(kind)
+local function add_hook(kind, alias)
   return function(fn)
-    not_while_running(kind)
+    not_while_running(alias or kind)
     wrap_file(2, fn)
     if type(fn) ~= "function" then error(kind .. ": expected a function, got " .. type(fn), 2) end
     local list = block.hooks[kind]
@@ -187,14 +196,16 @@ lazy_setup = add_hook("lazy_setup")
 lazy_teardown = add_hook("lazy_teardown")
 strict_setup = add_hook("strict_setup")
 strict_teardown = add_hook("strict_teardown")
-setup = strict_setup        -- as in busted 2
-teardown = strict_teardown
+setup = add_hook("strict_setup", "setup")           -- as in busted 2
+teardown = add_hook("strict_teardown", "teardown")
 
 local finally_fns = nil
 function finally(fn)
   if not running or not finally_fns then error("finally: only inside a test (it)", 2) end
-  if type(fn) ~= "function" then error("finally: expected a function, got " .. type(fn), 2) end
-  finally_fns[#finally_fns + 1] = fn
+  -- A callable table (a spy) will do, as under busted.
+  local callable = type(fn) == "function" or (getmetatable(fn) or {}).__call ~= nil
+  if not callable then error("finally: expected a function, got " .. type(fn), 2) end
+  finally_fns[#finally_fns + 1] = type(fn) == "function" and fn or function() return fn() end
 end
 
 -- Scripts and output -----------------------------------------------------
