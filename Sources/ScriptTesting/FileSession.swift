@@ -43,8 +43,6 @@ final class FileSession {
         L.setRawField(-2, "output_limit")
         L.push(runner.updateSnapshots)
         L.setRawField(-2, "update_snapshots")
-        L.push(runner.coverage)
-        L.setRawField(-2, "coverage")
         // What busted gives a spec before it runs (Lua/prelude_busted.lua).
         let texts: [(String, String?)] = [("lpath", runner.lpath), ("cpath", runner.cpath), ("helper", runner.helper), ("interpreter", runner.interpreter)]
         for (name, value) in texts {
