@@ -96,6 +96,8 @@ let package = Package(
                 .embedInCode("Lua/output_handler.lua"),
                 .embedInCode("Lua/executable_lines.lua"),
                 .embedInCode("Lua/luacov_config.lua"),
+                .embedInCode("Lua/luacov_linescanner.lua"),
+                .embedInCode("Lua/luacov_names.lua"),
                 .embedInCode("Lua/luassert_probe.lua"),
                 .embedInCode("Lua/pattern_filter.lua"),
             ]

@@ -10,19 +10,18 @@
  * keeps registry._HOOKKEY (a weak-keyed table, its own metatable, thread ->
  * hook function), which code written for Lua's debug library reads.
  *
- * `run --coverage` counts the lines that run with the same dispatcher: while
- * cd_coverage_on, every thread's hook asks for line events as well, and each
- * line of a file chunk ("@...") is counted in registry[&COVERAGE][source][line].
- * Runs without it keep the host's bare count hook. */
+ * `--coverage` (coverage.c) counts the lines that run: while the state counts,
+ * a thread with a script hook gets this dispatcher with line events as well
+ * (it counts them beside calling the script's hook), and one without gets the
+ * coverage hook. Runs without it keep the host's bare count hook. */
 #include "CLuaWrappers.h"
 #include "CLuaLimits.h"
+#include "CLuaCoverage.h"
 #include <stdlib.h>
 #include <string.h>
 
 int cd_script_hook_count = 0;
-int cd_coverage_on = 0;
 static const char SCRIPT_HOOKS = 0;
-static const char COVERAGE = 0;
 
 static void push_hooks_table(lua_State *L) { cd_push_weak_keyed_table(L, &SCRIPT_HOOKS); }
 
@@ -50,13 +49,19 @@ static void dispatch_hook(lua_State *L, lua_Debug *ar);
 static void apply(lua_State *L, lua_State *co, int mask, int count) {
     cd_limits *limits = cd_get_limits(L);
     int budget = limits && limits->budget > 0;
-    if (cd_coverage_on) mask |= LUA_MASKLINE;
+    int coverage = limits && limits->coverage;
     if (cd_interrupt_signal()) {
         lua_sethook(co, cd_stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
+    } else if (mask == 0 && coverage) {
+        /* Count events always: the test runner turns the budget on and off
+         * without touching hooks. */
+        int over = limits->capped && limits->budget > 0 && limits->spent > limits->budget;
+        lua_sethook(co, cd_coverage_hook, LUA_MASKLINE | LUA_MASKCOUNT, over ? 1 : limits->granularity);
     } else if (mask == 0) {
         if (budget) lua_sethook(co, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
         else lua_sethook(co, NULL, 0, 0);
     } else {
+        if (coverage) mask |= LUA_MASKLINE;
         if (budget) {
             if (count <= 0 || count > limits->granularity) count = count > 0 ? count : limits->granularity;
             mask |= LUA_MASKCOUNT;
@@ -66,48 +71,10 @@ static void apply(lua_State *L, lua_State *co, int mask, int count) {
     }
 }
 
-/* The counts table of the file counted last (registry[&COVERAGE_LAST]) and its
- * name: lines mostly follow lines of the same file, and looking a long file
- * name up by value makes Lua build a string for it each time. */
-static const char COVERAGE_LAST = 0;
-static char *coverage_last_source = NULL;
-
-/* registry[&COVERAGE][source][line] += 1, for lines of file chunks. */
-static void count_line(lua_State *L, lua_Debug *ar) {
-    if (!lua_getinfo(L, "S", ar) || ar->source[0] != '@' || !lua_checkstack(L, 4)) return;
-    int same = coverage_last_source != NULL && strcmp(coverage_last_source, ar->source) == 0;
-    if (!same || lua_rawgetp(L, LUA_REGISTRYINDEX, &COVERAGE_LAST) != LUA_TTABLE) {
-        if (same) lua_pop(L, 1);
-        if (lua_rawgetp(L, LUA_REGISTRYINDEX, &COVERAGE) != LUA_TTABLE) {
-            lua_pop(L, 1);
-            return;
-        }
-        if (lua_getfield(L, -1, ar->source) != LUA_TTABLE) {
-            lua_pop(L, 1);
-            lua_createtable(L, 0, 0);
-            lua_pushvalue(L, -1);
-            lua_setfield(L, -3, ar->source);
-        }
-        lua_remove(L, -2);
-        char *copy = strdup(ar->source);
-        if (copy != NULL) {
-            free(coverage_last_source);
-            coverage_last_source = copy;
-            lua_pushvalue(L, -1);
-            lua_rawsetp(L, LUA_REGISTRYINDEX, &COVERAGE_LAST);
-        }
-    }
-    lua_Integer count = lua_rawgeti(L, -1, ar->currentline) == LUA_TNUMBER ? lua_tointeger(L, -1) : 0;
-    lua_pop(L, 1);
-    lua_pushinteger(L, count + 1);
-    lua_rawseti(L, -2, ar->currentline);
-    lua_pop(L, 1);
-}
-
 static void dispatch_hook(lua_State *L, lua_Debug *ar) {
     static const char *const names[] = {"call", "return", "line", "count", "tail call"};
     if (cd_interrupt_signal()) cd_stop_hook(L, ar);
-    if (cd_coverage_on && ar->event == LUA_HOOKLINE) count_line(L, ar);
+    if (ar->event == LUA_HOOKLINE && cd_coverage_active(L)) cd_coverage_count_line(L, ar);
     if (ar->event == LUA_HOOKCOUNT) {
         cd_limits *limits = cd_get_limits(L);
         if (limits && limits->capped && limits->budget > 0) {
@@ -142,16 +109,18 @@ static void dispatch_hook(lua_State *L, lua_Debug *ar) {
     lua_call(L, 2, 0);
 }
 
-void cd_reapply_hook(lua_State *L) {
+void cd_reapply_hook_on(lua_State *L, lua_State *co) {
     if (!lua_checkstack(L, 3)) return;
-    if (push_entry(L, L) == LUA_TTABLE) {
+    if (push_entry(L, co) == LUA_TTABLE) {
         int entry = lua_gettop(L);
-        apply(L, L, entry_int(L, entry, 2), entry_int(L, entry, 3));
+        apply(L, co, entry_int(L, entry, 2), entry_int(L, entry, 3));
     } else {
-        apply(L, L, 0, 0);
+        apply(L, co, 0, 0);
     }
     lua_pop(L, 1);
 }
+
+void cd_reapply_hook(lua_State *L) { cd_reapply_hook_on(L, L); }
 
 static int make_mask(const char *smask, int count) {
     int mask = 0;
@@ -252,24 +221,6 @@ static int install(lua_State *L) {
     lua_pushcfunction(L, gethook);
     lua_setfield(L, -2, "gethook");
     return 0;
-}
-
-void cd_coverage_start(lua_State *L) {
-    free(coverage_last_source);
-    coverage_last_source = NULL;
-    lua_newtable(L);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, &COVERAGE);
-    cd_coverage_on = 1;
-    /* Paths that put the host's bare count hook back check for script hooks. */
-    cd_script_hook_count++;
-    cd_reapply_hook(L);
-}
-
-void cd_coverage_push_table(lua_State *L) {
-    if (lua_rawgetp(L, LUA_REGISTRYINDEX, &COVERAGE) != LUA_TTABLE) {
-        lua_pop(L, 1);
-        lua_pushnil(L);
-    }
 }
 
 int cd_install_script_hooks(lua_State *L) {

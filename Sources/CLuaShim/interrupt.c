@@ -7,6 +7,7 @@
 #include <lauxlib.h>
 #include <lualib.h>
 #include "CLuaLimits.h"
+#include "CLuaCoverage.h"
 #include <stdio.h>
 
 volatile sig_atomic_t cd_interrupted = 0;
@@ -64,6 +65,9 @@ static int auxresume(lua_State *L, lua_State *co, int narg) {
     else if (budgeted && lua_gethook(co) == cd_count_hook)
         /* A fresh count: what the last run of this thread left unseen was charged. */
         lua_sethook(co, cd_count_hook, LUA_MASKCOUNT, limits->spent > limits->budget ? 1 : RESUME_PERIOD);
+    /* --coverage: the line hook on every thread (one made before counting
+     * started, or whose hook another path replaced, lacks it). */
+    if (limits && limits->coverage) cd_coverage_ensure(L, co);
     lua_State *outer = interrupt_running;
     interrupt_running = co;
     status = lua_resume(co, L, narg, &nres);

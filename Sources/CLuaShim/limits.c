@@ -1,4 +1,5 @@
 #include "CLuaLimits.h"
+#include "CLuaCoverage.h"
 #include <lauxlib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,7 @@ void cd_close_limited_state(lua_State *L) {
     closing->capped = 1;
     lua_close(L);
     cd_limits *limits = (cd_limits *)ud;
+    cd_coverage_free(limits->coverage);
     pool_link *slab = (pool_link *)limits->pool_slabs;
     while (slab) {
         pool_link *next = slab->next;

@@ -1,81 +1,104 @@
+import CountdownCore
 import Foundation
 
 /// Lines of Lua files that ran, and how often: what `--coverage` counts in
-/// each file's state (Lua/prelude_busted.lua), merged over a run.
+/// each file's state (CLuaShim's coverage.c), merged over a run.
 public struct CoverageData: Equatable, Sendable {
-    /// File (as Lua names it, without "@") -> line -> times it ran.
+    /// File, named as luacov names it (the chunk's source without "@" and
+    /// without one leading "./": `lib/m.lua`) -> line -> times it ran.
     public var hits: [String: [Int: Int]] = [:]
 
     public init() {}
 
-    /// From the prelude's "source\tline\tcount" lines.
-    init(counted text: String) {
-        for line in text.split(separator: "\n") {
-            let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard parts.count == 3, let number = Int(parts[1]), let count = Int(parts[2]) else { continue }
-            hits[String(parts[0]), default: [:]][number, default: 0] += count
+    /// From counts by chunk source (as Lua names it, without "@").
+    public init(counted: [String: [Int: Int]]) {
+        for (source, lines) in counted {
+            hits[Self.luacovName(source), default: [:]].merge(lines, uniquingKeysWith: +)
         }
     }
 
     public mutating func merge(_ other: CoverageData) {
         for (file, lines) in other.hits {
-            for (line, count) in lines { hits[file, default: [:]][line, default: 0] += count }
+            hits[file, default: [:]].merge(lines, uniquingKeysWith: +)
         }
+    }
+
+    /// luacov's hook (hook.lua): a leading "./" (or ".\") goes, once.
+    public static func luacovName(_ source: String) -> String {
+        source.hasPrefix("./") || source.hasPrefix(".\\") ? String(source.dropFirst(2)) : source
     }
 }
 
-/// `--coverage`'s reports, as luacov writes them and lcov reads them: which
-/// files count, `luacov.stats.out`, `lcov.info` and a summary for people.
+/// `--coverage`'s reports, as busted with luacov writes them and luacov's
+/// reporter and lcov read them: which files count, `luacov.stats.out`,
+/// `lcov.info` and a summary for people.
 public struct CoverageReport {
     public struct FileCoverage: Equatable, Sendable {
+        /// The name luacov's reporter shows (after `.luacov`'s `modules`).
         public var path: String
-        /// Lines that hold code (from the compiled chunk's line information).
+        /// Lines that count, as luacov's reporter decides (executable_lines.lua).
         public var executable: [Int]
         public var hits: [Int: Int]
         public var hitCount: Int { executable.filter { (hits[$0] ?? 0) > 0 }.count }
     }
 
+    /// luacov.stats.out's files, under the names luacov's runner records.
+    public var stats: [(path: String, hits: [Int: Int])]
+    /// The reports' files, under the names luacov's reporter shows.
     public var files: [FileCoverage]
+    /// Files left out because the formats cannot carry their names (a line
+    /// break or a NUL in the name would start a record of its own).
+    public var refused: [String]
 
     /// The project's files among those that ran: relative paths (inside the
-    /// folder the run is in, not the system's modules), not the test files
-    /// nor the helper, and as `.luacov`'s `include`/`exclude` say when there is one.
-    public init(_ data: CoverageData, testFiles: [String], helper: String?, luacov: (include: [String], exclude: [String]) = ([], [])) {
-        let skipped = Set((testFiles + (helper.map { [$0] } ?? [])).map(Self.normalized))
-        let names = data.hits.keys.filter { path in
-            let name = Self.normalized(path)
-            guard !path.hasPrefix("/"), !skipped.contains(name), FileManager.default.fileExists(atPath: path) else { return false }
-            let module = name.hasSuffix(".lua") ? String(name.dropLast(4)) : name
-            if !luacov.include.isEmpty, !Self.matchesAny(module, luacov.include) { return false }
-            return !Self.matchesAny(module, luacov.exclude)
+    /// folder the run is in, not the system's modules), not the test files nor
+    /// the helper, and as `.luacov`'s `include`, `exclude` and `modules` say.
+    public init(_ data: CoverageData, testFiles: [String], helper: String?, luacov: LuacovConfig = LuacovConfig()) throws(TestDiscovery.Failure) {
+        let skipped = Set((testFiles + (helper.map { [$0] } ?? [])).map(CoverageData.luacovName))
+        var refused: [String] = []
+        let candidates = data.hits.keys.sorted().filter { name in
+            guard !name.hasPrefix("/"), !skipped.contains(name), FileManager.default.fileExists(atPath: name) else { return false }
+            if name.unicodeScalars.contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\0" }) {
+                refused.append(name)
+                return false
+            }
+            return true
         }
-        files = names.sorted().map { path in
-            let hits = data.hits[path] ?? [:]
-            let lines = (try? LuaEvaluation.run(Self.executableLines, arguments: [path], results: 1).first) ?? ""
-            var executable = Set(lines.split(separator: "\n").compactMap { Int($0) })
-            // A line that ran holds code, whatever the compiled chunk says of it.
-            executable.formUnion(hits.keys)
-            return FileCoverage(path: path, executable: executable.sorted(), hits: hits)
+        let reportNames = try luacov.reportNames(candidates)
+        var stats: [(path: String, hits: [Int: Int])] = []
+        var merged: [String: [Int: Int]] = [:]
+        for (name, reportName) in zip(candidates, reportNames) {
+            guard let reportName else { continue }
+            let hits = data.hits[name] ?? [:]
+            stats.append((name, hits))
+            merged[reportName, default: [:]].merge(hits, uniquingKeysWith: +)
         }
-    }
-
-    /// `.luacov`'s `include` and `exclude` patterns, when the file is there.
-    public static func luacovPatterns(_ path: String = ".luacov") throws(TestDiscovery.Failure) -> (include: [String], exclude: [String]) {
-        guard FileManager.default.fileExists(atPath: path) else { return ([], []) }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw TestDiscovery.Failure(message: "cannot read \(path)") }
-        do {
-            let lists = try LuaEvaluation.run(luacovReader, arguments: [text, path], results: 2)
-            func split(_ s: String) -> [String] { s.split(separator: "\n").map(String.init) }
-            return (split(lists[0]), split(lists[1]))
-        } catch {
-            throw TestDiscovery.Failure(message: "\(path): \(error.message)")
+        self.stats = stats
+        self.refused = refused
+        files = merged.keys.sorted().map { path in
+            let hits = merged[path] ?? [:]
+            return FileCoverage(path: path, executable: Self.countedLines(path, hits: hits), hits: hits)
         }
     }
 
-    /// luacov's stats file: per file `MAX:NAME` and the counts of lines 1...MAX.
+    /// The lines of `path` that count, given what ran (luacov's rule, see
+    /// executable_lines.lua); a file that cannot be read: the lines that ran.
+    static func countedLines(_ path: String, hits: [Int: Int]) -> [Int] {
+        guard let text = try? LuaEvaluation.run(executableLines, arguments: [path, lineScanner], results: 1).first else {
+            return hits.keys.sorted()
+        }
+        return text.split(separator: "\n").compactMap { entry -> Int? in
+            let onlyWhenHit = entry.hasSuffix("?")
+            guard let line = Int(onlyWhenHit ? entry.dropLast() : entry) else { return nil }
+            return !onlyWhenHit || (hits[line] ?? 0) > 0 ? line : nil
+        }
+    }
+
+    /// luacov's stats file (stats.lua): per file `MAX:NAME`, then the counts of
+    /// lines 1...MAX, each followed by a space.
     public var luacovStats: String {
         var out = ""
-        for file in files {
+        for file in stats {
             let max = file.hits.keys.max() ?? 0
             out += "\(max):\(file.path)\n"
             out += (0..<max).map { "\(file.hits[$0 + 1] ?? 0) " }.joined() + "\n"
@@ -83,7 +106,7 @@ public struct CoverageReport {
         return out
     }
 
-    /// lcov's tracefile: `SF`, `DA` per line with code, `LF`/`LH`, per file.
+    /// lcov's tracefile: `SF`, `DA` per line that counts, `LF`/`LH`, per file.
     public var lcovInfo: String {
         var out = ""
         for file in files {
@@ -94,29 +117,25 @@ public struct CoverageReport {
         return out
     }
 
-    /// Per file and in total: lines that ran of those with code.
+    /// Per file and in total: lines that ran of those that count. Names are
+    /// escaped: a file's name reaches a terminal here.
     public var summary: [String] {
-        guard !files.isEmpty else { return ["coverage: none of the project's Lua files ran"] }
-        let width = files.map(\.path.count).max() ?? 0
+        var lines: [String] = refused.map {
+            "coverage: left out of luacov.stats.out and lcov.info (their formats cannot carry a line break in a name): \(VisibleText.escaped($0))"
+        }
+        guard !files.isEmpty else { return lines + ["coverage: none of the project's Lua files ran"] }
+        let names = files.map { VisibleText.escaped($0.path) }
+        let width = names.map(\.count).max() ?? 0
         func row(_ name: String, _ hit: Int, _ total: Int) -> String {
             let percent = total == 0 ? 100 : Double(hit) * 100 / Double(total)
-            return name.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + String(format: "%4d/%-4d %6.2f%%", hit, total, percent)
+            return name.padding(toLength: max(width, 5), withPad: " ", startingAt: 0) + "  " + String(format: "%4d/%-4d %6.2f%%", hit, total, percent)
         }
-        var lines = ["coverage (lines that ran of those with code):"]
-        lines += files.map { row($0.path, $0.hitCount, $0.executable.count) }
+        lines.append("coverage (lines that ran of those with code):")
+        lines += zip(names, files).map { row($0, $1.hitCount, $1.executable.count) }
         lines.append(row("total", files.reduce(0) { $0 + $1.hitCount }, files.reduce(0) { $0 + $1.executable.count }))
         return lines
     }
 
-    static func normalized(_ path: String) -> String {
-        path.hasPrefix("./") ? String(path.dropFirst(2)) : path
-    }
-
-    static func matchesAny(_ name: String, _ patterns: [String]) -> Bool {
-        guard !patterns.isEmpty else { return false }
-        return BustedConfig.matching([name], patterns: patterns).first ?? false
-    }
-
     private static let executableLines = String(decoding: PackageResources.executable_lines_lua, as: UTF8.self)
-    private static let luacovReader = String(decoding: PackageResources.luacov_config_lua, as: UTF8.self)
+    private static let lineScanner = String(decoding: PackageResources.luacov_linescanner_lua, as: UTF8.self)
 }

@@ -49,8 +49,6 @@ final class FileSession {
         L.setRawField(-2, "output_limit")
         L.push(runner.updateSnapshots)
         L.setRawField(-2, "update_snapshots")
-        L.push(runner.coverage)
-        L.setRawField(-2, "coverage")
         L.push(firstInState)
         L.setRawField(-2, "first_in_state")
         // What busted gives a spec before it runs (Lua/prelude_busted.lua).

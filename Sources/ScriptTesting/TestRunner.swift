@@ -150,6 +150,7 @@ public final class TestRunner {
             return FileReport(path: path, loadError: message.message)
         }
         let paths = PathRestorer(path: path, shortName: shortName(L, suiteRef))
+        if coverage { host.startCoverage() }
         budget.restore()
         // The file's main chunk sees busted's `arg` (the prelude set it), not its own.
         // Its globals are the file's own from its first line (busted's setfenv),
@@ -196,9 +197,7 @@ public final class TestRunner {
         switch ran {
         case .some(LUA_TTABLE):
             report.declaredTests = L.integerField(-1, "declared") ?? 0
-            if coverage, let lines = L.textField(-1, "coverage") {
-                report.coverage = CoverageData(counted: lines)
-            }
+            if coverage { report.coverage = CoverageData(counted: host.takeCoverageCounts()) }
             let count = L.rawLength(at: -1)
             for index in stride(from: 1, through: Int(count), by: 1) {
                 L.rawItem(-1, index)

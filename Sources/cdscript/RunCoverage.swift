@@ -5,18 +5,18 @@ import ScriptTesting
 
 /// `cdscript run --coverage`: the lines of the script's files that ran, in the
 /// reports `cdscript test --coverage` writes (luacov.stats.out, lcov.info and a
-/// summary on stderr), with the same `.luacov` include/exclude.
+/// summary on stderr), with the same `.luacov` include, exclude and modules.
 struct RunCoverage {
     let host: LuaHost
     /// Read before the run starts: a bad `.luacov` is a usage problem, found
     /// before the script runs rather than after.
-    let patterns: (include: [String], exclude: [String])
+    let luacov: LuacovConfig
 
     /// Starts counting in `host`; nil without `--coverage`.
     init?(enabled: Bool, host: LuaHost) throws {
         guard enabled else { return nil }
         do {
-            patterns = try CoverageReport.luacovPatterns()
+            luacov = try LuacovConfig.read()
         } catch {
             printError("cdscript: \(error)")
             throw ExitCode(ExitStatus.unreadableScript.rawValue)
@@ -32,7 +32,7 @@ struct RunCoverage {
         let here = FileManager.default.currentDirectoryPath
         let plugins = host.plugins.path.map { $0.path.hasSuffix("/") ? $0.path : $0.path + "/" }
         var data = CoverageData()
-        for (file, lines) in host.coverageCounts() {
+        for (file, lines) in host.takeCoverageCounts() {
             let absolute = PluginPath.absolute(file, in: here)
             guard !plugins.contains(where: { absolute.hasPrefix($0) }) else { continue }
             guard absolute.hasPrefix(here == "/" ? "/" : here + "/") else { continue }
@@ -45,11 +45,17 @@ struct RunCoverage {
     /// Writes the reports (after the view has given the terminal back: the
     /// summary goes to stderr). A report that cannot be written whole: exit 74.
     func write(_ data: CoverageData) throws {
-        let report = CoverageReport(data, testFiles: [], helper: nil, luacov: patterns)
+        let report: CoverageReport
+        do {
+            report = try CoverageReport(data, testFiles: [], helper: nil, luacov: luacov)
+        } catch {
+            printError("cdscript: \(error)")
+            throw ExitCode(ExitStatus.unreadableScript.rawValue)
+        }
         for (text, file, what) in [(report.luacovStats, "luacov.stats.out", "coverage statistics"),
                                    (report.lcovInfo, "lcov.info", "lcov tracefile")] {
             do {
-                try ReportFile.write(text, to: file)
+                try ReportFile.writeReplacing(text, to: file)
             } catch {
                 printError("cdscript: cannot write the \(what) \(file): \(error)")
                 throw ExitCode(ExitStatus.outputError.rawValue)

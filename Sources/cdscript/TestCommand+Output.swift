@@ -136,16 +136,21 @@ enum TestOutput {
     static func writeCoverage(_ reports: [FileReport], files: [String], settings: TestSettings, luacovFile: String?) throws {
         var data = CoverageData()
         for report in reports { data.merge(report.coverage) }
-        let patterns: (include: [String], exclude: [String])
+        let report: CoverageReport
         do {
-            patterns = try CoverageReport.luacovPatterns(luacovFile ?? ".luacov")
+            report = try CoverageReport(data, testFiles: files, helper: settings.helper, luacov: LuacovConfig.read(luacovFile ?? ".luacov"))
         } catch {
             printError("cdscript test: \(error)")
             throw ExitCode(ExitStatus.unreadableScript.rawValue)
         }
-        let report = CoverageReport(data, testFiles: files, helper: settings.helper, luacov: patterns)
-        try write(report.luacovStats, to: "luacov.stats.out", what: "coverage statistics")
-        try write(report.lcovInfo, to: "lcov.info", what: "lcov tracefile")
+        for (text, file, what) in [(report.luacovStats, "luacov.stats.out", "coverage statistics"), (report.lcovInfo, "lcov.info", "lcov tracefile")] {
+            do {
+                try ReportFile.writeReplacing(text, to: file)
+            } catch {
+                printError("cdscript test: cannot write the \(what) \(file): \(error)")
+                throw ExitCode(ExitStatus.outputError.rawValue)
+            }
+        }
         report.summary.forEach { printError($0) }
     }
 

@@ -138,7 +138,7 @@ struct TestCommand: ParsableCommand {
     @Flag(name: [.customShort("c"), .customLong("coverage")], inversion: .prefixedNo, help: "Count the lines of the project's Lua files that run: writes luacov.stats.out (luacov's format) and lcov.info, and a summary on stderr; no luacov needed.")
     var coverage: Bool?
 
-    @Option(name: .customLong("coverage-config-file"), help: ArgumentHelp("luacov's configuration to read include and exclude from (default .luacov).", valueName: "FILE"))
+    @Option(name: .customLong("coverage-config-file"), help: ArgumentHelp("luacov's configuration to read include, exclude and modules from (default .luacov).", valueName: "FILE"))
     var coverageConfigFile: String?
 
     // busted's options that cdscript refuses (validate() says why and what to use).

@@ -100,6 +100,8 @@ typedef struct cd_limits {
      * cd_limits_end_failed_hook, which sets `hook_dirty`, so that the reset at the
      * callback's end costs nothing on the usual path). */
     int forgiven;
+    /* `--coverage`'s counters (coverage.c), NULL while the state does not count. */
+    void *coverage;
 } cd_limits;
 
 /* How many nested hooks of one outermost callback may run out and fail alone;
@@ -140,12 +142,8 @@ void cd_count_hook(lua_State *L, lua_Debug *ar);
 extern int cd_script_hook_count;
 /* Puts back the hook thread L needs (the script's own beside the host's). */
 void cd_reapply_hook(lua_State *L);
-/* `run --coverage` (hooks.c): from now on every line that runs in a file chunk
- * is counted, beside the host's hooks and the script's own. */
-extern int cd_coverage_on;
-void cd_coverage_start(lua_State *L);
-/* Pushes what was counted, {["@file"] = {[line] = count}}, or nil. */
-void cd_coverage_push_table(lua_State *L);
+/* The same for thread `co` of L's state (L: the running thread, for the stack). */
+void cd_reapply_hook_on(lua_State *L, lua_State *co);
 /* Replaces debug.sethook and debug.gethook (see hooks.c); returns a Lua status. */
 int cd_install_script_hooks(lua_State *L);
 

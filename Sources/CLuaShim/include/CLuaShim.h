@@ -13,6 +13,7 @@
 #include "CLuaBatch.h"        /* ticks in a row */
 #include "CLuaTickEscape.h"   /* can a hook keep its `t`? */
 #include "CLuaLimits.h"
+#include "CLuaCoverage.h"   /* --coverage: the line hook that counts in C */
 #include "CLuaPrint.h"
 #include "CLuaStdlib.h"
 #include "CLuaVersion.h"

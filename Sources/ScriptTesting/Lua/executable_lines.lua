@@ -1,10 +1,35 @@
--- The lines of a Lua file that hold code, for coverage reports (lcov's LF, and
--- the lines luacov's reporter shows as missed): every line some instruction of
--- some function of the file maps to, read from the debug information of the
--- compiled chunk (Lua 5.4's string.dump format, as lundump.c reads it).
--- `...` is the file's path; returns the lines, one a line, or errors.
-local path = ...
-local chunk = assert(loadfile(path, "t"))
+-- The lines of a Lua file that count in coverage reports (lcov's DA lines, and
+-- the lines luacov's reporter shows as hit or missed), decided as luacov's
+-- reporter decides with cluacov: a line counts when luacov's line scanner does
+-- not exclude it (luacov_linescanner.lua: comments, blank lines, a lone `end`,
+-- `local x`, ...; some lines only when they never ran) and some instruction of
+-- some function of the file maps to it (its "active lines", read from the debug
+-- information of the compiled chunk: Lua 5.4's string.dump format, as lundump.c
+-- reads it; a vararg function's first instruction, VARARGPREP, does not count,
+-- as in Lua 5.4.4's own active lines, so that a comment on line 1 is no code).
+-- `...` is the file's path and the scanner's source; returns the lines that
+-- count, one a line, "N" or "N?" (counts only when it ran).
+local path, scanner_source = ...
+local LineScanner = assert(load(scanner_source, "=luacov_linescanner", "t"))()
+
+local function scanned(active)
+  local out = {}
+  local scanner = LineScanner:new()
+  local number = 0
+  for line in io.lines(path) do
+    number = number + 1
+    local always_excluded, excluded_when_not_hit = scanner:consume(line)
+    if not always_excluded and (active == nil or active[number]) then
+      out[#out + 1] = number .. (excluded_when_not_hit and "?" or "")
+    end
+  end
+  return table.concat(out, "\n")
+end
+
+-- A file that does not compile (it changed since it ran): luacov's reporter
+-- without cluacov goes by the scanner alone.
+local chunk = loadfile(path, "t")
+if not chunk then return scanned(nil) end
 local s = string.dump(chunk)
 local pos = 1
 
@@ -48,7 +73,9 @@ local function func()
   str() -- source
   local linedefined = varint()
   varint() -- lastlinedefined
-  skip(3) -- numparams, is_vararg, maxstacksize
+  skip(1) -- numparams
+  local is_vararg = byte() ~= 0
+  skip(1) -- maxstacksize
   local ncode = varint()
   skip(ncode * instruction_size)
   for _ = 1, varint() do -- constants
@@ -74,14 +101,11 @@ local function func()
   for pc = 0, nline - 1 do
     local d = deltas[pc + 1]
     if d == -128 then line = absolute[pc] or line else line = line + d end
-    if line > 0 then lines[line] = true end
+    if line > 0 and not (is_vararg and pc == 0) then lines[line] = true end
   end
   for _ = 1, varint() do str() varint() varint() end -- local variables
   for _ = 1, varint() do str() end -- upvalue names
 end
 
 func()
-local out = {}
-for line in pairs(lines) do out[#out + 1] = line end
-table.sort(out)
-return table.concat(out, "\n")
+return scanned(lines)

@@ -95,48 +95,9 @@ do
   package.loaded.busted = module
 end
 
--- --coverage: count each line that runs, by chunk, with a line hook (the
--- host keeps its own budget hook beside it). Coroutines a test makes are not
--- counted: a hook belongs to one thread.
-local coverage_counts = nil
-local function count_line(event, line)
-  if event ~= "line" then return end
-  local source = debug.getinfo(2, "S").source
-  local counts = coverage_counts[source]
-  if not counts then counts = {} coverage_counts[source] = counts end
-  counts[line] = (counts[line] or 0) + 1
-end
-if H.coverage then
-  coverage_counts = {}
-  debug.sethook(count_line, "l")
-end
-
--- The runner's call of a test (or hook, or block body) with the line hook set
--- again inside it: set while the instruction budget is on, the host's hook
--- charges the budget too (set only while this prelude runs, with the budget
--- off, a runaway test would never be stopped).
-local function with_coverage(fn)
-  if not coverage_counts then return fn end
-  return function(...)
-    -- A count the lengths of loops rarely divide: count events that fall while
-    -- count_line runs are lost to the budget (Lua runs no hook inside a hook),
-    -- and a loop in step with the count would lose all of them.
-    debug.sethook(count_line, "l", 997)
-    return fn(...)
-  end
-end
-
--- What --coverage counted, one "source\tline\tcount" a line (read by Coverage.swift).
-local function coverage_lines()
-  if not coverage_counts then return "" end
-  local out = {}
-  for source, counts in pairs(coverage_counts) do
-    if source:sub(1, 1) == "@" then
-      for line, n in pairs(counts) do out[#out + 1] = source:sub(2) .. "\t" .. line .. "\t" .. n end
-    end
-  end
-  return table.concat(out, "\n")
-end
+-- --coverage is counted in C, on every thread (CLuaShim's coverage.c; the
+-- runner starts it): no Lua hook here, so that tests see debug.gethook as
+-- they would without it.
 
 -- --helper and -e run in the file's state before the file, as busted runs
 -- them before its tests; an error in one is the file's load error.

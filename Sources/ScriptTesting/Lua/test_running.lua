@@ -44,7 +44,7 @@ end
 local function call(fn, el)
   local outer = ctx
   ctx = el or ctx
-  local ok, failure = run_limited(with_coverage(fn), handler)
+  local ok, failure = run_limited(fn, handler)
   ctx = outer
   if ok then return nil end
   if type(failure) ~= "table" then failure = { message = error_text(failure) } end
@@ -388,7 +388,6 @@ function suite.run(opts)
   rawset(_G, "arg", busted_arg)
   run_block(root)
   results.declared = declared
-  results.coverage = coverage_lines()
   return results
 end
 

@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ReportFile {
+    /// Writes a file that the run owns (`--coverage`'s luacov.stats.out and
+    /// lcov.info) whole or not at all: into a new temporary file in the same
+    /// folder, flushed to disk, then renamed over `path`. A symbolic link placed
+    /// at `path` is replaced, never followed (its target stays as it was), and a
+    /// run killed while it writes leaves the old file, not a truncated one.
+    static func writeReplacing(_ text: String, to path: String) throws(WriteError) {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        var temporary = ""
+        var fd: Int32 = -1
+        for _ in 0..<100 {
+            temporary = folder + "." + base + ".tmp-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw WriteError(description: String(cString: strerror(errno))) }
+        var failure: Int32 = 0
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += n
+            }
+        }
+        if failure == 0, fsync(fd) != 0 { failure = errno }
+        if close(fd) != 0, failure == 0, errno != EINTR { failure = errno }
+        if failure == 0, rename(temporary, path) != 0 { failure = errno }
+        if failure != 0 {
+            unlink(temporary)
+            throw WriteError(description: String(cString: strerror(failure)))
+        }
+    }
+}

@@ -1,0 +1,6 @@
+local work = require("lib.work")
+describe("loops", function()
+  it("sums", function() assert.is_number(work.sum(3000000)) end)
+  it("recurses", function() assert.are.equal(832040, work.fib(30)) end)
+  it("builds strings", function() assert.is_number(work.strings(300000)) end)
+end)
