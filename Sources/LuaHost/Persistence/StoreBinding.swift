@@ -1,3 +1,4 @@
+import CLuaShim
 import CountdownCore
 
 /// The host's part for persistent countdowns: the store they are kept in, the ids
@@ -32,9 +33,21 @@ public final class StoreBinding {
     var lastError: String?
     /// Failures already reported: each distinct one is reported once.
     var reportedErrors: Set<String> = []
+    /// Store operations run so far (`withStore`): a change seen after one may
+    /// have made what was read before it stale.
+    var writeCount = 0
+    /// Records of persistent countdowns started in the running callback, not
+    /// written yet (HeldSaves.swift).
+    var heldSaves: [StoredCountdown] = []
 
     init(vm: LuaVM, scheduler: Scheduler) {
         self.vm = vm
         self.scheduler = scheduler
+        installHeldSavesWriter()
+    }
+
+    deinit {
+        if Self.exitWriter == Unmanaged.passUnretained(self).toOpaque() { Self.exitWriter = nil }
+        if !vm.isClosed, let limits = cd_get_limits(vm.state.raw) { limits.pointee.after_callback_pending = 0 }
     }
 }
