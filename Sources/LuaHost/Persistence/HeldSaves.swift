@@ -4,23 +4,31 @@ import Glibc
 import CLuaShim
 import CountdownCore
 
-/// The store writes of the persistent countdowns one callback starts, written
-/// together when it returns: one transaction for a main chunk's loop of 100,000
-/// `countdown.start{ persist = true }` (SQLite committed each start on its own,
-/// an fsync apiece), and outside the callback's CPU-time limit, which counts the
-/// script's own work. Before the callback's Lua code can learn anything of the
-/// store (any other store operation, a change made elsewhere) the held writes go
-/// first, so nothing reads around them; `os.exit` inside the callback writes
-/// them too (`atexit`). All of them are stored, or the message says how many were.
+/// Many persistent starts in a row in one callback (a main chunk's loop of
+/// 100,000 `countdown.start{ persist = true }`): past the first
+/// `startsWrittenAtOnce`, each committed before `start` returns as any change is,
+/// the others are written together when the callback returns, in one transaction
+/// (SQLite committed each on its own, an fsync apiece), outside the callback's
+/// CPU-time limit, which counts the script's own work. Before the callback's Lua
+/// code can learn anything of the store (any other store operation, a change
+/// made elsewhere) the held writes go first, so nothing reads around them;
+/// `os.exit` inside the callback writes them too (`atexit`). All of them are
+/// stored, or the message says how many were.
 extension StoreBinding {
-    /// Holds the record of a countdown just started, when a callback is running;
-    /// false when it must be written now (no callback: a host call from Swift).
+    /// Persistent starts in a row, in one callback, committed one by one before
+    /// the later ones are held: a script that starts a few is unchanged.
+    static let startsWrittenAtOnce = 16
+
+    /// Holds the record of a countdown just started when a callback is running
+    /// and has started more than `startsWrittenAtOnce` in a row; false when it
+    /// must be written now.
     func holdSave(_ record: StoredCountdown) -> Bool {
         guard let limits = cd_get_limits(vm.state.raw), limits.pointee.depth > 0 else { return false }
-        if heldSaves.isEmpty {
-            limits.pointee.after_callback_pending = 1
-            Self.exitWriter = Unmanaged.passUnretained(self).toOpaque()
-        }
+        // The callback's end counts the row from zero again (and writes what is held).
+        if startsInARow == 0 { limits.pointee.after_callback_pending = 1 }
+        startsInARow += 1
+        if startsInARow <= Self.startsWrittenAtOnce { return false }
+        if heldSaves.isEmpty { Self.exitWriter = Unmanaged.passUnretained(self).toOpaque() }
         heldSaves.append(record)
         return true
     }
@@ -29,10 +37,11 @@ extension StoreBinding {
     /// outermost callback (`cd_limits`' after_callback), before any other store
     /// operation, and at exit.
     public func writeHeldSaves() {
+        startsInARow = 0
+        if let limits = cd_get_limits(vm.state.raw) { limits.pointee.after_callback_pending = 0 }
         guard !heldSaves.isEmpty else { return }
         let records = heldSaves
         heldSaves = []
-        if let limits = cd_get_limits(vm.state.raw) { limits.pointee.after_callback_pending = 0 }
         if Self.exitWriter == Unmanaged.passUnretained(self).toOpaque() { Self.exitWriter = nil }
         guard let store = configuredStore() else { return }
         do {

@@ -39,6 +39,9 @@ public final class StoreBinding {
     /// Records of persistent countdowns started in the running callback, not
     /// written yet (HeldSaves.swift).
     var heldSaves: [StoredCountdown] = []
+    /// Persistent starts in a row (no other store operation between them) in
+    /// the running callback.
+    var startsInARow = 0
 
     init(vm: LuaVM, scheduler: Scheduler) {
         self.vm = vm

@@ -30,6 +30,7 @@ extension StoreBinding {
         if !heldSaves.isEmpty { writeHeldSaves() }
         guard let store = configuredStore() else { return nil }
         writeCount &+= 1
+        startsInARow = 0
         do {
             return try body(store)
         } catch {
@@ -81,7 +82,9 @@ extension StoreBinding {
         guard let record = storedRecord(key, id: id, now: currentInstant()) else { return }
         // Inside a callback, written with the others it starts when it returns.
         if holdSave(record) { return }
+        let inARow = startsInARow
         withStore { try $0.save(record) }
+        startsInARow = inARow
     }
 
     /// Applies a change made to a running countdown to its stored record. When the
