@@ -22,9 +22,46 @@ public protocol CountdownPersistence: AnyObject {
     /// `change` receives nil when none is stored; setting nil removes it.
     @discardableResult
     func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result
+    /// The countdowns stored under `ids`, read together where the store can (one
+    /// transaction, one round trip per slice): each id's record (nil: none
+    /// stored) or why it cannot be read. Fails only when the store cannot be used.
+    func loadEach(ids: [String]) throws -> [(id: String, record: Swift.Result<StoredCountdown?, any Error>)]
+    /// Stores every record, in order, as `save` does: all or none where the store
+    /// can (one transaction); elsewhere a failure is a `PartialSaveError` saying
+    /// how many were stored.
+    func saveAll(_ records: [StoredCountdown]) throws
+}
+
+/// `saveAll` stored the first `stored` of `total` records, then failed.
+public struct PartialSaveError: Error, CustomStringConvertible {
+    public var stored: Int
+    public var total: Int
+    public var underlying: any Error
+    public init(stored: Int, total: Int, underlying: any Error) {
+        self.stored = stored
+        self.total = total
+        self.underlying = underlying
+    }
+    public var description: String { "\(underlying) (\(stored) of \(total) stored)" }
 }
 
 extension CountdownPersistence {
+    /// One `save` per record.
+    public func saveAll(_ records: [StoredCountdown]) throws {
+        for (index, record) in records.enumerated() {
+            do {
+                try save(record)
+            } catch {
+                throw PartialSaveError(stored: index, total: records.count, underlying: error)
+            }
+        }
+    }
+
+    /// One `load` per id.
+    public func loadEach(ids: [String]) throws -> [(id: String, record: Swift.Result<StoredCountdown?, any Error>)] {
+        ids.map { id in (id, Swift.Result { try load(id: id) }) }
+    }
+
     /// For a store whose records are always readable.
     public func listing() throws -> StoredCountdownListing {
         StoredCountdownListing(countdowns: try list())

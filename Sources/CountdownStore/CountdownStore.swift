@@ -27,6 +27,15 @@ public final class CountdownStore: CountdownPersistence {
     /// How long a write waits for another process's transaction.
     public let busyTimeout: TimeInterval
     private var opened: Result<DatabaseQueue, StoreError>?
+    /// Countdown rows and change-log entries read so far: what tests bound the
+    /// work of following the store by (one change elsewhere reads a row or two,
+    /// whatever the store holds).
+    public internal(set) var rowsRead = 0
+    /// Whole-file integrity checks (`PRAGMA quick_check`) run so far.
+    public internal(set) var integrityChecks = 0
+    /// The last change-log entry this process has accounted for, once a change
+    /// watcher follows the store (`ChangeLog.swift`); nil: nobody follows.
+    var changeLogPosition: Int64?
     /// Called once, right after the first open succeeds and before the operation
     /// that caused it runs (the change watcher takes its baseline there).
     public var didOpen: (() -> Void)?
@@ -55,7 +64,7 @@ public final class CountdownStore: CountdownPersistence {
     /// process has just created and not yet set up, or one killed in between.
     /// Reads see no countdowns without opening it, so a read-only command leaves
     /// it as it is; the first write sets it up (there is nothing in it to lose).
-    private var isUnopenedEmptyFile: Bool {
+    var isUnopenedEmptyFile: Bool {
         guard opened == nil else { return false }
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0
@@ -66,10 +75,15 @@ public final class CountdownStore: CountdownPersistence {
     public func load(id: String) throws -> StoredCountdown? {
         try checkID(id)
         if isUnopenedEmptyFile { return nil }
-        return try access(readOnly: true) { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id])
-                .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
-        }
+        return try access(readOnly: true, single: true) { db in try self.readRow(id: id, db) }
+    }
+
+    /// One row by its id, through a statement prepared once.
+    func readRow(id: String, _ db: Database) throws -> StoredCountdown? {
+        let statement = try db.cachedStatement(sql: "SELECT * FROM countdown WHERE id = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+        rowsRead += 1
+        return try StoredCountdown(row: row, path: path)
     }
 
     /// Every stored countdown; fails on the first row that cannot be read
@@ -83,13 +97,26 @@ public final class CountdownStore: CountdownPersistence {
     /// The countdowns that can be read, and the rows that cannot, each named.
     public func listing() throws -> StoredCountdownListing {
         if isUnopenedEmptyFile { return StoredCountdownListing(countdowns: []) }
-        return try access(readOnly: true) { db in try Self.readAll(db, path: path) }
+        return try access(readOnly: true) { db in try self.readAll(db) }
     }
 
     public func save(_ countdown: StoredCountdown) throws {
         try checkID(countdown.id)
         try checkStorable(countdown)
         try access { db in try Self.upsert(countdown, db) }
+    }
+
+    /// Every record in one transaction: all are stored, or none.
+    public func saveAll(_ records: [StoredCountdown]) throws {
+        for record in records {
+            try checkID(record.id)
+            try checkStorable(record)
+        }
+        guard !records.isEmpty else { return }
+        try access { db in
+            let statement = try db.cachedStatement(sql: Self.upsertSQL)
+            for record in records { try statement.execute(arguments: record.arguments) }
+        }
     }
 
     @discardableResult
@@ -115,8 +142,7 @@ public final class CountdownStore: CountdownPersistence {
             return result
         }
         return try access { db in
-            let before = try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id])
-                .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
+            let before = try self.readRow(id: id, db)
             var record = before
             let result = change(&record)
             if let record {
@@ -138,7 +164,7 @@ public final class CountdownStore: CountdownPersistence {
     public func removeFinished(at now: StoreInstant) throws -> [String] {
         if isUnopenedEmptyFile { return [] }
         return try access { db in
-            let finished = try Self.readAll(db, path: path).countdowns
+            let finished = try self.readAll(db).countdowns
                 .filter { $0.effectiveState(at: now) == .finished }.map(\.id)
             for id in finished {
                 try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
@@ -165,9 +191,10 @@ public final class CountdownStore: CountdownPersistence {
         }
     }
 
-    private static func readAll(_ db: Database, path: String) throws -> StoredCountdownListing {
+    private func readAll(_ db: Database) throws -> StoredCountdownListing {
         var listing = StoredCountdownListing(countdowns: [])
         for row in try Row.fetchAll(db, sql: "SELECT * FROM countdown ORDER BY id") {
+            rowsRead += 1
             do {
                 listing.countdowns.append(try StoredCountdown(row: row, path: path))
             } catch {
@@ -323,10 +350,6 @@ public final class CountdownStore: CountdownPersistence {
     /// killed process left behind into the shared-memory index, which changes no data.)
     private func inspect(_ queue: DatabaseQueue) throws {
         try queue.read { db throws in
-            let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
-            guard check == ["ok"] else {
-                throw StoreError(.corrupt, path: path, reason: "integrity check: \(check.prefix(3).joined(separator: "; "))")
-            }
             let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
             let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
             if version > StoreSchema.version {
@@ -339,6 +362,20 @@ public final class CountdownStore: CountdownPersistence {
             if !tables.isEmpty && !tables.contains("countdown") && !tables.isSubset(of: ["grdb_migrations"]) {
                 throw StoreError(.corrupt, path: path, reason: "it has tables but no 'countdown' table")
             }
+            // The whole file is checked where it pays, not at every open (that cost
+            // every command O(file)): before a migration writes to an existing store,
+            // and when an operation finds it damaged (`checkIntegrity`).
+            if tables.contains("countdown"), try !StoreSchema.migrator.hasCompletedMigrations(db) {
+                integrityChecks += 1
+                try Self.quickCheck(db, path: path)
+            }
+        }
+    }
+
+    static func quickCheck(_ db: Database, path: String) throws {
+        let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+        guard check == ["ok"] else {
+            throw StoreError(.corrupt, path: path, reason: "integrity check: \(check.prefix(3).joined(separator: "; "))")
         }
     }
 
@@ -362,24 +399,39 @@ public final class CountdownStore: CountdownPersistence {
     /// Runs `body` in one transaction. `readOnly`: a deferred read, which in WAL
     /// mode never waits for a writer (a process following changes reads while
     /// others write).
-    private func access<T>(readOnly: Bool = false, _ body: (Database) throws -> T) throws(StoreError) -> T {
+    /// `single`: the body is one statement, atomic on its own, and runs without
+    /// an explicit transaction (a third of the cost of a lone read).
+    ///
+    /// A file found damaged by an operation is refused from then on, as at opening:
+    /// nothing more is written to it.
+    func access<T>(readOnly: Bool = false, single: Bool = false, _ body: (Database) throws -> T) throws(StoreError) -> T {
         let queue = try open()
         do {
+            if single { return try queue.inDatabase { db in try body(db) } }
             if readOnly { return try queue.read { db in try body(db) } }
             var wrote = false
             let result = try queue.write { db in
                 let before = db.totalChangesCount
+                let logBefore = try self.changeLogPosition == nil ? nil : Self.lastChange(db)
                 let result = try body(db)
                 wrote = db.totalChangesCount != before
+                if wrote { try self.wroteChanges(db, logBefore: logBefore) }
                 return result
             }
             if wrote { signalChange() }
             return result
-        } catch let error as StoreError {
-            throw error
         } catch {
-            throw classify(error)
+            let failure = (error as? StoreError) ?? classify(error)
+            if failure.kind == .corrupt { refuse(failure, queue) }
+            throw failure
         }
+    }
+
+    /// Keeps `failure` as the outcome of opening: every later operation fails
+    /// with it, and the file is not touched again.
+    private func refuse(_ failure: StoreError, _ queue: DatabaseQueue) {
+        opened = .failure(failure)
+        try? queue.close()
     }
 
     /// The file other processes' `SQLiteChangeWatcher`s are woken by.
@@ -416,11 +468,13 @@ public final class CountdownStore: CountdownPersistence {
         }
     }
 
+    private static let upsertSQL = """
+        INSERT OR REPLACE INTO countdown
+            (id, state, kind, wall_deadline, paused_remaining, every, total, boot_id, boot_deadline, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
     private static func upsert(_ countdown: StoredCountdown, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT OR REPLACE INTO countdown
-                (id, state, kind, wall_deadline, paused_remaining, every, total, boot_id, boot_deadline, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: countdown.arguments)
+        try db.cachedStatement(sql: upsertSQL).execute(arguments: countdown.arguments)
     }
 }

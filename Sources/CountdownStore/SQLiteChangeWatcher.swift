@@ -9,7 +9,9 @@ import GRDB
 /// polling: inotify reports writes to the store's directory (the database, its
 /// `-wal`, and the creation of either), then `PRAGMA data_version` on the store's
 /// own connection says whether another connection committed. This process's own
-/// commits leave `data_version` as it was, so they are never reported.
+/// commits leave `data_version` as it was, so they are never reported. What
+/// changed is read from the store's change log (`ChangeLog`): the ids past the
+/// last entry seen, so a change costs in proportion to what changed.
 ///
 /// A commit writes the WAL (an inotify event) before it is synced and published
 /// in the shared-memory index (a memory write, no event); a reader woken by the
@@ -48,7 +50,10 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
         knewFile = store.fileExists
         guard !store.hasOpened else {
             // Open already, and read from: the baseline first, then the watch.
-            if knewFile { lastVersion = currentVersion() }
+            if knewFile {
+                lastVersion = currentVersion()
+                store.startFollowingChanges()
+            }
             rewatch()
             // A commit from elsewhere between that read and the watch: looked at at once.
             if knewFile, currentVersion() != lastVersion {
@@ -74,6 +79,7 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
         if !watchingStoreDirectory { rewatch() }
         knewFile = store.fileExists
         lastVersion = currentVersion()
+        store.startFollowingChanges()
     }
 
     private func discardEvents() {
@@ -160,9 +166,11 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
         defer { lastVersion = version }
         if !knewFile {
             knewFile = true
+            store.startFollowingChanges()
             return .unknown
         }
-        return version != lastVersion || version == nil ? .unknown : .none
+        guard version != lastVersion || version == nil else { return .none }
+        return version == nil ? .unknown : store.changesSinceLastLook()
     }
 
     private func currentVersion() -> Int? {

@@ -6,7 +6,7 @@ import GRDB
 /// the version for tools that do not know GRDB's migration table.
 enum StoreSchema {
     /// The newest schema this build knows.
-    static let version = 1
+    static let version = 2
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -25,6 +25,25 @@ enum StoreSchema {
                     updated_at INTEGER NOT NULL
                 );
                 PRAGMA user_version = 1;
+                """)
+        }
+        // Every change to a countdown row, in commit order, written by triggers so
+        // that every writer (the sqlite3 shell too) is logged: a process that
+        // follows the store reads the entries past the last one it saw and
+        // re-reads only those countdowns (`ChangeLog.swift`), whatever it holds.
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                CREATE TABLE countdown_change (seq INTEGER PRIMARY KEY, id NOT NULL);
+                CREATE TRIGGER countdown_inserted AFTER INSERT ON countdown
+                    BEGIN INSERT INTO countdown_change (id) VALUES (new.id); END;
+                CREATE TRIGGER countdown_updated AFTER UPDATE ON countdown
+                    BEGIN
+                        INSERT INTO countdown_change (id) VALUES (new.id);
+                        INSERT INTO countdown_change (id) SELECT old.id WHERE old.id IS NOT new.id;
+                    END;
+                CREATE TRIGGER countdown_deleted AFTER DELETE ON countdown
+                    BEGIN INSERT INTO countdown_change (id) VALUES (old.id); END;
+                PRAGMA user_version = 2;
                 """)
         }
         return migrator

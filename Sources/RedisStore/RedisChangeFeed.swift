@@ -13,8 +13,10 @@ import CountdownCore
 /// storm). Once the store is connected again, the changes queued meanwhile are
 /// sent in slices of a few milliseconds, one per pass of the run loop (the timer
 /// fires again at once), so ticks, redraws and keys go on during a long replay.
-/// When all are sent the feed reports `.unknown` so holders re-read everything:
-/// changes published while nobody listened are not lost.
+/// When all are sent the feed reports `.unknown` so holders re-read everything
+/// (in slices, `loadEach`): changes published while nobody listened are not lost.
+/// A change made elsewhere is reported by its id, so it costs a process holding
+/// 100,000 countdowns one read of that one.
 public final class RedisChangeFeed: CountdownChangeFeed {
     public let store: RedisCountdownStore
     private var subscriber: RedisConnection?
@@ -38,6 +40,8 @@ public final class RedisChangeFeed: CountdownChangeFeed {
 
     public func drain() -> CountdownChanges {
         var changes = CountdownChanges.none
+        // Changes since the store read ahead are reported now, or were lost with the connection.
+        store.dropReadAhead()
         if timer.takeExpiry() {
             if retry() { changes = .unknown }
         }
@@ -71,6 +75,7 @@ public final class RedisChangeFeed: CountdownChangeFeed {
             let reply = try connection.command(["SUBSCRIBE", store.channel])
             guard case .array = reply else { return false }
             subscriber = connection
+            store.feedSubscribed = true
             return true
         } catch {
             return false
@@ -81,6 +86,8 @@ public final class RedisChangeFeed: CountdownChangeFeed {
         let wasSubscribed = subscriber != nil
         subscriber?.close()
         subscriber = nil
+        store.feedSubscribed = false
+        store.dropReadAhead()
         if backoff == 0 { scheduleRetry() }
         if wasSubscribed { store.markLost("lost the connection to \(store.url)") }
     }

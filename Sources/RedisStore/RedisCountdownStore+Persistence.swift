@@ -9,7 +9,8 @@ extension RedisCountdownStore {
         used.insert(CountdownID(id))
         if let connection, !answersFromCache {
             do {
-                let reply = try connection.command(["HGET", Self.hashKey, id])
+                let reply = try readAhead(id, connection: connection) ?? connection.command(["HGET", Self.hashKey, id])
+                recordsRead += 1
                 let record = try decode(id: id, reply)
                 cache[CountdownID(id)] = record
                 return record.map { RedisRecord.shifted($0, by: -shift) }
@@ -18,6 +19,38 @@ extension RedisCountdownStore {
             }
         }
         return cache[CountdownID(id)].map { RedisRecord.shifted($0, by: -shift) }
+    }
+
+    /// The countdowns stored under `ids`, with one `HMGET` per slice of
+    /// `loadSlice` ids (each a short command: the server is never held long).
+    /// Offline: what this process last saw.
+    public func loadEach(ids: [String]) throws -> [(id: String, record: Result<StoredCountdown?, any Error>)] {
+        let shift = try shiftForOperation()
+        for id in ids { used.insert(CountdownID(id)) }
+        if let connection, !answersFromCache {
+            do {
+                var loaded: [(id: String, record: Result<StoredCountdown?, any Error>)] = []
+                loaded.reserveCapacity(ids.count)
+                var start = 0
+                while start < ids.count {
+                    let slice = ids[start..<min(start + Self.loadSlice, ids.count)]
+                    start = slice.endIndex
+                    guard case .array(let values) = try connection.command(["HMGET", Self.hashKey] + slice), values.count == slice.count else {
+                        throw RedisError(connectionLost: false, message: "\(url): unexpected reply to HMGET")
+                    }
+                    for (id, value) in zip(slice, values) {
+                        let record = Result { try decode(id: id, value) }
+                        if case .success(let found) = record { cache[CountdownID(id)] = found }
+                        recordsRead += 1
+                        loaded.append((id, record.map { $0.map { RedisRecord.shifted($0, by: -shift) } }))
+                    }
+                }
+                return loaded
+            } catch let error as RedisError where error.connectionLost {
+                wentOffline(error)
+            }
+        }
+        return ids.map { id in (id, .success(cache[CountdownID(id)].map { RedisRecord.shifted($0, by: -shift) })) }
     }
 
     /// Every stored countdown; fails on the first record that cannot be read

@@ -9,6 +9,7 @@ extension RedisCountdownStore {
     /// queued changes are being sent, the change is queued and counts as made.
     @discardableResult
     func write(id: String, before: StoredCountdown?, after: StoredCountdown?, unconditional: Bool) throws -> Bool {
+        forgetReadAhead(id)
         if answersFromCache {
             guard everConnected else { throw RedisError(connectionLost: true, message: "cannot reach \(url)") }
             try queue(PendingChange(id: id, before: before, after: after, instant: clock.serverNow(), unconditional: unconditional))

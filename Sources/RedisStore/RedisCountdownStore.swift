@@ -77,6 +77,18 @@ public final class RedisCountdownStore: CountdownPersistence {
     public var notice: (String) -> Void = { _ in }
 
     static let hashKey = "cdscript:countdowns"
+    /// Ids per `HMGET` of `loadEach`.
+    static let loadSlice = 1_000
+    /// Records read from the server so far (`HGET`, `HMGET`): what tests bound the
+    /// work of following the store by.
+    public internal(set) var recordsRead = 0
+    /// The hash as read ahead for a run of loads (`+ReadAhead`), by id, records
+    /// as stored; nil: none.
+    var readAheadCopy: [CountdownID: String]?
+    /// Loads since a change feed last drained.
+    var loadsSinceDrain = 0
+    /// True while a change feed is subscribed to this store's channel.
+    var feedSubscribed = false
     /// How many times one change is computed again because another process wrote
     /// the same countdown in between, before the store gives up on it. Each
     /// conflict means some writer succeeded, so the store as a whole moves on;

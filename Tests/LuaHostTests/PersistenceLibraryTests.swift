@@ -259,7 +259,7 @@ struct FetchTests {
         #expect(store["p"]?.state == .finished)
     }
 
-    @Test("every may be given anew and is stored; by default the stored one is used")
+    @Test("every may be given anew, for this viewer only: the stored one stays, and is what a fetch without one uses")
     func everyOption() {
         let store = LoggingStore()
         Process(store: store).run(#"countdown.start{ id = "e", seconds = 10, every = 2, persist = true }"#)
@@ -271,7 +271,11 @@ struct FetchTests {
         third.run(#"n = 0; countdown.fetch("e", { every = 0.5, on_tick = function() n = n + 1 end })"#)
         third.advance(by: 8)
         third.run("assert(n == 17, n)") // 9, 8.5, ..., 1
-        #expect(store["e"]?.every == s / 2)
+        #expect(store["e"]?.every == 2 * s)
+        let fourth = Process(store: store, boot: 101 * s)
+        fourth.run(#"n = 0; countdown.fetch("e", { on_tick = function() n = n + 1 end })"#)
+        fourth.advance(by: 8)
+        fourth.run("assert(n == 5, n)")
     }
 
     @Test("fetch checks its arguments")

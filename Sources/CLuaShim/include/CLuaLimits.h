@@ -102,6 +102,13 @@ typedef struct cd_limits {
     int forgiven;
     /* `--coverage`'s counters (coverage.c), NULL while the state does not count. */
     void *coverage;
+    /* Set by the host while it holds work of the running callback back (the
+     * store writes of persistent starts, written in one transaction): the
+     * outermost callback's end clears it and calls after_callback(context), at
+     * depth 0, outside the callback's CPU time. */
+    int after_callback_pending;
+    void (*after_callback)(void *context);
+    void *after_callback_context;
 } cd_limits;
 
 /* How many nested hooks of one outermost callback may run out and fail alone;
@@ -172,6 +179,10 @@ static inline void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_save
     limits->capped = saved.capped;
     if (--limits->depth > 0) return; /* the enclosing callback goes on counting */
     limits->spent = 0;
+    if (limits->after_callback_pending) {
+        limits->after_callback_pending = 0;
+        limits->after_callback(limits->after_callback_context);
+    }
     if (limits->hook_pinned) {
         /* Let the last hook go: a store over an existing key, which cannot fail. */
         limits->hook_pinned = 0;

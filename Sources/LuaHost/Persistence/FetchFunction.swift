@@ -4,6 +4,8 @@ import CountdownCore
 
 /// `countdown.fetch(id, { every =, on_tick =, on_done = })`: a stored countdown,
 /// running again in this process; and `persist`, the start option that stores one.
+/// A fetch's `every` is this viewer's own tick interval: the stored one is left
+/// as it is, for the next process that fetches without one.
 extension StoreBinding {
     static let fetchFields: Set<String> = ["every", "on_tick", "on_done"]
 
@@ -82,7 +84,6 @@ extension StoreBinding {
                                                    &sharedTickHook, &ref, &replaced) else {
                     throw APIError.noMemoryForID(fn)
                 }
-                host.store.saveEvery(every, of: record, id: id)
                 host.countdowns.launch(L, handle: handle, handleIndex: L.top, deadline: deadline, resuming: (record.total, paused),
                             flags: flags, sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: id)
                 return 1
@@ -96,17 +97,9 @@ extension StoreBinding {
             StoreBinding.setHookUserValue(L, handleIndex, onDone, slot: CD_UV_DONE)
             handle.pointee.every_ns = every ?? record.every
             handle.pointee.persistent = 1
-            host.store.saveEvery(every, of: record, id: id)
             try host.countdowns.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle,
                             persistentID: id, function: "countdown.fetch")
             return 1
-        }
-    }
-
-    /// Stores a fetch's `every` when it differs from the stored countdown's.
-    fileprivate func saveEvery(_ every: Nanoseconds?, of record: StoredCountdown, id: String) {
-        if let every, every != record.every {
-            withStore { store in try store.modify(id: id) { $0?.every = every } }
         }
     }
 

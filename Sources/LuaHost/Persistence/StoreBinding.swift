@@ -1,3 +1,4 @@
+import CLuaShim
 import CountdownCore
 
 /// The host's part for persistent countdowns: the store they are kept in, the ids
@@ -32,6 +33,15 @@ public final class StoreBinding {
     var lastError: String?
     /// Failures already reported: each distinct one is reported once.
     var reportedErrors: Set<String> = []
+    /// Store operations run so far (`withStore`): a change seen after one may
+    /// have made what was read before it stale.
+    var writeCount = 0
+    /// Records of persistent countdowns started in the running callback, not
+    /// written yet (HeldSaves.swift).
+    var heldSaves: [StoredCountdown] = []
+    /// Persistent starts in a row (no other store operation between them) in
+    /// the running callback.
+    var startsInARow = 0
 
     /// Forgets the failures reported so far, so that the next one is reported
     /// again: `cdscript test` gives each test a store of its own.
@@ -43,5 +53,11 @@ public final class StoreBinding {
     init(vm: LuaVM, scheduler: Scheduler) {
         self.vm = vm
         self.scheduler = scheduler
+        installHeldSavesWriter()
+    }
+
+    deinit {
+        if Self.exitWriter == Unmanaged.passUnretained(self).toOpaque() { Self.exitWriter = nil }
+        if !vm.isClosed, let limits = cd_get_limits(vm.state.raw) { limits.pointee.after_callback_pending = 0 }
     }
 }

@@ -17,18 +17,30 @@ extension StoreBinding {
     /// with nothing left after time was taken off elsewhere, ends here, finished, once.
     public func applyChanges(_ changes: CountdownChanges) {
         guard changes != .none, let store = persistence else { return }
+        if !heldSaves.isEmpty { writeHeldSaves() }
         let held: [String]
         switch changes {
         case .none: return
         case .ids(let ids): held = ids.filter { persistentKey(forID: $0.string) != nil }.sorted().map(\.string)
         case .unknown: held = persistentIDs.all.sorted { $0.precedesInBytes($1) }
         }
-        for id in held {
+        // Read together (one transaction, or one round trip per slice); a hook run
+        // by an earlier change may write to the store, and what was read after
+        // that is read again, so that no hook's change is undone here.
+        let loaded: [(id: String, record: Result<StoredCountdown?, any Error>)]
+        do {
+            loaded = try store.loadEach(ids: held)
+        } catch {
+            reportError("\(error)")
+            return
+        }
+        let writes = writeCount
+        for (id, loadedRecord) in loaded {
             // An earlier change's hooks may have ended or replaced it.
             guard let key = persistentKey(forID: id) else { continue }
             let record: StoredCountdown?
             do {
-                record = try store.load(id: id)
+                record = try writeCount == writes ? loadedRecord.get() : store.load(id: id)
             } catch {
                 // One unreadable record (another writer's) is named and skipped;
                 // the others are still followed.

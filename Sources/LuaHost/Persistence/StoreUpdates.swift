@@ -26,7 +26,11 @@ extension StoreBinding {
     /// and turned into nil.
     @discardableResult
     func withStore<T>(_ body: (CountdownPersistence) throws -> T) -> T? {
+        // What the running callback started is written first: nothing reads around it.
+        if !heldSaves.isEmpty { writeHeldSaves() }
         guard let store = configuredStore() else { return nil }
+        writeCount &+= 1
+        startsInARow = 0
         do {
             return try body(store)
         } catch {
@@ -76,7 +80,11 @@ extension StoreBinding {
     /// Called by `launch` once a persistent countdown exists and before its first tick.
     func started(_ key: CountdownKey, id: String) {
         guard let record = storedRecord(key, id: id, now: currentInstant()) else { return }
+        // Inside a callback, written with the others it starts when it returns.
+        if holdSave(record) { return }
+        let inARow = startsInARow
         withStore { try $0.save(record) }
+        startsInARow = inARow
     }
 
     /// Applies a change made to a running countdown to its stored record. When the

@@ -1,0 +1,137 @@
+import CountdownCore
+import CountdownStore
+import EventLoop
+import Foundation
+import GRDB
+import Testing
+
+/// Waits on the watcher's descriptors for up to `timeout` seconds, until it reports something.
+private func firstChange(_ watcher: SQLiteChangeWatcher, within timeout: Double = 5) -> CountdownChanges {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        var fds = watcher.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        if poll(&fds, nfds_t(fds.count), Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 {
+            let seen = watcher.drain()
+            if seen != .none { return seen }
+        }
+    }
+    return .none
+}
+
+private func many(_ count: Int, prefix: String = "s") -> [StoredCountdown] {
+    (0..<count).map { record("\(prefix)\($0)") }
+}
+
+@Suite("The SQLite store's change log: a change costs a follower what changed, not what the store holds", .serialized)
+struct ChangeLogTests {
+    @Test("one change elsewhere costs a follower of 5,000 countdowns one change-log entry and no countdown row")
+    func oneChangeReadsOneEntry() throws {
+        let dir = temporaryDirectory()
+        let mine = CountdownStore(directory: dir)
+        try mine.saveAll(many(5_000))
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        let other = CountdownStore(directory: dir)
+        let before = mine.rowsRead
+        try other.modify(id: "s17") { $0?.total += 1 }
+        #expect(firstChange(watcher) == .ids(["s17"]))
+        #expect(mine.rowsRead - before <= 2, "rows read: \(mine.rowsRead - before)")
+    }
+
+    @Test("changes made elsewhere are named together, deletions included, and this store's own are left out")
+    func severalChanges() throws {
+        let dir = temporaryDirectory()
+        let mine = CountdownStore(directory: dir)
+        try mine.saveAll(many(10))
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        try mine.save(record("mine"))
+        let other = CountdownStore(directory: dir)
+        try other.saveAll([record("new"), record("s1")])
+        #expect(try other.delete(id: "s2"))
+        var seen = CountdownChanges.none
+        let deadline = Date().addingTimeInterval(3)
+        while seen != .ids(["new", "s1", "s2"]) && Date() < deadline { seen = seen.merged(with: firstChange(watcher, within: 0.5)) }
+        #expect(seen == .ids(["new", "s1", "s2"]))
+    }
+
+    @Test("a follower more than the log's window behind is told to re-read what it holds")
+    func fellBehind() throws {
+        let dir = temporaryDirectory()
+        let mine = CountdownStore(directory: dir)
+        try mine.save(record("a"))
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        let other = CountdownStore(directory: dir)
+        try other.saveAll(many(Int(ChangeLog.window) + 1))
+        #expect(firstChange(watcher) == .unknown)
+        try other.modify(id: "a") { $0?.total += 1 }
+        #expect(firstChange(watcher) == .ids(["a"]), "and follows the log again after")
+    }
+
+    @Test("the log keeps its last entries only")
+    func logIsBounded() throws {
+        let dir = temporaryDirectory()
+        let store = CountdownStore(directory: dir)
+        try store.saveAll(many(Int(ChangeLog.window) + 500))
+        try store.save(record("x"))
+        let count = try store.open().read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM countdown_change") }
+        #expect(count == Int(ChangeLog.window))
+    }
+
+    @Test("saveAll stores every record in one transaction, or none")
+    func saveAllIsAllOrNothing() throws {
+        let store = CountdownStore(directory: temporaryDirectory())
+        try store.saveAll(many(3))
+        var bad = record("bad")
+        bad.total = -1
+        #expect(throws: StoreError.self) { try store.saveAll([record("ok"), bad]) }
+        #expect(try store.list().map(\.id) == ["s0", "s1", "s2"])
+        #expect(try store.loadEach(ids: ["s1", "nope"]).map { try $0.record.get()?.id } == ["s1", nil])
+    }
+}
+
+@Suite("The store's integrity is checked where it pays, not on every open", .serialized)
+struct IntegrityCheckTests {
+    @Test("opening a current store reads no row and checks nothing; a change reads one row")
+    func noCheckAtOpen() throws {
+        let dir = temporaryDirectory()
+        try CountdownStore(directory: dir).saveAll(many(2_000))
+        let store = CountdownStore(directory: dir)
+        try store.modify(id: "s5") { $0?.total += 1 }
+        #expect(store.integrityChecks == 0)
+        #expect(store.rowsRead == 1)
+    }
+
+    @Test("a store of the previous schema is checked once, then migrated, and its countdowns kept")
+    func checkedBeforeMigration() throws {
+        let dir = temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: StateDirectory.storePath(in: dir))
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                INSERT INTO grdb_migrations VALUES ('v1');
+                CREATE TABLE countdown (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('running', 'paused', 'finished')),
+                    kind TEXT NOT NULL CHECK (kind IN ('duration', 'wall')),
+                    wall_deadline INTEGER NOT NULL, paused_remaining INTEGER,
+                    every INTEGER NOT NULL CHECK (every > 0), total INTEGER NOT NULL,
+                    boot_id TEXT, boot_deadline INTEGER, updated_at INTEGER NOT NULL);
+                PRAGMA user_version = 1;
+                """)
+            let old = record("old")
+            try db.execute(sql: "INSERT INTO countdown VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
+                old.id, old.state.rawValue, old.kind.rawValue, old.wallDeadline, old.pausedRemaining, old.every,
+                old.total, old.bootID, old.bootDeadline, old.updatedAt])
+        }
+        try queue.close()
+        let old = CountdownStore(directory: dir)
+        #expect(try old.load(id: "old") == record("old"))
+        #expect(old.integrityChecks == 1)
+        try old.save(record("new"))
+        let reopened = CountdownStore(directory: dir)
+        #expect(try reopened.list().map(\.id) == ["new", "old"])
+        #expect(reopened.integrityChecks == 0)
+        let version = try reopened.open().read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        #expect(version == 2)
+    }
+}
