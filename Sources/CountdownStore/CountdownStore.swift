@@ -362,7 +362,7 @@ public final class CountdownStore: CountdownPersistence {
     /// Runs `body` in one transaction. `readOnly`: a deferred read, which in WAL
     /// mode never waits for a writer (a process following changes reads while
     /// others write).
-    private func access<T>(readOnly: Bool = false, _ body: (Database) throws -> T) throws(StoreError) -> T {
+    func access<T>(readOnly: Bool = false, _ body: (Database) throws -> T) throws(StoreError) -> T {
         let queue = try open()
         do {
             if readOnly { return try queue.read { db in try body(db) } }

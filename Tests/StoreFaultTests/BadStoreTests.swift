@@ -48,11 +48,11 @@ extension StoreFaults {
             #expect(seed.status == 0)
             let queue = try DatabaseQueue(path: dir + "/state.sqlite")
             try queue.write { db in
-                try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v2')")
-                try db.execute(sql: "PRAGMA user_version = 2")
+                try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9')")
+                try db.execute(sql: "PRAGMA user_version = 9")
             }
             try queue.close()
-            try expectRefused(dir, mentioning: "written by a newer cdscript (schema version 2")
+            try expectRefused(dir, mentioning: "written by a newer cdscript (schema version 9")
         }
 
         @Test("a store that cannot be opened (a directory in its place; root reads any file, so permissions cannot make one unreadable here)")

@@ -5,7 +5,7 @@ import CountdownCore
 /// `countdown.fetch(id, { every =, on_tick =, on_done = })`: a stored countdown,
 /// running again in this process; and `persist`, the start option that stores one.
 extension StoreBinding {
-    static let fetchFields: Set<String> = ["every", "on_tick", "on_done"]
+    static let fetchFields: Set<String> = Set(["every", "on_tick", "on_done"]).union(StartOptions.endActionFields)
 
     static let fetch: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
@@ -24,6 +24,7 @@ extension StoreBinding {
             }
             var every: Nanoseconds?
             var onTick: Int32 = 0, onDone: Int32 = 0
+            var endAction: Int32 = 0, endLease = StartOptions.defaultEndLease
             var quick = cd_start_options()
             var isQuick = false
             switch L.type(at: 2) {
@@ -41,6 +42,7 @@ extension StoreBinding {
                 if let value = try StartOptions.optionalNumber(L, 2, "every", fn) { every = try interval(value) }
                 onTick = try StartOptions.hook(L, 2, "on_tick", fn)
                 onDone = try StartOptions.hook(L, 2, "on_done", fn)
+                (endAction, endLease) = try StartOptions.endActionOption(L, 2, persistent: true, fn)
             default:
                 throw APIError("\(fn): expected a table of options such as {on_tick = f} as argument 2, got \(L.typeName(at: 2))")
             }
@@ -53,6 +55,7 @@ extension StoreBinding {
                 return 3
             }
             guard let record = found else {
+                if endAction != 0 { cd_unref(L.raw, endAction) }
                 L.pushNil()
                 L.push("unknown")
                 return 2
@@ -61,6 +64,7 @@ extension StoreBinding {
             var paused = false
             switch record.resumption(at: now) {
             case .finished:
+                if endAction != 0 { cd_unref(L.raw, endAction) }
                 if record.state != .finished {
                     host.store.withStore { store in try store.modify(id: id) { _ = $0?.finish(at: now, tolerance: 0) } }
                 }
@@ -99,6 +103,7 @@ extension StoreBinding {
             host.store.saveEvery(every, of: record, id: id)
             try host.countdowns.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle,
                             persistentID: id, function: "countdown.fetch")
+            host.store.setEndAction(endAction, lease: endLease, for: CountdownBinding.key(handle))
             return 1
         }
     }
