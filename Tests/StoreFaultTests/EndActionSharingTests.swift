@@ -127,6 +127,22 @@ enum EndActionScripts {
         print("end actions: \(entries.count) for \(rounds) ends with 5 followers (\(store.first ?? ""))")
     }
 
+    /// `cdscript timer 4 --id t --exec ...` in five terminals: the command runs once,
+    /// with the claim's fencing token; every terminal shows the end and exits 0.
+    static func timerExec(store: [String]) throws {
+        let log = Scratch.directory("timer-exec") + "/exec.log"
+        let command = ["--exec", "sh", "-c", "echo token {token} >> '\(log)'"]
+        var timers = [try LiveProcess(["timer", "4", "--id", "t"] + store + command)]
+        #expect(timers[0].waitForLine { $0.contains("3") } != nil, "\(timers[0].stderr)")
+        for _ in 2...5 { timers.append(try LiveProcess(["timer", "4", "--id", "t"] + store + command)) }
+        for t in timers {
+            #expect(t.wait(timeout: 30) == 0, "\(t.stderr)")
+            #expect(t.texts.contains { $0.contains("Time's up") }, "every terminal shows the end: \(t.texts)")
+        }
+        let lines = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(lines == ["token 1"], "the command ran once: \(lines)")
+    }
+
     /// Three followers with a 1 s lease and a 3 s action: the first end's claimant
     /// renews and nobody else runs it; the second end's claimant is killed (-9) in
     /// the middle of its action and a survivor takes it over once the lease passes.
@@ -218,6 +234,11 @@ extension StoreFaults {
             _ = try EndActionScripts.killNineTakeover(store: ["--state-dir", Scratch.directory("end-sqlite-kill")])
         }
 
+        @Test("cdscript timer --id --exec started in five terminals runs the command once")
+        func timerExec() throws {
+            try EndActionScripts.timerExec(store: ["--state-dir", Scratch.directory("end-sqlite-timer")])
+        }
+
         @Test("a claimant stopped for longer than its lease is taken over, and says so when it runs again")
         func cutOff() throws {
             try EndActionScripts.claimantCutOff(store: ["--state-dir", Scratch.directory("end-sqlite-cut")])
@@ -240,6 +261,11 @@ extension StoreFaults {
         func killNine() throws {
             _ = try EndActionScripts.killNineTakeover(store: store)
             #expect(try server.cli("GET", "cdscript:end-token:x") == "3")
+        }
+
+        @Test("on Redis, cdscript timer --id --exec started in five terminals runs the command once")
+        func timerExec() throws {
+            try EndActionScripts.timerExec(store: store)
         }
 
         @Test("on Redis, a claimant cut off (stopped) for longer than its lease is taken over, and says so when it runs again")
