@@ -2,6 +2,29 @@ import CountdownCore
 import Testing
 import TerminalView
 
+/// A store that remembers every removal: a restart must never remove the
+/// countdown, even for a moment (a follower would end it, cancelled).
+final class RemovalRecordingStore: CountdownPersistence {
+    let inner = InMemoryCountdownStore()
+    var removals: [String] = []
+
+    func load(id: String) throws -> StoredCountdown? { try inner.load(id: id) }
+    func list() throws -> [StoredCountdown] { try inner.list() }
+    func save(_ countdown: StoredCountdown) throws { try inner.save(countdown) }
+    func delete(id: String) throws -> Bool {
+        removals.append(id)
+        return try inner.delete(id: id)
+    }
+    func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result {
+        try inner.modify(id: id) { record in
+            let had = record != nil
+            let result = change(&record)
+            if had && record == nil { removals.append(id) }
+            return result
+        }
+    }
+}
+
 /// Issue 37: the view's keys on a persistent countdown change the stored
 /// countdown, as `cdscript pause/resume/append` do; others stay in this process.
 @Suite("The view's keys change the countdown everyone sees")
@@ -45,7 +68,9 @@ struct StoredKeysTests {
 
     @Test("the timer's keys on a persistent countdown: + and - append in the store, Space pauses there, r starts it again under its id")
     func timerKeys() throws {
-        let (h, store) = harness()
+        let h = ViewHarness(columns: 40, rows: 7)
+        let store = RemovalRecordingStore()
+        h.host.store.persistence = store
         #expect(h.run("""
             keys = use("timer_keys")
             keys.start{ id = "exam", seconds = 60, persist = true, every = 0.1 }
@@ -63,5 +88,6 @@ struct StoredKeysTests {
         let restarted = try #require(try store.load(id: "exam"), "r replaces the stored countdown, it does not cancel it")
         #expect(restarted.state == .running && restarted.total == 60_000_000_000)
         #expect(restarted.timeLeft(at: StoreInstant(boot: h.clock.boot, wall: h.clock.wallNow(), bootID: nil)) == 60_000_000_000)
+        #expect(store.removals.isEmpty, "never removed from the store, so no follower ends it: \(store.removals)")
     }
 }
