@@ -69,6 +69,7 @@ let package = Package(
                     .embedInCode("BuiltinPlugins/log.lua"),
                     .embedInCode("BuiltinPlugins/formats.lua"),
                     .embedInCode("BuiltinPlugins/timer_keys.lua"),
+                    .embedInCode("Persistence/end_actions.lua"),
                 ], swiftSettings: hotPath),
         .target(name: "CLinux"),
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),

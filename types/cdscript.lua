@@ -72,11 +72,20 @@ function Handle:state() end
 ---@field on_error cdscript.ErrorPolicy? what a hook error does: "stop" (default), "continue", or a function given the message and the traceback ("stack traceback:\n...")
 ---@field persist boolean? keep it in the store under its id (needs `id`)
 ---@field overtime boolean? past the end, on_done(t, "finished") once, then ticks go on with t.overtime until cancelled (not with persist)
+---@field on_end_action (fun(e: cdscript.EndClaim): (fun(): boolean)?)? runs once per end across every process that follows the stored countdown (needs persist); may return a function polled until it returns true (the action is done then)
+---@field end_lease number? seconds a claimant holds an end before another process may take it over (default 30, 0.1 to 86400)
+
+---@class cdscript.EndClaim
+---@field id string the stored countdown's id
+---@field token integer the fencing token: larger for every later claim of this countdown's ends
+---@field ended_at number the end, in seconds since 1970 (UTC)
 
 ---@class cdscript.FetchOptions
 ---@field every number?
 ---@field on_tick fun(t: cdscript.Tick)?
 ---@field on_done fun(t: cdscript.Tick, reason: cdscript.DoneReason)?
+---@field on_end_action (fun(e: cdscript.EndClaim): (fun(): boolean)?)?
+---@field end_lease number?
 
 ---The countdown library (also `require("cdscript")`).
 countdown = {}
@@ -113,6 +122,11 @@ function countdown.format(value, pattern) end
 ---the instant of its tick; under `cdscript test`, the virtual clock's wall time.
 ---@return number
 function countdown.now() end
+
+---How many ends this process still runs an `on_end_action` for, or waits on
+---another process's action for (a run that ends earlier leaves them to others).
+---@return integer
+function countdown.end_actions() end
 
 ---Adds a hook for every countdown: "start", "tick", "done" (finished) or "cancel".
 ---Global tick hooks see countdowns started after they were added.

@@ -73,6 +73,8 @@ public final class InMemoryCountdownStore: CountdownPersistence {
     public private(set) var countdowns: [CountdownID: StoredCountdown] = [:]
     /// Changes committed so far.
     public private(set) var commits = 0
+    /// End claims (EndClaims.swift), by id.
+    var endClaims: [CountdownID: EndClaimRow] = [:]
 
     public init() {}
 

@@ -367,6 +367,9 @@ public final class Scheduler {
                      to delegate: SchedulerDelegate?) {
         guard let slot = liveSlot(key) else { return }
         let r = records[slot]
+        // An overtime countdown past its end has had its end (reported once, by
+        // `countdownDidPassEnd`): cancelling it stops its ticks, and is no second end.
+        let reason = reason == .cancelled && r.pastEnd ? EndReason.stopped : reason
         let remaining = reason == .finished ? 0 : remaining(slot: slot, now: instant)
         records[slot].live = false
         records[slot].state = reason == .finished ? .finished : .cancelled

@@ -6,7 +6,7 @@ import GRDB
 /// the version for tools that do not know GRDB's migration table.
 enum StoreSchema {
     /// The newest schema this build knows.
-    static let version = 2
+    static let version = 3
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -45,6 +45,10 @@ enum StoreSchema {
                     BEGIN INSERT INTO countdown_change (id) VALUES (old.id); END;
                 PRAGMA user_version = 2;
                 """)
+        }
+        // End claims and overtime (issue 37).
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: EndClaimTable.creation + "\nPRAGMA user_version = 3;")
         }
         return migrator
     }

@@ -81,8 +81,8 @@ struct CountdownStoreTests {
         }
         #expect(journal == "wal")
         #expect(synchronous == 2)
-        #expect(version == 2)
-        #expect(migrations == ["v1", "v2"])
+        #expect(version == 3)
+        #expect(migrations == ["v1", "v2", "v3"])
     }
 
     @Test("removes finished countdowns, also running ones whose end passed meanwhile")

@@ -17,10 +17,34 @@ struct OvertimeTests {
                                     "tick 0.0 1.0 1.0", "tick 0.0 2.0 1.0"])
         #expect(bed.eval("h:state()") == "running")
         #expect(bed.eval("countdown.get('talk') == h") == "true")
-        bed.mustRun("h:cancel()")
-        #expect(bed.takeLines() == ["done talk cancelled 0.0"])
+        // Its end came at the deadline: cancelling it now (q, h:cancel(), cdscript
+        // cancel) stops its ticks and is no second end (issue 37: on_done once per end).
+        #expect(bed.eval("h:cancel()") == "true")
+        #expect(bed.takeLines().isEmpty)
         bed.advance(to: 10)
         #expect(bed.takeLines().isEmpty)
+    }
+
+    @Test("one end, one on_done: time added past the end counts down again; a cancel before the next end is an end, after it is none")
+    func onDoneOncePerEnd() {
+        let bed = LuaTestbed()
+        bed.mustRun("""
+            h = countdown.start{ seconds = 1, overtime = true, on_done = function(t, r) print(r) end }
+            """)
+        bed.advance(to: 2)
+        #expect(bed.takeLines() == ["finished"])
+        bed.mustRun("h:append(3)")
+        bed.advance(to: 2.5)
+        bed.mustRun("h:cancel()")
+        #expect(bed.takeLines() == ["cancelled"], "counting down again, the cancel is this run's end")
+        bed.mustRun("""
+            g = countdown.start{ seconds = 1, overtime = true, on_done = function(t, r) print(r) end }
+            """)
+        bed.advance(to: 5)
+        bed.mustRun("g:append(3)")
+        bed.advance(to: 7)
+        bed.mustRun("g:cancel()")
+        #expect(bed.takeLines() == ["finished", "finished"], "each end once; the cancel after the second is none")
     }
 
     @Test("a stall past the end: one tick at the latest instant, with what it skipped")

@@ -124,10 +124,16 @@ function M.setup(options)
       if not current then return keys.note("no countdown to restart") end
       if fixed then return keys.note("cannot restart a fixed deadline") end
       if not active() then return end
-      restarting = true
-      current:cancel()
-      restarting = false
-      current = countdown.start(restart_with)
+      if restart_with.persist then
+        -- A stored countdown is replaced under its id, not cancelled: every
+        -- process that follows it takes the new length (a cancel would end it there).
+        current = countdown.start(restart_with)
+      else
+        restarting = true
+        current:cancel()
+        restarting = false
+        current = countdown.start(restart_with)
+      end
       if shown_note then label(note_id, view.plain() and "restarted" or "") end
       note_until = nil
       show_end()

@@ -37,6 +37,7 @@ extension CountdownBinding {
             ("cancel_all", Self.cancelAll),
             ("format", Self.format),
             ("now", Self.now),
+            ("end_actions", StoreBinding.pendingFunction),
         ], into: L)
         // countdown.on and countdown.formatter are added by the host prelude (HostPrelude.swift).
         L.pushValue(at: -1)
@@ -85,6 +86,7 @@ extension CountdownBinding {
             handle.pointee.every_ns = options.every
             handle.pointee.persistent = options.persist ? 1 : 0
             try host.countdowns.launch(L, handleIndex: handleIndex, deadline: options.deadline, handle: handle)
+            host.store.setEndAction(options.endAction, lease: options.endLease, for: CountdownBinding.key(handle))
             // After the first tick, which no deadline precedes (one already past has ended it).
             if options.overtime { host.scheduler.allowOvertime(CountdownBinding.key(handle)) }
             return 1

@@ -18,9 +18,13 @@ struct StartOptions {
     var persist = false
     /// Tick on past the end (`t.overtime`) instead of ending.
     var overtime = false
+    /// Registry reference to `on_end_action` (0: none) and its lease (EndActions.swift).
+    var endAction: Int32 = 0
+    var endLease = StartOptions.defaultEndLease
 
     static let minimumEvery: Nanoseconds = Time.nanosecondsPerTenth
-    static let fields: Set<String> = ["id", "seconds", "at", "every", "on_tick", "on_done", "on_error", "persist", "overtime"]
+    static let fields = Set<String>(["id", "seconds", "at", "every", "on_tick", "on_done", "on_error", "persist", "overtime"])
+        .union(endActionFields)
 
     /// Reads the options table at `index`. Hooks stay on the stack where they are.
     static func read(_ L: LuaState, at index: Int32, host: LuaHost) throws(APIError) -> StartOptions {
@@ -96,8 +100,10 @@ struct StartOptions {
         if overtime && persist {
             throw APIError("\(fn): an overtime countdown is not kept in the store: give 'persist' or 'overtime', not both")
         }
+        // Last: the only option that takes a reference.
+        let (endAction, endLease) = try endActionOption(L, index, persistent: persist, fn)
         return StartOptions(idIndex: idIndex, deadline: deadline, every: every, onTick: onTick, onDone: onDone, onError: onError,
-                            persist: persist, overtime: overtime)
+                            persist: persist, overtime: overtime, endAction: endAction, endLease: endLease)
     }
 
     /// The longest countdown and the longest interval, in whole seconds (`Time.maximumDuration`).

@@ -110,9 +110,13 @@ extension LuaHost: BatchingSchedulerDelegate {
             handle.pointee.final_state = (reason == .finished ? CountdownState.finished : .cancelled).rawValue
         }
         // Cleared before any hook runs: a countdown started there may take the slot.
+        var settlement: EndSettlement?
         if hooks.flags & UInt8(CD_HOOK_PERSISTENT) != 0, let id = store.persistentIDs.remove(slot: tick.key.slot) {
-            store.ended(tick, id: id, reason: reason)
+            settlement = store.endActions.isEmpty ? { store.ended(tick, id: id, reason: reason); return nil }()
+                : store.endWithAction(tick, id: id, reason: reason)
         }
+        // After this process's on_done: the end action, once across processes (EndActions.swift).
+        defer { if let settlement { store.settle(settlement) } }
         if reason == .finished || reason == .cancelled {
             if hooks.flags & UInt8(CD_HOOK_HAS_DONE) != 0,
                let failure = callHook(ref: ref, hook: CD_HOOK_ON_DONE, flags: hooks.flags, sharedHook: 0, tick, reason: reason == .finished ? "finished" : "cancelled") {

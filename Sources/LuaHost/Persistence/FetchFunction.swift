@@ -7,7 +7,7 @@ import CountdownCore
 /// A fetch's `every` is this viewer's own tick interval: the stored one is left
 /// as it is, for the next process that fetches without one.
 extension StoreBinding {
-    static let fetchFields: Set<String> = ["every", "on_tick", "on_done"]
+    static let fetchFields: Set<String> = Set(["every", "on_tick", "on_done"]).union(StartOptions.endActionFields)
 
     static let fetch: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
@@ -26,6 +26,7 @@ extension StoreBinding {
             }
             var every: Nanoseconds?
             var onTick: Int32 = 0, onDone: Int32 = 0
+            var endAction: Int32 = 0, endLease = StartOptions.defaultEndLease
             var quick = cd_start_options()
             var isQuick = false
             switch L.type(at: 2) {
@@ -43,6 +44,7 @@ extension StoreBinding {
                 if let value = try StartOptions.optionalNumber(L, 2, "every", fn) { every = try interval(value) }
                 onTick = try StartOptions.hook(L, 2, "on_tick", fn)
                 onDone = try StartOptions.hook(L, 2, "on_done", fn)
+                (endAction, endLease) = try StartOptions.endActionOption(L, 2, persistent: true, fn)
             default:
                 throw APIError("\(fn): expected a table of options such as {on_tick = f} as argument 2, got \(L.typeName(at: 2))")
             }
@@ -55,6 +57,7 @@ extension StoreBinding {
                 return 3
             }
             guard let record = found else {
+                if endAction != 0 { cd_unref(L.raw, endAction) }
                 L.pushNil()
                 L.push("unknown")
                 return 2
@@ -63,6 +66,7 @@ extension StoreBinding {
             var paused = false
             switch record.resumption(at: now) {
             case .finished:
+                if endAction != 0 { cd_unref(L.raw, endAction) }
                 if record.state != .finished {
                     host.store.withStore { store in try store.modify(id: id) { _ = $0?.finish(at: now, tolerance: 0) } }
                 }
@@ -99,6 +103,7 @@ extension StoreBinding {
             handle.pointee.persistent = 1
             try host.countdowns.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle,
                             persistentID: id, function: "countdown.fetch")
+            host.store.setEndAction(endAction, lease: endLease, for: CountdownBinding.key(handle))
             return 1
         }
     }

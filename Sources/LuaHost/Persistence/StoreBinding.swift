@@ -49,6 +49,12 @@ public final class StoreBinding {
         reportedErrors.removeAll()
         lastError = nil
     }
+    /// End actions (`on_end_action`) of the persistent countdowns running, by slot (EndActions.swift).
+    var endActions: [Int32: EndAction] = [:]
+    /// The end-action runner's `settle` (end_actions.lua), once loaded.
+    var endRunnerRef: Int32 = 0
+    /// Ends whose action this process runs or waits on (`countdown.end_actions()`).
+    public internal(set) var pendingEndActions = 0
 
     init(vm: LuaVM, scheduler: Scheduler) {
         self.vm = vm

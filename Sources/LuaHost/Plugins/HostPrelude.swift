@@ -49,6 +49,7 @@ extension PluginBinding {
             ("append_line", Self.appendLine),
             ("warn", Self.warnLine),
             ("wall_time", Self.wallTime),
+            ("exited", Self.childExited),
         ], into: L)
         if L.load(HostPrelude.standardSnapshot, chunkName: HostPrelude.standardSnapshotChunkName) == LUA_OK, L.call(arguments: 0, results: 1) == LUA_OK {
             L.setRawField(-2, "std")

@@ -126,6 +126,7 @@ extension PluginBinding {
         Thread.detachNewThread {
             var status: Int32 = 0
             while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+            ChildExits.record(child, status: status)
         }
         return .success(pid)
     }

@@ -103,13 +103,22 @@ public final class ViewBinding {
         pausedBySpace = []
         if controller.isPausedBySpace {
             controller.setPausedBySpace(false)
-            for key in paused { scheduler.resume(key) }
+            for key in paused where scheduler.resume(key) && host.store.persistentID(key) != nil {
+                host.store.change(key) { record, now in record.resume(at: now) }
+                scheduler.tickNow(key)
+            }
             return true
         }
         let running = scheduler.activeKeys.filter { scheduler.state($0) == .running && scheduler.followsWallClock($0) == false }
         guard !running.isEmpty else { return false }
         controller.setPausedBySpace(true)
         pausedBySpace = running.filter { scheduler.pause($0) }
+        // A stored countdown is paused for everyone who follows it, as
+        // `h:pause()` and `cdscript pause` pause it, and its view shows it at once.
+        for key in pausedBySpace where host.store.persistentID(key) != nil {
+            host.store.change(key) { record, now in record.pause(at: now) }
+            scheduler.tickNow(key)
+        }
         return true
     }
 }

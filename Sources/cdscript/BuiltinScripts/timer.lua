@@ -122,7 +122,18 @@ end
 -- The first tick (inside countdown.start) creates the elements with their first
 -- values; later ticks change them. (Elements are drawn in the order they are made.)
 local shown = false
+local ended = false
+-- The line under the clock at the end ("Time's up"), made once, then changed.
+local function status(text)
+  if pcall(view.get, "status") then return view.set("status", { text = text }) end
+  view.label{ id = "status", text = text, style = "bold yellow" }
+end
 local function on_tick(t)
+  -- --overtime: time added past the end (+) counts down again, and ends again.
+  if ended and o.overtime and t.overtime == 0 and t.remaining > 0 then
+    ended = false
+    status("")
+  end
   local text, style
   if t.overtime > 0 then
     -- --overtime: past the end the clock counts up, in the warning style.
@@ -168,14 +179,22 @@ local function the_end()
   end
   if quit_after or not o.wait then
     -- A closed view is not drawn again: leave the last frame (and the bell) on the
-    -- screen for a second, then end the run (exit 0). --exec's program runs on its own.
+    -- screen for a second, then end the run (exit 0). --exec's program runs on its own,
+    -- but with --id the run stays until the end's command has run, here or in
+    -- another process that follows the timer (it runs once per end).
     local hold = quit_after or 1
-    if hold == 0 then return view.close() end
-    countdown.start{ seconds = hold, every = hold, on_done = function() view.close() end }
+    local function close()
+      if countdown.end_actions() == 0 then return view.close() end
+      status("Time's up — running the end's command")
+      countdown.start{ seconds = 0.2, every = 0.2, on_done = close }
+    end
+    -- The end's action is handed over after on_done returns: not closed before it.
+    if hold == 0 and not end_action then return view.close() end
+    hold = math.max(hold, 0.1)
+    countdown.start{ seconds = hold, every = hold, on_done = close }
   end
 end
 
-local ended = false
 local function on_done(t, reason)
   on_tick(t)
   if reason ~= "finished" then return view.close() end
@@ -186,27 +205,32 @@ local function on_done(t, reason)
   ended = true
   if o.overtime then
     -- It ticks on past the end (t.overtime), until q.
-    return view.label{ id = "status", text = "Time's up", style = "bold yellow" }
+    return status("Time's up")
   end
   the_end()
 end
 
-if command then
+local end_action
+if command and id then
+  -- Kept in the store: the command runs once per end, however many terminals
+  -- follow the timer (an end action, claimed in the store).
+  end_action = use("exec", { command = command, id = id, once = true }).action
+elseif command then
   -- The built-in exec plugin: an argument list, never a shell.
-  use("exec", { command = command, id = id or "timer" })
+  use("exec", { command = command, id = "timer" })
 end
 
 -- A timer with an id continues from the store when there is one to continue.
 if o.overtime and id then error("--overtime and --id cannot go together: an overtime timer is not kept in the store", 0) end
 local options = { id = id or "timer", every = every, on_tick = on_tick, on_done = on_done, persist = id ~= nil,
-  overtime = o.overtime or nil }
+  overtime = o.overtime or nil, on_end_action = end_action }
 if spec:find("[:%-]") then
   options.at = spec
 else
   options.seconds = spec
 end
 if id then
-  local stored = countdown.fetch(id, keys.wrap{ every = every, on_tick = on_tick, on_done = on_done })
+  local stored = countdown.fetch(id, keys.wrap{ every = every, on_tick = on_tick, on_done = on_done, on_end_action = end_action })
   if stored then return keys.follow(stored, options) end
 end
 keys.start(options)

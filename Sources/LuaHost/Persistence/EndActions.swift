@@ -1,0 +1,286 @@
+import CLua
+import CLuaShim
+import CountdownCore
+import Foundation
+
+/// `on_end_action`: an action that runs once per end of a stored countdown,
+/// across every process (and machine) that follows it (README, "One end, one
+/// action"). At an end each process with an action records the end and claims
+/// it in the store (`EndClaiming`); the one that wins runs the action and marks
+/// it done; the others wait for the claimant's lease and take the end over if it
+/// passes first. The waiting, the polling of a pending action and the renewing of
+/// the lease are Lua (end_actions.lua), on countdowns of their own.
+struct EndAction {
+    /// Registry reference to the action function.
+    var ref: Int32
+    var lease: Nanoseconds
+    var generation: UInt32
+}
+
+/// An end this process claimed, or waits on, handed to the runner after on_done.
+struct EndSettlement {
+    var action: Int32
+    var id: String
+    var end: Nanoseconds
+    var lease: Nanoseconds
+    var outcome: EndClaimOutcome?
+    /// Why there is no outcome (the store could not be reached).
+    var failure: String?
+}
+
+extension StartOptions {
+    static let endActionFields: Set<String> = ["on_end_action", "end_lease"]
+    static let defaultEndLease: Nanoseconds = 30 * Time.nanosecondsPerSecond
+
+    /// Reads `on_end_action` (a function; only with `persist`) and `end_lease`
+    /// (seconds, 0.1 to a day) from the options table at `index`. Returns a
+    /// registry reference to the action (0: none) and the lease.
+    static func endActionOption(_ L: LuaState, _ index: Int32, persistent: Bool, _ fn: String) throws(APIError) -> (ref: Int32, lease: Nanoseconds) {
+        var lease = defaultEndLease
+        if let seconds = try optionalNumber(L, index, "end_lease", fn) {
+            guard let ns = Time.nanoseconds(fromSeconds: seconds), ns >= EndClaimRules.shortestLease, ns <= EndClaimRules.longestLease else {
+                throw APIError("\(fn): 'end_lease' must be a number of seconds from 0.1 to 86400, got \(format(seconds))")
+            }
+            lease = ns
+        }
+        let type = L.rawField(index, "on_end_action")
+        defer { L.pop() }
+        if type == LUA_TNIL {
+            if L.rawField(index, "end_lease") != LUA_TNIL {
+                L.pop()
+                throw APIError("\(fn): 'end_lease' is the lease of an 'on_end_action'; give one")
+            }
+            L.pop()
+            return (0, lease)
+        }
+        guard L.isCallable(at: -1) else {
+            throw APIError("\(fn): 'on_end_action' must be a function, got \(L.typeName(at: -1))")
+        }
+        guard persistent else {
+            throw APIError("\(fn): 'on_end_action' runs once per end across the processes that follow a stored countdown: it needs 'persist = true' and an 'id' (use on_done for this process alone)")
+        }
+        L.pushValue(at: -1)
+        return (L.ref(), lease)
+    }
+}
+
+extension StoreBinding {
+    /// Who claims ends for this process: host, process id and a random part.
+    static let claimOwner: String = {
+        var name = [CChar](repeating: 0, count: 256)
+        gethostname(&name, name.count - 1)
+        let host = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return "\(host):\(getpid()):\(UUID().uuidString.prefix(8))"
+    }()
+
+    /// Keeps the action `ref` for the countdown `key` until its end.
+    func setEndAction(_ ref: Int32, lease: Nanoseconds, for key: CountdownKey) {
+        guard ref != 0 else { return }
+        if let old = endActions.updateValue(EndAction(ref: ref, lease: lease, generation: key.generation), forKey: key.slot) {
+            cd_unref(host.current.raw, old.ref)
+        }
+    }
+
+    /// At the end of the persistent countdown in `tick`'s slot: records a finished
+    /// end and, when the countdown has an end action, claims the end in the same
+    /// transaction. Returns what the runner is to do after on_done.
+    func endWithAction(_ tick: Tick, id: String, reason: EndReason) -> EndSettlement? {
+        guard let action = endActions.removeValue(forKey: tick.key.slot), action.generation == tick.key.generation else {
+            ended(tick, id: id, reason: reason)
+            return nil
+        }
+        guard reason == .finished, let claims = persistence as? EndClaiming else {
+            cd_unref(host.current.raw, action.ref)
+            ended(tick, id: id, reason: reason)
+            return nil
+        }
+        let now = endInstant(tick)
+        var settlement = EndSettlement(action: action.ref, id: id, end: now.wall, lease: action.lease)
+        do {
+            let (end, outcome) = try claims.recordEndAndClaim(
+                id: id, record: { record in _ = record?.finish(at: now) }, fallbackEnd: now.wall,
+                owner: Self.claimOwner, lease: action.lease, now: currentInstant())
+            settlement.end = end
+            settlement.outcome = outcome
+        } catch {
+            reportError("\(error)")
+            settlement.failure = "\(error)"
+        }
+        return settlement
+    }
+
+    /// The clocks at the instant of `tick` (the end), as `ended` records it.
+    func endInstant(_ tick: Tick) -> StoreInstant {
+        var now = currentInstant()
+        now.wall -= now.boot - tick.instant
+        now.boot = tick.instant
+        return now
+    }
+
+    /// Hands an end to the Lua runner (end_actions.lua), after on_done.
+    func settle(_ settlement: EndSettlement) {
+        let L = host.current
+        let base = L.top
+        defer {
+            L.setTop(base)
+            cd_unref(L.raw, settlement.action)
+        }
+        guard let runner = endActionRunner() else { return }
+        L.pushRef(runner)
+        L.pushRef(settlement.action)
+        L.push(settlement.id)
+        // A won claim names the end as the store keeps it (another process's copy
+        // may have recorded it a few milliseconds apart): renew and finish name it so.
+        if case .won(let claim)? = settlement.outcome {
+            lua_pushinteger(L.raw, lua_Integer(claim.end))
+        } else {
+            lua_pushinteger(L.raw, lua_Integer(settlement.end))
+        }
+        lua_pushnumber(L.raw, Time.seconds(settlement.lease))
+        switch settlement.outcome {
+        case .won(let claim)?:
+            L.push("won")
+            lua_pushinteger(L.raw, lua_Integer(claim.token))
+        case .held(let left)?:
+            L.push("held")
+            lua_pushnumber(L.raw, Time.seconds(left))
+        case .done?:
+            return
+        case nil:
+            L.push("unavailable")
+            L.push(settlement.failure ?? "the store is unavailable")
+        }
+        pendingEndActions += 1
+        if cd_pcall_hook(L.raw, 6, 0) != LUA_OK, cd_interrupt_signal() == 0 {
+            endActionFailed(L.string(at: -1) ?? "(error object is not a string)", id: settlement.id)
+        }
+    }
+
+    func endActionFailed(_ message: String, id: String) {
+        host.hookErrorCount += 1
+        host.reportError("cdscript: error in on_end_action of countdown \"\(VisibleText.escaped(id))\": \(VisibleText.escapedKeepingLayout(message))")
+    }
+
+    /// The runner's `settle` function, loaded on first use.
+    private func endActionRunner() -> Int32? {
+        if endRunnerRef != 0 { return endRunnerRef }
+        let L = host.current
+        guard L.load(Self.endActionsSource, chunkName: "=cdscript/end_actions.lua") == LUA_OK else {
+            preconditionFailure("cdscript: end_actions.lua does not compile: \(L.string(at: -1) ?? "")")
+        }
+        L.pushTable(fields: 5)
+        host.register([
+            ("claim", Self.claimFunction),
+            ("renew", Self.renewFunction),
+            ("finish", Self.finishFunction),
+            ("settled", Self.settledFunction),
+            ("failed", Self.failedFunction),
+        ], into: L)
+        L.pushRef(host.countdowns.tableRef)
+        guard cd_pcall_hook(L.raw, 2, 1) == LUA_OK else {
+            host.reportError("cdscript: end_actions.lua: \(L.string(at: -1) ?? "")")
+            L.pop()
+            return nil
+        }
+        endRunnerRef = L.ref()
+        return endRunnerRef
+    }
+
+    static let endActionsSource = String(decoding: PackageResources.end_actions_lua, as: UTF8.self)
+
+    /// Reads the claim's id and end (arguments 1 and 2) and, for renew and
+    /// finish, its token (argument 3).
+    private static func claimArguments(_ L: LuaState, token: Bool = true) -> EndClaim? {
+        guard let id = L.string(at: 1) else { return nil }
+        var isInteger: Int32 = 0
+        let end = lua_tointegerx(L.raw, 2, &isInteger)
+        guard isInteger != 0 else { return nil }
+        let value = token ? lua_tointegerx(L.raw, 3, &isInteger) : 0
+        guard isInteger != 0 else { return nil }
+        return EndClaim(id: id, end: Nanoseconds(end), token: Int64(value))
+    }
+
+    /// claim(id, end, lease): "won", token | "held", seconds | "done" | "unavailable", message.
+    static let claimFunction: cd_host_function = { L, context in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            guard let claim = claimArguments(L, token: false), let claims = host.store.persistence as? EndClaiming else { throw APIError("claim: bad arguments") }
+            let lease = Time.nanoseconds(fromSeconds: L.number(at: 3) ?? 30) ?? StartOptions.defaultEndLease
+            do {
+                switch try claims.claimEnd(id: claim.id, end: claim.end, owner: claimOwner, lease: lease, now: host.store.currentInstant()) {
+                case .won(let won):
+                    L.push("won")
+                    lua_pushinteger(L.raw, lua_Integer(won.token))
+                    lua_pushinteger(L.raw, lua_Integer(won.end))
+                    return 3
+                case .held(let left):
+                    L.push("held")
+                    lua_pushnumber(L.raw, Time.seconds(left))
+                    return 2
+                case .done:
+                    L.push("done")
+                    return 1
+                }
+            } catch {
+                L.push("unavailable")
+                L.push("\(error)")
+                return 2
+            }
+        }
+    }
+
+    /// renew(id, end, token, lease): true while the claim is this process's; nil, message when the store cannot be reached.
+    static let renewFunction: cd_host_function = { L, context in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            guard let claim = claimArguments(L), let claims = host.store.persistence as? EndClaiming else { throw APIError("renew: bad arguments") }
+            let lease = Time.nanoseconds(fromSeconds: L.number(at: 4) ?? 30) ?? StartOptions.defaultEndLease
+            do {
+                L.push(try claims.renewEndClaim(claim, owner: claimOwner, lease: lease, now: host.store.currentInstant()))
+                return 1
+            } catch {
+                L.pushNil()
+                L.push("\(error)")
+                return 2
+            }
+        }
+    }
+
+    /// finish(id, end, token): true when marked done; false when another process took the end over.
+    static let finishFunction: cd_host_function = { L, context in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            guard let claim = claimArguments(L), let claims = host.store.persistence as? EndClaiming else { throw APIError("finish: bad arguments") }
+            do {
+                L.push(try claims.finishEndClaim(claim, owner: claimOwner, now: host.store.currentInstant()))
+                return 1
+            } catch {
+                L.pushNil()
+                L.push("\(error)")
+                return 2
+            }
+        }
+    }
+
+    /// settled(): the runner stopped following one end.
+    static let settledFunction: cd_host_function = { L, context in
+        LuaHost.hostCall(L, context) { host, _ throws(APIError) in
+            host.store.pendingEndActions = max(0, host.store.pendingEndActions - 1)
+            return 0
+        }
+    }
+
+    /// failed(id, message): an action raised, or could not be marked done.
+    static let failedFunction: cd_host_function = { L, context in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            host.store.endActionFailed(L.string(at: 2) ?? "?", id: L.string(at: 1) ?? "?")
+            return 0
+        }
+    }
+
+    /// `countdown.end_actions()`: how many ends this process still runs an
+    /// action for, or waits on another process's action for.
+    static let pendingFunction: cd_host_function = { L, context in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            L.push(host.store.pendingEndActions)
+            return 1
+        }
+    }
+}

@@ -1,0 +1,75 @@
+-- The end-action runner (EndActions.swift loads it once, on the first end with an
+-- `on_end_action`). One end is settled here after this process's on_done: run
+-- by the process that claimed it, waited on by the others, taken over by one of
+-- them when the claimant's lease passes without the action marked done.
+local H, countdown = ...
+-- Captured now: a script may replace these later.
+local start, now = countdown.start, countdown.now
+local pcall, type, tostring, min, max = pcall, type, tostring, math.min, math.max
+
+-- How often a pending action (one that returned a function) is asked whether it
+-- is done, and how often a process that waits asks the store.
+local POLL, WAIT, RETRY = 0.25, 0.5, 1
+
+local function after(seconds, fn)
+  start{ seconds = max(seconds, 0.1), every = 86400, on_done = function(_, why)
+    if why == "finished" then fn() else H.settled() end
+  end }
+end
+
+return function(action, id, end_at, lease, kind, value)
+  local try
+
+  -- Marks the action done; a store out of reach is asked again until it answers.
+  local function finish(token)
+    local ok, err = H.finish(id, end_at, token)
+    if ok == nil then return after(RETRY, function() finish(token) end) end
+    if not ok then
+      H.failed(id, "its lease passed before the action was marked done (" .. tostring(err or "another process claimed the end")
+        .. "); another process may run it again (token " .. token .. ")")
+    end
+    H.settled()
+  end
+
+  local function run(token, claimed_end)
+    -- The end as the store keeps it, which renew and finish name.
+    end_at = claimed_end or end_at
+    local ok, result = pcall(action, { id = id, token = token, ended_at = end_at / 1e9 })
+    if not ok then
+      -- It ran (in part): running it again elsewhere could repeat what it did.
+      H.failed(id, tostring(result))
+      return finish(token)
+    end
+    if type(result) ~= "function" then return finish(token) end
+    -- A pending action: asked every POLL seconds; the lease renewed every third of it.
+    local renewed = now()
+    local function poll()
+      local polled, finished = pcall(result)
+      if not polled then H.failed(id, tostring(finished)) end
+      if not polled or finished then return finish(token) end
+      if now() - renewed >= lease / 3 then
+        -- nil: the store cannot be reached, asked again next time; false: lost.
+        local held = H.renew(id, end_at, token, lease)
+        if held then renewed = now() end
+        if held == false then
+          H.failed(id, "its lease passed while the action ran; another process may run it too (token " .. token .. ")")
+          return H.settled()
+        end
+      end
+      after(min(POLL, lease / 3), poll)
+    end
+    return poll()
+  end
+
+  try = function()
+    local outcome, a, b = H.claim(id, end_at, lease)
+    if outcome == "won" then return run(a, b) end
+    if outcome == "held" then return after(min(a + 0.05, WAIT), try) end
+    if outcome == "unavailable" then return after(RETRY, try) end
+    H.settled()
+  end
+
+  if kind == "won" then return run(value) end
+  if kind == "held" then return after(min(value + 0.05, WAIT), try) end
+  return after(RETRY, try)
+end
