@@ -59,7 +59,7 @@ struct TimerCommand: ParsableCommand {
     /// The SPEC given, once validate() has checked there is at most one.
     var spec: String? { specArguments.first }
 
-    @Option(parsing: .remaining, help: ArgumentHelp("Run PROGRAM with ARGS (no shell) when the time is up; takes the rest of the line.", valueName: "PROGRAM ARGS..."), completion: .programs)
+    @Option(parsing: .remaining, help: ArgumentHelp("Run PROGRAM with ARGS (no shell) when the time is up; with --id, once per end however many terminals follow the timer. Takes the rest of the line.", valueName: "PROGRAM ARGS..."), completion: .programs)
     var exec: [String] = []
 
     /// The built-in script's text.

@@ -177,6 +177,21 @@ struct TimerScriptTests {
         #expect(!h.view.isClosed)
     }
 
+    @Test("--overtime: + past the end counts down again without \"Time's up\"; the next end says it again, once")
+    func overtimeCountsDownAgain() {
+        let h = ViewHarness(columns: 60, rows: 12)
+        #expect(Self.timer(h, "5", "--overtime") == nil)
+        h.advance(7.05)
+        #expect(h.view.element("status")?.text == "Time's up")
+        #expect(h.press("+") == .handled)
+        h.advance(0.15)
+        #expect(Self.clock(h) == "7.8")
+        #expect(h.view.element("status")?.text == "", "counting down again, the time is not up")
+        h.advance(9)
+        #expect(Self.clock(h) == "+0:01.2")
+        #expect(h.view.element("status")?.text == "Time's up")
+    }
+
     @Test("bad options are errors that name them; cdscript's own options belong before the script")
     func badOptions() {
         let h = ViewHarness()

@@ -20,7 +20,8 @@
 --   --no-color         draw without colours
 --   --id ID            keep the timer in the store: `cdscript list` shows it, and
 --                      running the same command again continues it
---   --exec PROGRAM ARGS...   runs PROGRAM (no shell) when the time is up
+--   --exec PROGRAM ARGS...   runs PROGRAM (no shell) when the time is up; with --id, once
+--                      per end however many terminals follow the timer ({token}: the claim's token)
 -- Options of cdscript itself (--speed, --state-dir, --store, limits) go before
 -- the script's name: cdscript --speed 60 mytimer.lua 25m.
 -- Keys (the built-in plugin timer_keys): + and - add and take off 10 s, r
