@@ -61,6 +61,12 @@ final class Tmux {
         try tmux(["display-message", "-p", "-t", "t", format]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Any tmux command on this server (`set -g status-right ...`); its output.
+    @discardableResult
+    func command(_ arguments: String...) throws -> String {
+        try tmux(arguments)
+    }
+
     func send(_ keys: String...) throws {
         try tmux(["send-keys", "-t", "t"] + keys)
     }
