@@ -63,7 +63,7 @@ final class ScriptReloader {
         self.makeHost = makeHost
         self.close = close
         files = try FileChangeWatch()
-        files.watch(folders: folders())
+        follow()
         loop.watch(files.descriptor) { [unowned self] in
             let saved = files.drain()
             if saved.contains(where: isFollowed) { reload() }
@@ -76,45 +76,20 @@ final class ScriptReloader {
         URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
-    /// The folders where the files the script runs live: its own, the plugin
-    /// folders, and their subfolders of dotted modules (`require("lib.util")`).
-    private func folders() -> Set<String> {
-        var folders: Set<String> = [URL(fileURLWithPath: scriptPath).deletingLastPathComponent().path]
-        let names = live.host.loadedModuleNames()
-        for root in roots() {
-            folders.insert(root)
-            for name in names where name.contains(".") {
-                let parts = name.split(separator: ".").map(String.init)
-                for depth in 1..<parts.count {
-                    folders.insert(root + "/" + parts[..<depth].joined(separator: "/"))
-                }
-                folders.insert(root + "/" + parts.joined(separator: "/"))
-            }
-        }
-        return folders
+    /// The files the running version is made of: the script, and the modules
+    /// and plugins it required (wherever `require` found them: the plugin
+    /// folders, `package.path`, which starts with the current folder).
+    private var followed: Set<String> = []
+
+    /// Follows the current version's files: their folders are watched, so that a
+    /// file replaced by a rename (an editor's save) is seen too.
+    private func follow() {
+        followed = Set([scriptPath] + live.host.loadedModuleFiles().map(Self.absolute))
+        files.watch(folders: Set(followed.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }))
     }
 
-    /// Where `require` finds modules: the script's folder, then the plugin folders.
-    private func roots() -> [String] {
-        [URL(fileURLWithPath: scriptPath).deletingLastPathComponent().path] + live.host.plugins.path.map { Self.absolute($0.path) }
-    }
-
-    /// True for the script itself, and for a file the running version required:
-    /// `lib/util.lua` under a root is the module `lib.util`, `lib/init.lua` is `lib`.
     private func isFollowed(_ saved: String) -> Bool {
-        let file = Self.absolute(saved)
-        if file == scriptPath { return true }
-        guard file.hasSuffix(".lua") else { return false }
-        let names = live.host.loadedModuleNames()
-        for root in roots() where file.hasPrefix(root + "/") {
-            var module = String(file.dropFirst(root.count + 1).dropLast(4)).replacingOccurrences(of: "/", with: ".")
-            if names.contains(module) { return true }
-            if module.hasSuffix(".init") || module == "init" {
-                module = module == "init" ? "" : String(module.dropLast(5))
-                if names.contains(module) { return true }
-            }
-        }
-        return false
+        followed.contains(Self.absolute(saved))
     }
 
     /// Runs the saved version; keeps the old one when it fails.
@@ -139,7 +114,7 @@ final class ScriptReloader {
         live.replace(with: new)
         close(old)
         reloads += 1
-        files.watch(folders: folders())
+        follow()
     }
 
     static func describe(_ failure: ScriptFailure) -> String {

@@ -9,7 +9,7 @@ import Foundation
 final class Tmux {
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || which("tmux") != nil }
 
-    private let socket = "cdscript-test-\(UUID().uuidString.prefix(8))"
+    let socket = "cdscript-test-\(UUID().uuidString.prefix(8))"
     private let config: URL
 
     /// Starts `arguments` (the binary's) in a `columns` x `rows` pane. With

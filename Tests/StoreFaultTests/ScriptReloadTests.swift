@@ -61,7 +61,10 @@ extension StoreFaults {
 
         @Test("a module the script required from its folder is followed too: saving it reloads the script")
         func moduleSaved() throws {
+            // package.path starts with the current folder, as in lua5.4; the
+            // script adds its own folder, as scripts do.
             let script = Scratch.script("""
+                package.path = arg[0]:match("(.*/)") .. "?.lua;" .. package.path
                 local look = require("look")
                 countdown.start{ id = "m", seconds = 60, on_tick = function(t) print(look.show(t)) end }
                 """)
