@@ -25,9 +25,9 @@ struct StatusBarTerminalTests {
         let outer = "\(inner.socket)-outer"
         let attach = "env -u TMUX tmux -L \(inner.socket) attach -t t"
         let screenFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(outer).screen").path
-        // In the background: Foundation's Process does not notice the end of a
-        // tmux client whose server (its fork) lives on.
-        #expect(Self.shell("(tmux -L \(outer) -f /dev/null new-session -d -s o -x 100 -y 14 '\(attach)' </dev/null >/dev/null 2>&1 &)") == 0)
+        // Started by the first tmux server (Foundation's Process does not notice
+        // the end of a tmux client whose server, its fork, lives on).
+        try inner.command("run-shell", "-b", "tmux -L \(outer) -f /dev/null new-session -d -s o -x 100 -y 14 '\(attach)' </dev/null >/dev/null 2>&1")
         defer {
             Self.shell("tmux -L \(outer) kill-server")
             try? FileManager.default.removeItem(atPath: screenFile)

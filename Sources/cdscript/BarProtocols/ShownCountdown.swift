@@ -61,18 +61,17 @@ struct ShownCountdown: Equatable {
     /// The time left as the timer's view draws it: `2d 01:02:03`, `1:02:03`, `4:05`, `45`.
     var left: String { Self.clockText(shownRemaining) }
 
-    static let dayPattern = try! FormatPattern("{d}d {hh}:{mm}:{ss}")
-    static let hourPattern = try! FormatPattern("{h}:{mm}:{ss}")
-    static let minutePattern = try! FormatPattern("{m}:{ss}")
-    static let secondPattern = try! FormatPattern("{s}")
+    // Parsed once; valid patterns (StatusBarTests check what they render).
+    static let dayPattern = try? FormatPattern("{d}d {hh}:{mm}:{ss}")
+    static let hourPattern = try? FormatPattern("{h}:{mm}:{ss}")
+    static let minutePattern = try? FormatPattern("{m}:{ss}")
+    static let secondPattern = try? FormatPattern("{s}")
 
     /// The timer's `clock_text` (BuiltinScripts/timer.lua) at whole seconds.
     static func clockText(_ ns: Nanoseconds) -> String {
         let second = Time.nanosecondsPerSecond
-        if ns >= 86_400 * second { return dayPattern.render(ns) }
-        if ns >= 3_600 * second { return hourPattern.render(ns) }
-        if ns >= 60 * second { return minutePattern.render(ns) }
-        return secondPattern.render(ns)
+        let pattern = ns >= 86_400 * second ? dayPattern : ns >= 3_600 * second ? hourPattern : ns >= 60 * second ? minutePattern : secondPattern
+        return pattern?.render(ns) ?? String(ns / second)
     }
 
     /// The end in local time: `17:05:30` when it is today, `2026-12-03 17:05:30`
