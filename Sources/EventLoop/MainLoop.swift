@@ -24,7 +24,9 @@ public final class MainLoop {
         case stopped
     }
 
-    public let scheduler: Scheduler
+    /// The scheduler whose ticks the loop waits for; a script reloaded on save
+    /// (`run --watch`) brings a new one.
+    public var scheduler: Scheduler
     /// Maps an instant on the scheduler's clock to the real boot clock (identity
     /// except in fast-forward runs).
     public var realInstant: (Nanoseconds) -> Nanoseconds = { $0 }

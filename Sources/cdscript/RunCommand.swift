@@ -26,6 +26,9 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customShort("e"), parsing: .singleValue, help: ArgumentHelp("Run the Lua STATEMENT before the script, as `lua5.4 -e` does (repeatable).", valueName: "STATEMENT"))
     var statements: [String] = []
 
+    @Flag(help: "Reload the script when it, or a module or plugin it required, is saved: countdowns keep running by id (see README, \"A script reloaded on save\").")
+    var watch = false
+
     @Argument(help: "The Lua script to run.", completion: .file(extensions: ["lua"]))
     var script: String
 
@@ -34,6 +37,7 @@ struct RunCommand: ParsableCommand {
 
     func validate() throws {
         try Self.validate(speed: speed)
+        if watch && coverage { throw ValidationError("--watch and --coverage cannot go together: coverage counts one version of the script") }
     }
 
     /// `--speed`, as `run` and `timer` take it.
@@ -49,7 +53,8 @@ struct RunCommand: ParsableCommand {
             printError(hint)
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        try Self.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions, coverage: coverage) { host in
+        try Self.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions, coverage: coverage,
+                     watching: watch ? (script, scriptArguments) : nil) { host in
             // `arg` as lua5.4 makes it, with the command line before the script at negative indices.
             host.setArgTable(script: script, arguments: scriptArguments, interpreter: InterpreterArguments.beforeScript(scriptArguments: scriptArguments))
             for statement in statements {
@@ -62,13 +67,14 @@ struct RunCommand: ParsableCommand {
     /// Runs what `load` loads into the host (the script file, or a built-in
     /// script such as `timer`) until the run ends.
     static func run(storeOptions: StoreOptions, hardening: HardeningOptions, speed: Double?, view viewOptions: ViewOptions,
-                    coverage: Bool = false, load: (LuaHost) -> ScriptFailure?) throws {
+                    coverage: Bool = false, watching: (path: String, arguments: [String])? = nil,
+                    load: (LuaHost) -> ScriptFailure?) throws {
         LuaHost.lineBufferStandardOutput()
         OutputContract.endRunOnFailure()
         let clock = try Self.clock(speed: speed)
         let scheduler = Scheduler(clock: clock)
         let host = LuaHost(scheduler: scheduler, limits: hardening.limits)
-        host.plugins.path = hardening.pluginDirectories
+        let live = LiveHost(host)
         let coverageRun = try RunCoverage(enabled: coverage, host: host)
         // Fast-forwarded time is not real time: a --speed run keeps its persistent
         // countdowns in memory, so a demo never leaves scaled deadlines in the store.
@@ -86,10 +92,16 @@ struct RunCommand: ParsableCommand {
             shared = nil
             storeUnusable = true
         }
-        host.store.persistence = shared?.persistence ?? InMemoryCountdownStore()
-        // Countdowns kept in memory (no store) are on this machine's boot clock.
-        host.store.bootID = shared == nil ? BootID.current() : shared?.bootID
-        if let tolerance = shared?.externalChangeTolerance { host.store.externalChangeTolerance = tolerance }
+        let memoryStore = InMemoryCountdownStore()
+        // Every host of the run alike: the first, and each reloaded version (--watch).
+        let configure = { (host: LuaHost) in
+            host.plugins.path = hardening.pluginDirectories
+            host.store.persistence = shared?.persistence ?? memoryStore
+            // Countdowns kept in memory (no store) are on this machine's boot clock.
+            host.store.bootID = shared == nil ? BootID.current() : shared?.bootID
+            if let tolerance = shared?.externalChangeTolerance { host.store.externalChangeTolerance = tolerance }
+        }
+        configure(host)
         // Signals interrupt running Lua code, and whatever path ends the process
         // gives the terminal back first (see docs/hardening.md, "Guarantees").
         MainLoop.setSignalActions(interrupt: ScriptInterruption.interruptFromSignal, restore: TerminalSession.restoreFromSignal)
@@ -112,12 +124,12 @@ struct RunCommand: ParsableCommand {
         if let scaled = clock as? ScaledClock {
             loop.realInstant = { scaled.baseInstant($0) }
         }
-        shared?.chargeHeldChanges { [weak host] in host?.vm.chargeMemory($0) ?? true }
+        shared?.chargeHeldChanges { [weak live] in live?.host.vm.chargeMemory($0) ?? true }
         // Changes other processes make to the countdowns this run holds arrive
         // through the store's feed, in the loop's one poll (StoreFollowing.swift).
         if let shared {
             do {
-                loop.follow(try shared.changeFeed(timers: loop)) { [unowned host] changes in host.store.applyChanges(changes) }
+                loop.follow(try shared.changeFeed(timers: loop)) { [unowned live] changes in live.host.store.applyChanges(changes) }
             } catch {
                 printError("cdscript: \(error); changes made elsewhere reach this run only when it reads the store")
             }
@@ -131,7 +143,7 @@ struct RunCommand: ParsableCommand {
             StandardOutput.flush()
         }
         defer {
-            Self.closeState(of: host)
+            Self.closeState(of: live.host)
             view.finish()
         }
         let failure = load(host)
@@ -161,11 +173,25 @@ struct RunCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.scriptError.rawValue)
             }
         }
+        let reloader = try watching.map { script in
+            do {
+                return try ScriptReloader(path: script.path, arguments: script.arguments, live: live, loop: loop, view: view,
+                                          makeHost: { scheduler in
+                                              let next = LuaHost(scheduler: scheduler, limits: hardening.limits)
+                                              configure(next)
+                                              return next
+                                          }, close: { Self.closeState(of: $0) })
+            } catch {
+                printError("cdscript: --watch: \(error)")
+                throw ExitCode(ExitStatus.systemError.rawValue)
+            }
+        }
         let outcome = loop.run()
         // Countdowns the user left running with `q`: counted before the state closes.
-        let quitEarly = view.controller.quitKey != nil && scheduler.activeCount > 0
+        let quitEarly = view.controller.quitKey != nil && loop.scheduler.activeCount > 0
         let counted = coverageRun?.collect()
-        Self.closeState(of: host)
+        withExtendedLifetime(reloader) {}
+        Self.closeState(of: live.host)
         view.finish()
         // Bounded: after a signal the watchdog ends the process 0.3 s after it.
         // First: nothing that may throw comes between the run and its store.
@@ -179,13 +205,13 @@ struct RunCommand: ParsableCommand {
         try OutputContract.check()
         if view.controller.quitKey == "ctrl-c" { throw ExitCode(ExitStatus.interrupted.rawValue) }
         if quitEarly { throw ExitCode(ExitStatus.quitEarly.rawValue) }
-        if let error = host.plugins.spawnFailure {
+        if let error = live.host.plugins.spawnFailure {
             throw ExitCode(error == ENOENT ? ExitStatus.commandNotFound.rawValue : ExitStatus.commandNotExecutable.rawValue)
         }
-        if host.hookErrorCount > 0 {
+        if live.hookErrorCount > 0 {
             throw ExitCode(ExitStatus.hookError.rawValue)
         }
-        if host.store.errorCount > 0 || storeUnusable {
+        if live.host.store.errorCount > 0 || storeUnusable {
             throw ExitCode(ExitStatus.storeError.rawValue)
         }
     }

@@ -24,7 +24,8 @@ final class ViewRuntime {
     private var session: TerminalSession?
     /// --plain and --no-color as the run has them now (see `view.configure`).
     private var options: ViewOptions
-    private let host: LuaHost
+    /// The host whose script draws the view; another one after a reload (`run --watch`).
+    private(set) var host: LuaHost
     private let loop: MainLoop
     private var stdinOpen = true
     private var lines = LineSplitter()
@@ -34,8 +35,23 @@ final class ViewRuntime {
         self.loop = loop
         self.options = options
         (controller, session) = options.makeView()
-        host.installView(controller)
         controller.onOpen = { [unowned self] in self.startReadingKeys() }
+        attach(host)
+        loop.isDone = { [unowned self] in
+            let scheduler = self.loop.scheduler
+            guard self.controller.isOpen else { return scheduler.activeCount == 0 }
+            if self.controller.isClosed { return true }
+            return self.controller.isPlain && !self.stdinOpen && scheduler.activeCount == 0
+        }
+        loop.afterPass = { [unowned self] in self.controller.render() }
+        loop.onSignal = { [unowned self] signal in ViewOptions.follow(signal, session: self.session, controller: self.controller) }
+    }
+
+    /// Lets `host`'s script draw on the view and take its keys: the run's first
+    /// host, and each version of a script reloaded on save.
+    func attach(_ host: LuaHost) {
+        self.host = host
+        host.installView(controller)
         // A script that reads --plain and --no-color itself (the timer's ejected
         // copy) switches the view before it opens.
         host.view?.modeChanger = { [unowned self] mode in
@@ -49,14 +65,12 @@ final class ViewRuntime {
             self.controller.onOpen = { [unowned self] in self.startReadingKeys() }
             return self.controller
         }
-        let scheduler = loop.scheduler
-        loop.isDone = { [unowned self, unowned scheduler] in
-            guard controller.isOpen else { return scheduler.activeCount == 0 }
-            if controller.isClosed { return true }
-            return controller.isPlain && !self.stdinOpen && scheduler.activeCount == 0
-        }
-        loop.afterPass = { [unowned self] in self.controller.render() }
-        loop.onSignal = { [unowned self] signal in ViewOptions.follow(signal, session: self.session, controller: self.controller) }
+    }
+
+    /// Gives the view back to a host that had it before (a reloaded version that
+    /// failed), with its buttons and key handlers as they were.
+    func giveBack(to host: LuaHost) {
+        self.host = host
     }
 
     /// Gives the terminal back (and writes out what the script printed meanwhile).

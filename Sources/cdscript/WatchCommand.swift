@@ -20,10 +20,13 @@ struct WatchCommand: ParsableCommand {
 
     @OptionGroup var viewOptions: ViewOptions
 
+    @OptionGroup var barOptions: BarOptions
+
     @Argument(help: "Ids to show (default: every stored countdown).", completion: .storedIDs)
     var ids: [String] = []
 
     func run() throws {
+        if barOptions.bar != nil { return try BarWatch.run(options: barOptions, storeOptions: storeOptions, ids: ids) }
         OutputContract.endRunOnFailure()
         let store = try storeOptions.openShared()
         let scheduler = Scheduler(clock: BootClock())

@@ -9,7 +9,7 @@ import Foundation
 final class Tmux {
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || which("tmux") != nil }
 
-    private let socket = "cdscript-test-\(UUID().uuidString.prefix(8))"
+    let socket = "cdscript-test-\(UUID().uuidString.prefix(8))"
     private let config: URL
 
     /// Starts `arguments` (the binary's) in a `columns` x `rows` pane. With
@@ -59,6 +59,12 @@ final class Tmux {
     /// A tmux format about the pane, such as `#{alternate_on}`.
     func display(_ format: String) throws -> String {
         try tmux(["display-message", "-p", "-t", "t", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Any tmux command on this server (`set -g status-right ...`); its output.
+    @discardableResult
+    func command(_ arguments: String...) throws -> String {
+        try tmux(arguments)
     }
 
     func send(_ keys: String...) throws {

@@ -28,6 +28,8 @@ public final class CountdownBinding {
     var tableRef: Int32 = LUA_NOREF
     /// Patterns `countdown.format` parsed, by their text (at most 257 kept).
     var patterns: [String: FormatPattern] = [:]
+    /// While a reloaded script's main chunk runs: the countdowns it takes over (Reload/).
+    var carryOver: CountdownCarryOver?
 
     init(vm: LuaVM, scheduler: Scheduler, plugins: PluginBinding, store: StoreBinding) {
         self.vm = vm

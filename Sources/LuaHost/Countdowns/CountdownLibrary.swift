@@ -123,6 +123,14 @@ extension CountdownBinding {
                 resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, sharedTickHook: Int32,
                 ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?, persistentID: String? = nil) {
         var flags = flags
+        var deadline = deadline, resuming = resuming
+        var pausedBySpace = false
+        // A reloaded script taking over a countdown of its previous version.
+        if let carryOver, let carried = carryOver.claim(id: storedID(L, handleIndex: handleIndex)) {
+            deadline = carried.deadline
+            resuming = (carried.total, carried.paused)
+            pausedBySpace = carried.pausedBySpace
+        }
         let persistent = handle.pointee.persistent != 0
         if persistent { flags |= Int32(CD_HOOK_PERSISTENT) }
         if let replaced, scheduler.cancel(CountdownBinding.key(replaced), reason: .replaced) {
@@ -144,6 +152,7 @@ extension CountdownBinding {
             if resuming == nil { store.started(key, id: id) }
         }
         if let resuming, resuming.paused { scheduler.pause(key) }
+        if pausedBySpace { host.view?.pausedBySpace.append(key) }
         if plugins.startHookCount != 0 {
             plugins.callGlobalHooks(.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
         }

@@ -202,6 +202,43 @@ public final class ViewController {
         dirty = true
     }
 
+    /// What the view held before `startOver`, for `restore`.
+    public struct Contents {
+        let model: ViewModel
+        let plainLines: [ElementKey: String]
+        let title: String?
+        let pauseNote: PauseNote
+        let errorNote: String?
+        let errorCount: Int
+    }
+
+    /// For a script reloaded on save (`run --watch`): empties the view for the
+    /// new version (elements, title, notes), which stays open on the same
+    /// terminal and is drawn again in full; returns what it held, so that a
+    /// version that fails can put it back (`restore`).
+    public func startOver() -> Contents {
+        let contents = Contents(model: model, plainLines: plainLines, title: title, pauseNote: pauseNote, errorNote: errorNote, errorCount: errorCount)
+        model = ViewModel()
+        plainLines = [:]
+        title = nil
+        pauseNote = PauseNote()
+        errorNote = nil
+        errorCount = 0
+        redrawAll()
+        return contents
+    }
+
+    /// Puts back what `startOver` took away.
+    public func restore(_ contents: Contents) {
+        model = contents.model
+        plainLines = contents.plainLines
+        title = contents.title
+        pauseNote = contents.pauseNote
+        errorNote = contents.errorNote
+        errorCount = contents.errorCount
+        redrawAll()
+    }
+
     /// Closes the view: the run ends after the current pass. The terminal is
     /// given back by the host when the run ends.
     public func close() {

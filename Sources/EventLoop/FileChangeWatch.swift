@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Learns through inotify that files in some folders were saved: written and
+/// closed, or moved into place (how most editors save: a new file renamed over
+/// the old one). Folders rather than files, so that a save that replaces the
+/// file keeps being seen. Its descriptor goes into the run loop's one `poll`
+/// (`MainLoop.watch`): nothing saved, no wake-up.
+public final class FileChangeWatch {
+    public let descriptor: Int32
+    private var folders: [Int32: String] = [:]
+
+    public init() throws(LoopError) {
+        descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard descriptor >= 0 else {
+            throw LoopError(message: "cannot watch files for changes: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Watches exactly `paths` (folders) from now on; ones that cannot be watched
+    /// (missing, no permission) are left out.
+    public func watch(folders paths: Set<String>) {
+        let current = Set(folders.values)
+        for (wd, path) in folders where !paths.contains(path) {
+            inotify_rm_watch(descriptor, wd)
+            folders[wd] = nil
+        }
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_ONLYDIR)
+        for path in paths.subtracting(current) {
+            let wd = inotify_add_watch(descriptor, path, mask)
+            if wd >= 0 { folders[wd] = path }
+        }
+    }
+
+    /// The folders watched now.
+    public var watchedFolders: Set<String> { Set(folders.values) }
+
+    /// The paths saved since the last call (each once), read without blocking.
+    public func drain() -> Set<String> {
+        var saved: Set<String> = []
+        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
+            while true {
+                let n = read(descriptor, buffer.baseAddress, buffer.count)
+                guard n > 0 else { break }
+                var offset = 0
+                while offset + MemoryLayout<inotify_event>.size <= n {
+                    let event = (buffer.baseAddress! + offset).assumingMemoryBound(to: inotify_event.self)
+                    let nameLength = Int(event.pointee.len)
+                    defer { offset += MemoryLayout<inotify_event>.size + nameLength }
+                    guard nameLength > 0, let folder = folders[event.pointee.wd] else { continue }
+                    let name = String(cString: (buffer.baseAddress! + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self))
+                    saved.insert(folder.hasSuffix("/") ? folder + name : folder + "/" + name)
+                }
+            }
+        }
+        return saved
+    }
+}

@@ -1,0 +1,185 @@
+import ArgumentParser
+import CountdownCore
+import CountdownStore
+import EventLoop
+
+/// The options of `watch --bar`.
+struct BarOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Write updates in a status bar's protocol instead of showing a view: waybar, i3bar (also swaybar) or polybar.", valueName: "BAR"))
+    var bar: BarProtocol?
+
+    @Option(help: ArgumentHelp("With --bar: what to show for each countdown (default: \"\(StatusFormat.defaultText)\"; placeholders as in `cdscript status`).", valueName: "TEXT"))
+    var format: String = StatusFormat.defaultText
+
+    @Option(help: ArgumentHelp("With --bar: put between countdowns (default: two spaces).", valueName: "TEXT"))
+    var separator: String = "  "
+
+    @Option(help: ArgumentHelp("With --bar: the last SECONDS of a running countdown are critical (waybar's class, i3bar's colour); 0 for never (default: 60).", valueName: "SECONDS"))
+    var critical: Double = 60
+
+    func validate() throws {
+        guard bar != nil else {
+            for (name, given) in [("--format", format != StatusFormat.defaultText), ("--separator", separator != "  "), ("--critical", critical != 60)] where given {
+                throw ValidationError("\(name) goes with --bar")
+            }
+            return
+        }
+        do {
+            _ = try StatusFormat(format)
+        } catch {
+            throw ValidationError("--format: \(error)")
+        }
+        guard critical.isFinite, critical >= 0, Time.nanoseconds(fromSeconds: critical) != nil else {
+            throw ValidationError("--critical must be a number of seconds from 0 to \(CountdownRange.longestDuration / Time.nanosecondsPerSecond), got \(TimerCommand.format(critical))")
+        }
+    }
+}
+
+/// `watch --bar`: follows the store as `watch` does, and writes one line in the
+/// bar's protocol whenever what it shows changes: a countdown changed in the
+/// store (its change feed), or the time shown moved on (a tick of this process's
+/// scheduler, once a second, aligned to each deadline). A line that would repeat
+/// the previous one is not written. Nothing running means nothing scheduled: the
+/// loop then sleeps in `poll` until the store changes.
+final class BarWatch: SchedulerDelegate {
+    let store: SharedStore
+    let only: [String]?
+    let scheduler: Scheduler
+    let bar: BarProtocol
+    let format: StatusFormat
+    let separator: String
+    let critical: Nanoseconds
+    /// Countdowns shown, by id; without ids, those running or paused when first
+    /// seen, and those that finished while shown.
+    private var shown: [CountdownID: ShownCountdown] = [:]
+    private var records: [CountdownID: StoredCountdown] = [:]
+    private var keys: [CountdownID: CountdownKey] = [:]
+    private var idsByKey: [CountdownKey: CountdownID] = [:]
+    private var lastLine: String?
+    private var reportedError: String?
+    private(set) var lines = 0
+
+    init(store: SharedStore, only: [String]?, scheduler: Scheduler, options: BarOptions) throws {
+        self.store = store
+        self.only = only
+        self.scheduler = scheduler
+        bar = options.bar ?? .waybar
+        format = try StatusFormat(options.format)
+        separator = options.separator
+        critical = Time.nanoseconds(fromSeconds: options.critical) ?? 0
+    }
+
+    /// Runs until a signal ends it or stdout goes away.
+    static func run(options: BarOptions, storeOptions: StoreOptions, ids: [String]) throws {
+        OutputContract.endRunOnFailure()
+        let store = try storeOptions.openShared()
+        let scheduler = Scheduler(clock: BootClock())
+        let loop = try MainLoop.forCommand(scheduler: scheduler)
+        let watch = try BarWatch(store: store, only: ids.isEmpty ? nil : ids, scheduler: scheduler, options: options)
+        scheduler.delegate = watch
+        // A bar never stops reading: the run ends by a signal (the bar restarting
+        // it) or a closed pipe.
+        loop.isDone = { false }
+        loop.afterPass = { watch.write() }
+        if let preamble = options.bar?.preamble { emit(preamble, terminator: "", what: "the bar's header") }
+        let feed: CountdownChangeFeed
+        do {
+            feed = try store.changeFeed(timers: loop)
+            try watch.refresh(.unknown)
+        } catch {
+            throw failOnStore(error)
+        }
+        loop.follow(feed) { changes in
+            do {
+                try watch.refresh(changes)
+            } catch {
+                watch.showError("\(error)")
+            }
+        }
+        let outcome = loop.run()
+        if case .signal(let signal) = outcome { try RunCommand.exit(afterSignal: signal) }
+        try OutputContract.check()
+    }
+
+    /// Reads the store again and follows what changed.
+    func refresh(_ changes: CountdownChanges) throws {
+        guard changes != .none else { return }
+        let listing = store.exists ? try store.persistence.listing() : StoredCountdownListing(countdowns: [])
+        let now = try store.now()
+        reportedError = nil
+        var seen: Set<CountdownID> = []
+        for record in listing.countdowns {
+            let id = CountdownID(record.id)
+            let wanted = only.map { $0.contains { CountdownID($0) == id } } ?? true
+            guard wanted else { continue }
+            seen.insert(id)
+            guard records[id] != record || shown[id] == nil else { continue }
+            let countdown = ShownCountdown(record, at: now)
+            // Without ids, a countdown first seen finished is old news.
+            if only == nil, shown[id] == nil, countdown.state == .finished { continue }
+            records[id] = record
+            shown[id] = countdown
+            follow(record, id: id, at: now)
+        }
+        for id in Array(shown.keys) where !seen.contains(id) {
+            stopTicking(id)
+            shown[id] = nil
+            records[id] = nil
+        }
+        for bad in listing.unreadable { showError(bad.description) }
+    }
+
+    func showError(_ message: String) {
+        guard reportedError != message else { return }
+        reportedError = message
+        printError("cdscript: \(message)")
+    }
+
+    /// Ticks a running countdown once a second, aligned to its deadline, so the
+    /// line changes when the time shown does.
+    private func follow(_ record: StoredCountdown, id: CountdownID, at now: StoreInstant) {
+        stopTicking(id)
+        guard case .running(let deadline, remaining: _) = record.resumption(at: now) else { return }
+        let key = scheduler.start(CountdownSpec(id: record.id, deadline: deadline, every: Time.nanosecondsPerSecond, length: record.total))
+        keys[id] = key
+        idsByKey[key] = id
+        scheduler.announce(key)
+    }
+
+    private func stopTicking(_ id: CountdownID) {
+        guard let key = keys.removeValue(forKey: id) else { return }
+        idsByKey[key] = nil
+        scheduler.cancel(key, reason: .stopped)
+    }
+
+    func countdownDidTick(_ tick: Tick) {
+        guard let id = idsByKey[tick.key], let old = shown[id] else { return }
+        shown[id] = ShownCountdown(id: old.id, state: .running, remaining: tick.remaining, total: old.total, wallEnd: old.wallEnd)
+    }
+
+    func countdownDidEnd(_ tick: Tick, reason: EndReason) {
+        guard reason == .finished, let id = idsByKey.removeValue(forKey: tick.key), let old = shown[id] else { return }
+        keys[id] = nil
+        shown[id] = ShownCountdown(id: old.id, state: .finished, remaining: 0, total: old.total, wallEnd: old.wallEnd)
+    }
+
+    /// Writes the line for what is shown now, unless it is the line last written.
+    func write() {
+        let now = BootClock().wallNow()
+        var countdowns = Array(shown.values)
+        if let only {
+            // In the order given.
+            countdowns = only.compactMap { shown[CountdownID($0)] }
+        } else {
+            countdowns.sort(by: ShownCountdown.soonestFirst)
+        }
+        let items = countdowns.map { BarItem($0, format: format, critical: critical, now: now) }
+        let line = bar.line(items, separator: separator, first: lines == 0)
+        // The comma that joins i3bar's arrays is no change.
+        let content = bar == .i3bar && lines > 0 ? String(line.dropFirst()) : line
+        guard content != lastLine else { return }
+        lastLine = content
+        lines += 1
+        emit(line, what: "the bar's line")
+    }
+}

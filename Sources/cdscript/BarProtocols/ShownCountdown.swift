@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CountdownCore
+
+/// A stored countdown as `cdscript status` and `watch --bar` show it at one
+/// instant: the time left as the timer's view shows it (the value of its last
+/// whole-second tick, so 4:59.3 left shows as 5:00, as the view still does), its
+/// state, how far it has come, and where it ends.
+struct ShownCountdown: Equatable {
+    let id: String
+    /// running, paused or finished as of the instant it was read (a running one
+    /// whose end passed is finished).
+    let state: StoredCountdown.State
+    /// The remaining time rounded up to a whole second: what the view shows.
+    let shownRemaining: Nanoseconds
+    /// The exact remaining time, never negative.
+    let remaining: Nanoseconds
+    /// The whole length, appends included.
+    let total: Nanoseconds
+    /// The end on the wall clock (UTC ns); nil while paused.
+    let wallEnd: Nanoseconds?
+
+    init(_ record: StoredCountdown, at now: StoreInstant) {
+        id = record.id
+        state = record.effectiveState(at: now)
+        remaining = state == .finished ? 0 : record.remaining(at: now)
+        shownRemaining = Self.roundedUpToSecond(remaining)
+        total = record.total
+        wallEnd = state == .paused ? nil : record.wallDeadline(at: now)
+    }
+
+    init(id: String, state: StoredCountdown.State, remaining: Nanoseconds, total: Nanoseconds, wallEnd: Nanoseconds?) {
+        self.id = id
+        self.state = state
+        self.remaining = max(0, remaining)
+        shownRemaining = Self.roundedUpToSecond(self.remaining)
+        self.total = total
+        self.wallEnd = wallEnd
+    }
+
+    static func roundedUpToSecond(_ ns: Nanoseconds) -> Nanoseconds {
+        let second = Time.nanosecondsPerSecond
+        guard ns > 0 else { return 0 }
+        let (whole, part) = ns.quotientAndRemainder(dividingBy: second)
+        return (part == 0 ? whole : whole + 1) * second
+    }
+
+    /// Elapsed over the length, 0 to 1 (1 once finished).
+    var progress: Double {
+        guard state != .finished else { return 1 }
+        guard total > 0 else { return 0 }
+        return min(1, max(0, Double(total - remaining) / Double(total)))
+    }
+
+    /// Whole percent done, rounded down (a bar at 100 % means it has finished).
+    var percent: Int {
+        state == .finished ? 100 : min(99, Int(progress * 100))
+    }
+
+    /// The time left as the timer's view draws it: `2d 01:02:03`, `1:02:03`, `4:05`, `45`.
+    var left: String { Self.clockText(shownRemaining) }
+
+    // Parsed once; valid patterns (StatusBarTests check what they render).
+    static let dayPattern = try? FormatPattern("{d}d {hh}:{mm}:{ss}")
+    static let hourPattern = try? FormatPattern("{h}:{mm}:{ss}")
+    static let minutePattern = try? FormatPattern("{m}:{ss}")
+    static let secondPattern = try? FormatPattern("{s}")
+
+    /// The timer's `clock_text` (BuiltinScripts/timer.lua) at whole seconds.
+    static func clockText(_ ns: Nanoseconds) -> String {
+        let second = Time.nanosecondsPerSecond
+        let pattern = ns >= 86_400 * second ? dayPattern : ns >= 3_600 * second ? hourPattern : ns >= 60 * second ? minutePattern : secondPattern
+        return pattern?.render(ns) ?? String(ns / second)
+    }
+
+    /// The end in local time: `17:05:30` when it is today, `2026-12-03 17:05:30`
+    /// otherwise; `-` while paused. Read with localtime_r: Foundation's time zone
+    /// costs more than the rest of a `status` call.
+    func endText(today now: Nanoseconds) -> String {
+        guard let wallEnd else { return "-" }
+        var endSeconds = time_t(wallEnd / Time.nanosecondsPerSecond)
+        var nowSeconds = time_t(now / Time.nanosecondsPerSecond)
+        var end = tm()
+        var current = tm()
+        localtime_r(&endSeconds, &end)
+        localtime_r(&nowSeconds, &current)
+        let clock = "\(Self.twoDigits(end.tm_hour)):\(Self.twoDigits(end.tm_min)):\(Self.twoDigits(end.tm_sec))"
+        if end.tm_year == current.tm_year && end.tm_yday == current.tm_yday { return clock }
+        return "\(end.tm_year + 1900)-\(Self.twoDigits(end.tm_mon + 1))-\(Self.twoDigits(end.tm_mday)) \(clock)"
+    }
+
+    private static func twoDigits(_ value: Int32) -> String {
+        value < 10 ? "0\(value)" : "\(value)"
+    }
+
+    /// Soonest end first: running countdowns by time left, then paused ones by
+    /// time left, then finished ones; ids break ties.
+    static func soonestFirst(_ a: ShownCountdown, _ b: ShownCountdown) -> Bool {
+        func rank(_ state: StoredCountdown.State) -> Int {
+            switch state {
+            case .running: return 0
+            case .paused: return 1
+            case .finished: return 2
+            }
+        }
+        if rank(a.state) != rank(b.state) { return rank(a.state) < rank(b.state) }
+        if a.remaining != b.remaining { return a.remaining < b.remaining }
+        return Array(a.id.utf8).lexicographicallyPrecedes(Array(b.id.utf8))
+    }
+}
