@@ -40,9 +40,9 @@ struct CommandOptions {
 
     /// The options of the command named `name` (the root's `--help` and `--version` included).
     static func of(_ name: String) -> CommandOptions? {
-        guard let root = described, let command = root.subcommands?.first(where: { $0.commandName == name }) else { return nil }
+        guard let command = described(name) else { return nil }
         var options = CommandOptions()
-        for argument in (command.arguments ?? []) + (root.arguments ?? []) {
+        for argument in command.arguments ?? [] {
             for spelt in argument.spellings {
                 switch argument.kind {
                 case "option":
@@ -68,7 +68,7 @@ struct CommandOptions {
     /// The options of every command together (an option's taking a value is the
     /// same wherever it is declared).
     static var ofAny: CommandOptions? {
-        guard let names = described?.subcommands?.map(\.commandName) else { return nil }
+        let names = CommandHints.commandNames.filter { $0 != "help" }
         var all = CommandOptions()
         for name in names {
             guard let options = of(name) else { continue }
@@ -116,11 +116,12 @@ struct CommandOptions {
         return nil
     }
 
-    /// ArgumentParser's description of every command, decoded once, when first needed.
-    private static let described: Described.Command? = {
-        let json = Data(CDScript._dumpHelp().utf8)
-        return (try? JSONDecoder().decode(Described.self, from: json))?.command
-    }()
+    /// ArgumentParser's description of the command named `name`, when first
+    /// needed: of that command only (the whole tree costs tens of milliseconds).
+    private static func described(_ name: String) -> Described.Command? {
+        guard let type = CDScript.configuration.subcommands.first(where: { $0._commandName == name }) else { return nil }
+        return try? JSONDecoder().decode(Described.self, from: Data(type._dumpHelp().utf8)).command
+    }
 
     /// The part of ArgumentParser's `--experimental-dump-help` JSON read here.
     private struct Described: Decodable {

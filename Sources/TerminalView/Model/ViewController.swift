@@ -205,12 +205,10 @@ public final class ViewController {
     /// Closes the view: the run ends after the current pass. The terminal is
     /// given back by the host when the run ends.
     public func close() {
-        // A closed view is not drawn again, but a bell rung just before still rings:
-        // the timer rings and closes at its deadline, in one pass.
-        if bellPending, !isClosed, isOpen, case .screen(let surface, _) = output {
-            bellPending = false
-            surface.write(ANSI.bell)
-        }
+        // A closed view is not drawn again, but what changed just before is (the
+        // bell rings, the window title shows the end): the timer rings and closes
+        // at its deadline, in one pass.
+        if !isClosed { render() }
         isClosed = true
     }
 
