@@ -127,6 +127,7 @@ struct OneCommandLineTests {
             print(math.floor(h:remaining() + 0.5))
             print(pcall(h.append, h, "1e308"))
             h:cancel()
+            print(countdown.fetch("nothing stored", { every = "1m" }))
             """#)
         let result = try BinaryRunner.run([script])
         #expect(result.status == 0, "\(result.stderr)")
@@ -135,5 +136,6 @@ struct OneCommandLineTests {
         #expect(result.lines.dropFirst(2).first == "300", "\(result.stdout)")
         #expect(result.lines.dropFirst(3).first == "390", "\(result.stdout)")
         #expect(result.lines.dropFirst(4).first?.contains("append: 'seconds' must be a duration other than 0") == true, "\(result.stdout)")
+        #expect(result.lines.dropFirst(5).first == "nil\tunknown", "\(result.stdout)")
     }
 }
