@@ -91,6 +91,12 @@ public struct DurationRangeError: Error, Equatable, Sendable, CustomStringConver
     /// "must be a duration from 0.1 s to ... (90, 1.5, 25m, 1h30m), got \"1e308\"".
     public var description: String {
         let forms = range.lowest < 0 ? "90, 1.5, 25m, 1h30m, -5m" : "90, 1.5, 25m, 1h30m"
-        return "must be a duration \(range.text) (such as \(forms)), got \"\(text)\""
+        return "must be a duration \(range.text) (such as \(forms)), got \"\(Self.shown(text))\""
+    }
+
+    /// `text` as messages quote it: cut after 60 characters, so that a megabyte
+    /// given where a duration goes is not a megabyte of message.
+    public static func shown(_ text: String) -> String {
+        text.count > 60 ? String(text.prefix(60)) + "..." : text
     }
 }

@@ -129,7 +129,9 @@ struct OneCommandLineTests {
             h:cancel()
             print(countdown.fetch("nothing stored", { every = "1m" }))
             """#)
-        let result = try BinaryRunner.run([script])
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-durations-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let result = try BinaryRunner.run(["--state-dir", state, script])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.lines.first == "5400.0\t-300.0\t2.0", "\(result.stdout)")
         #expect(result.lines.dropFirst().first?.contains("false\tcountdown.duration: \"5x\" is not a duration") == true, "\(result.stdout)")

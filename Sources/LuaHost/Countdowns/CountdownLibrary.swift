@@ -214,11 +214,16 @@ extension CountdownBinding {
             guard L.type(at: 1) == LUA_TSTRING, let text = L.string(at: 1) else {
                 throw APIError("\(fn): expected a duration such as \"25m\" or a number of seconds, got \(L.typeName(at: 1))")
             }
-            do {
-                lua_pushnumber(L.raw, Time.seconds(try DeadlineParser.parseSignedDuration(text)))
+            let value: Nanoseconds
+            do throws(DeadlineParseError) {
+                value = try DeadlineParser.parseSignedDuration(text)
             } catch {
-                throw APIError("\(fn): \(error)")
+                // The text quoted short: a megabyte given is not a megabyte of message.
+                let shown = DurationRangeError.shown(text)
+                if case .durationTooLong = error { throw APIError("\(fn): \(DeadlineParseError.durationTooLong(shown))") }
+                throw APIError("\(fn): \(DeadlineParseError.malformedDuration(shown))")
             }
+            lua_pushnumber(L.raw, Time.seconds(value))
             return 1
         }
     }
