@@ -38,7 +38,7 @@ local Handle = {}
 ---A negative number takes time off: taking off all that is left ends the countdown at once with on_done(t, "finished");
 ---on an ended countdown it does nothing.
 ---Calls on_tick at once with the new remaining time (not from the countdown's own on_tick).
----@param seconds number
+---@param seconds number|string seconds, or a duration such as "5m" or "-30s"
 ---@return cdscript.Handle self
 function Handle:append(seconds) end
 
@@ -66,7 +66,7 @@ function Handle:state() end
 ---@field id string? replaces an active countdown with the same id
 ---@field seconds (number|string)? a duration: seconds (at most 2305843009, about 73 years), or "25m", "1h30m", "1m30.5s" (give this or `at`)
 ---@field at string? a deadline: "2026-12-01T20:00:00+08:00", "20:00" (local, today or tomorrow)
----@field every number? seconds between ticks (default 1, at least 0.1, at most 2305843009)
+---@field every (number|string)? seconds between ticks, or a duration such as "1m" (default 1, at least 0.1, at most 2305843009)
 ---@field on_tick fun(t: cdscript.Tick)? called every `every` seconds and once at the start
 ---@field on_done fun(t: cdscript.Tick, reason: cdscript.DoneReason)? called once at the end
 ---@field on_error cdscript.ErrorPolicy? what a hook error does: "stop" (default), "continue", or a function given the message and the traceback ("stack traceback:\n...")
@@ -81,7 +81,7 @@ function Handle:state() end
 ---@field ended_at number the end, in seconds since 1970 (UTC)
 
 ---@class cdscript.FetchOptions
----@field every number?
+---@field every (number|string)?
 ---@field on_tick fun(t: cdscript.Tick)?
 ---@field on_done fun(t: cdscript.Tick, reason: cdscript.DoneReason)?
 ---@field on_end_action (fun(e: cdscript.EndClaim): (fun(): boolean)?)?
@@ -117,6 +117,13 @@ function countdown.cancel_all() end
 ---@param pattern string a pattern or a formatter name
 ---@return string
 function countdown.format(value, pattern) end
+
+---A duration in the one grammar of the command line and `seconds` ("90", "1.5",
+---"25m", "1h30m", "-5m") as seconds: 5400 for "1h30m", -300 for "-5m". A number
+---is returned as it is; anything else is an error naming the forms.
+---@param value string|number
+---@return number
+function countdown.duration(value) end
 
 ---The wall clock in seconds since the Unix epoch, with fractions; inside a hook,
 ---the instant of its tick; under `cdscript test`, the virtual clock's wall time.

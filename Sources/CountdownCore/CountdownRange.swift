@@ -14,6 +14,9 @@ public enum CountdownRange {
     public static let latestInstant: Nanoseconds = Int64.max / 2
     /// The earliest instant a stored deadline or boot-clock reading may be at (1823).
     public static let earliestInstant: Nanoseconds = -latestInstant
+    /// The shortest tick interval a countdown may have (`every`, `--every`): a
+    /// tenth of a second, the finest the view's clock shows.
+    public static let shortestTick: Nanoseconds = Time.nanosecondsPerTenth
     /// The shortest tick interval a store keeps (scripts are held to 0.1 s; this
     /// leaves room for a future shorter one without a schema change).
     public static let shortestEvery: Nanoseconds = 1_000_000

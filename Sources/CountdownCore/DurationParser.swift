@@ -79,6 +79,26 @@ extension DeadlineParser {
         return total
     }
 
+    /// Parses a duration with an optional sign, in the grammar of `parseDuration`:
+    /// `"-5m"` is five minutes taken off, `"+90"` and `"90"` the same. The only
+    /// grammar for durations: every place that takes one reads it through this.
+    public static func parseSignedDuration(_ text: String) throws(DeadlineParseError) -> Nanoseconds {
+        let trimmed = text.drop { $0 == " " }
+        guard let sign = trimmed.first, sign == "-" || sign == "+" else { return try parseDuration(text) }
+        let body = trimmed.dropFirst()
+        // "--5m", "- 5m": one sign, right before the number.
+        guard let next = body.first, next.isASCII, next.isNumber || next == "." else { throw .malformedDuration(text) }
+        let magnitude: Nanoseconds
+        do {
+            magnitude = try parseDuration(String(body))
+        } catch .durationTooLong {
+            throw .durationTooLong(text)
+        } catch {
+            throw .malformedDuration(text)
+        }
+        return sign == "-" ? -magnitude : magnitude
+    }
+
     /// Reads a timer's SPEC: a duration (`"90"`, `"25m"`, `"1h30m"`) or a deadline
     /// (`"20:00"`, `"2026-12-01T20:00:00+08:00"`). Deadlines always hold `:` or `-`,
     /// durations never do: that is how the two are told apart.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CountdownCore
 import Foundation
 
 /// What the built-in scripts (`timer`, `stopwatch`) take besides their own
@@ -13,15 +14,13 @@ struct BuiltinScriptOptions: ParsableArguments {
 
     @OptionGroup var viewOptions: ViewOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between redraws, at least 0.1 (default: 0.1 in a terminal, 1 for plain lines).", valueName: "SECONDS"))
-    var every: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Time between redraws, at least 0.1 s (default: 0.1 in a terminal, 1 for plain lines).", valueName: "DURATION"))
+    var every: String?
 
     /// The checks of `every` and `speed`; not `validate()`, which the parser
     /// would run for `--eject` too, where neither matters.
     func check() throws {
-        if let every, !(every.isFinite && every >= 0.1) {
-            throw ValidationError("--every must be a number of seconds, at least 0.1, got \(every)")
-        }
+        if let every { _ = try DurationArgument.read(every, as: "--every", in: .tickInterval) }
         try RunCommand.validate(speed: speed)
     }
 

@@ -34,7 +34,7 @@ extension CDScript {
         // (unless the host takes free ones back: CLinux.h).
         _ = cdl_heap_prefer_huge_pages()
         cdl_catch_sigpipe()
-        let arguments = EmptyPathOptions.split(LeadingStoreOptions.reordered(Array(CommandLine.arguments.dropFirst())))
+        let arguments = EmptyPathOptions.split(LeadingOptions.reordered(Array(CommandLine.arguments.dropFirst())))
         if let message = CommandHints.preflight(arguments) {
             printError(message)
             Foundation.exit(ExitStatus.usage.rawValue)
@@ -45,7 +45,11 @@ extension CDScript {
             // What a command printed that could not be written: 141 or 74.
             try OutputContract.check()
         } catch {
-            exit(withError: OutputContract.failureExit() ?? error)
+            if exitCode(for: error).rawValue == ExitStatus.usage.rawValue, let hint = OptionHints.misspelt(arguments) {
+                printError(hint)
+                Foundation.exit(ExitStatus.usage.rawValue)
+            }
+            exit(withError: OutputContract.failureExit() ?? OutputContract.printedRequest(error) ?? error)
         }
     }
 }

@@ -2,39 +2,34 @@ import ArgumentParser
 import CountdownCore
 import CountdownStore
 
-/// `cdscript append ID SECONDS`: moves a stored countdown's end later, in one
-/// transaction on the stored record, as `h:append` does; every process running it
-/// follows at once.
+/// `cdscript append ID DURATION`: moves a stored countdown's end later (or, with
+/// a negative DURATION, earlier), in one transaction on the stored record, as
+/// `h:append` does; every process running it follows at once.
 struct AppendCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "append",
-        abstract: "Add SECONDS to a stored countdown; every process running it follows at once."
+        abstract: "Add DURATION to a stored countdown (negative takes time off); every process running it follows at once.",
+        usage: "cdscript append <id> <duration> [--store <url>] [--state-dir <dir>]"
     )
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "The id of the stored countdown.", completion: .storedIDs)
+    @Argument(help: "The id of the stored countdown.", completion: .storedIDs(.unfinished))
     var id: String
 
-    // .allUnrecognized: `-30` is a value (30 s off), not an unknown option.
-    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Seconds to add; negative to take time off (-30).", valueName: "SECONDS"))
-    var secondsArguments: [String] = []
+    // .allUnrecognized: `-30` and `-5m` are values (time off), not unknown options.
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Time to add: seconds (30) or a duration (5m, 1h30m); negative takes time off (-30, -5m; or after --: -- -30).", valueName: "DURATION"))
+    var durationArguments: [String] = []
 
-    /// SECONDS in nanoseconds, nonzero; validate() has checked it.
-    var amount: Nanoseconds {
-        secondsArguments.first.flatMap(Double.init).flatMap(Time.nanoseconds(fromSeconds:)) ?? 0
-    }
+    /// The DURATION given, as typed.
+    var duration: String { CommandArguments.values(durationArguments).first ?? "" }
+
+    /// DURATION in nanoseconds, nonzero; validate() has checked it.
+    var amount: Nanoseconds { (try? DurationRange.change.read(duration)) ?? 0 }
 
     func validate() throws {
-        try CommandArguments.checkValues(secondsArguments, names: "SECONDS")
-        guard let text = secondsArguments.first else { throw ValidationError("Missing expected argument '<seconds>'") }
-        if let seconds = Double(text), abs(seconds) > Double(CountdownRange.longestSeconds) {
-            throw ValidationError("SECONDS must be at most \(CountdownRange.longestText) either way, the longest a countdown can be, got \(text)")
-        }
-        guard let seconds = Double(text), seconds.isFinite, let ns = Time.nanoseconds(fromSeconds: seconds), ns != 0 else {
-            throw ValidationError("SECONDS must be a number of seconds other than 0 (negative takes time off), got \(text)")
-        }
-        _ = ns
+        try CommandArguments.checkValues(durationArguments, names: "DURATION", missing: "Missing expected argument '<duration>'")
+        _ = try DurationArgument.read(duration, as: "DURATION", in: .change)
     }
 
     func run() throws {
@@ -42,7 +37,7 @@ struct AppendCommand: ParsableCommand {
         try StoredChange.apply(id: id, options: storeOptions, verb: "append to") { record, now in
             // Refused before anything is written: every stored value must read back.
             if let why = record.appendRefusal(amount, at: now) {
-                return .refused("cannot add \(secondsArguments.first ?? "") seconds: \(why)")
+                return .refused("cannot add \(duration): \(why)")
             }
             return record.append(amount, at: now) ? .changed : .ended
         }
@@ -58,7 +53,7 @@ struct PauseCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "The id of the stored countdown.", completion: .storedIDs)
+    @Argument(help: "The id of the stored countdown.", completion: .storedIDs(.running))
     var id: String
 
     func run() throws {
@@ -81,7 +76,7 @@ struct ResumeCommand: ParsableCommand {
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "The id of the stored countdown.", completion: .storedIDs)
+    @Argument(help: "The id of the stored countdown.", completion: .storedIDs(.paused))
     var id: String
 
     func run() throws {

@@ -7,8 +7,11 @@ import RedisStore
 /// `cdscript ---completion ...`, which calls these closures in-process.
 extension CompletionKind {
     /// Stored ids, from the store named by `--store` / `--state-dir` already on the line.
-    static var storedIDs: CompletionKind {
-        .custom { words, index, _ in StoredIDs.sorted(StoredIDs.storeOptions(typed: Array(words.prefix(index)))) }
+    static var storedIDs: CompletionKind { storedIDs(.any) }
+
+    /// The stored ids a command can act on (`pause` running ones, `resume` paused ones).
+    static func storedIDs(_ states: StoredIDs.States) -> CompletionKind {
+        .custom { words, index, _ in StoredIDs.sorted(StoredIDs.storeOptions(typed: Array(words.prefix(index))), states) }
     }
 
     /// Folders and test files (`*_spec.lua`, `*_test.lua`), as `cdscript test` finds them.
@@ -24,6 +27,27 @@ extension CompletionKind {
 
 /// The ids a store holds, for completion: never an error, never a message.
 enum StoredIDs {
+    /// Which countdowns a command acts on: offering others would only earn a refusal.
+    enum States {
+        /// Every id, unreadable ones too (`cancel` removes them, `watch` shows them).
+        case any
+        /// Running or paused (`append`).
+        case unfinished
+        /// Running (`pause`).
+        case running
+        /// Paused (`resume`).
+        case paused
+
+        func admits(_ state: StoredCountdown.State) -> Bool {
+            switch self {
+            case .any: true
+            case .unfinished: state != .finished
+            case .running: state == .running
+            case .paused: state == .paused
+            }
+        }
+    }
+
     /// `--store` and `--state-dir` among `words` (`--store URL` or `--store=URL`),
     /// as shell words: quotes around a value are removed.
     static func storeOptions(typed words: [String]) -> StoreOptions {
@@ -42,13 +66,19 @@ enum StoredIDs {
     }
 
     /// The ids stored, sorted; none when the store cannot be read or the URL is bad.
-    static func sorted(_ options: StoreOptions) -> [String] {
+    static func sorted(_ options: StoreOptions, _ states: States = .any) -> [String] {
         // openShared() reports a bad URL on stderr; a completion stays quiet.
         if let url = options.chosenRedisURL, (try? RedisURL(url)) == nil { return [] }
         guard let store = try? options.openShared(), store.exists,
               let listing = try? store.persistence.listing() else { return [] }
-        // Unreadable ones too: `cancel` removes them by id.
-        let ids = listing.countdowns.map(\.id) + listing.unreadable.filter(\.idIsText).map(\.id)
+        var ids: [String]
+        if states == .any {
+            // Unreadable ones too: `cancel` removes them by id.
+            ids = listing.countdowns.map(\.id) + listing.unreadable.filter(\.idIsText).map(\.id)
+        } else {
+            guard let now = try? store.now() else { return [] }
+            ids = listing.countdowns.filter { states.admits($0.effectiveState(at: now)) }.map(\.id)
+        }
         // An id with a control character is left out: the shell would put it on the
         // command line raw (an escape sequence for the terminal), and its escaped
         // form names no countdown. `list` shows it escaped.

@@ -46,6 +46,20 @@ enum OutputContract {
         }
     }
 
+    /// For what ArgumentParser answers on stdout (`--help`, `--version`, a
+    /// completion script): printed here, through the checked writer, so that an
+    /// unwritable stdout exits 74 (or 141) as every command's output does; nil
+    /// for an error, which ArgumentParser reports on stderr itself.
+    static func printedRequest(_ error: Error) -> Error? {
+        guard CDScript.exitCode(for: error) == .success else { return nil }
+        let message = CDScript.fullMessage(for: error)
+        let arguments = CommandLine.arguments
+        let what = arguments.contains("--version") ? "the version"
+            : arguments.contains("--generate-completion-script") ? "the completion script" : "the help"
+        if !message.isEmpty { emit(message, what: what) }
+        return failureExit() ?? ExitCode.success
+    }
+
     /// Throws the exit for output that could not be written, if any.
     static func check() throws {
         if let exit = failureExit() { throw exit }

@@ -7,7 +7,7 @@ import LuaHost
 struct StopwatchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stopwatch",
-        abstract: "Count up from zero in big digits, with laps: Space pauses, l records a lap, r resets, q ends and prints the laps.",
+        abstract: "Count up from zero in big digits, with laps: Space pauses, l records a lap, r resets, q ends; the laps and their summary are printed at the end, however it comes.",
         discussion: """
             The stopwatch is a built-in Lua script: `cdscript stopwatch --eject > mywatch.lua` \
             writes it out as a start for your own.
@@ -22,6 +22,9 @@ struct StopwatchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Shown above the digits and in the window title.", valueName: "TEXT"))
     var title: String?
 
+    @Option(name: .customLong("quit-after"), parsing: .unconditional, help: ArgumentHelp("End the run DURATION after the start (0, or 0.1 s and longer), laps printed as after q.", valueName: "DURATION"))
+    var quitAfter: String?
+
     @Flag(name: .customLong("no-window-title"), help: "Leave the window title alone (by default it shows the time, and is put back at the end).")
     var noWindowTitle = false
 
@@ -30,6 +33,7 @@ struct StopwatchCommand: ParsableCommand {
 
     func validate() throws {
         if eject { return }
+        if let quitAfter { _ = try DurationArgument.read(quitAfter, as: "--quit-after", in: .wait) }
         try options.check()
     }
 
@@ -45,7 +49,8 @@ struct StopwatchCommand: ParsableCommand {
     var scriptArguments: [String] {
         var arguments: [String] = []
         if let title { arguments += ["--title", title] }
-        if let every = options.every { arguments += ["--every", TimerCommand.format(every)] }
+        if let every = options.every { arguments += ["--every", every] }
+        if let quitAfter { arguments += ["--quit-after", quitAfter] }
         if noWindowTitle { arguments.append("--no-window-title") }
         if options.viewOptions.plain { arguments.append("--plain") }
         if options.viewOptions.noColor { arguments.append("--no-color") }

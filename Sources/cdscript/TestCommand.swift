@@ -22,9 +22,10 @@ struct TestCommand: ParsableCommand {
             `, N skipped` when some were; a `#` comment with --tap; not with -o junit,
             -o json, a Lua output handler or --list).
             Exit codes: 0 all passed, 1 a test failed or raised, a file did not load or
-            no test ran, 4 a path is missing or holds no test files, 5 a report file
-            cannot be written or luassert cannot be loaded, 6 the store of --state-dir
-            or --store cannot be used, 64 bad usage.
+            no test ran, 4 a path is missing or holds no test files, 5 luassert cannot be
+            loaded, 6 the store of --state-dir or --store cannot be used, 64 bad usage,
+            74 a report (stdout, --junit FILE, -Xoutput FILE, coverage files) cannot be
+            written, 141 the report's reader went away.
             Each test has a store of its own, in memory unless --state-dir or --store
             names a real one (integration tests: each test under an id prefix of its
             own, removed after it).
@@ -141,7 +142,8 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("coverage-config-file"), help: ArgumentHelp("luacov's configuration to read include, exclude and modules from (default .luacov).", valueName: "FILE"))
     var coverageConfigFile: String?
 
-    // busted's options that cdscript refuses (validate() says why and what to use).
+    // busted's options that cdscript refuses (validate() says why and what to use);
+    // those refused whatever their value are hidden, so help and completion do not offer them.
 
     @Option(name: .customLong("lang"), help: ArgumentHelp("Refused unless en: cdscript's messages are in English.", valueName: "LANG"))
     var lang: String?
@@ -149,10 +151,10 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("loaders"), parsing: .singleValue, help: ArgumentHelp("Refused unless lua: cdscript runs Lua test files only (no moonscript or terra).", valueName: "NAME"))
     var loaders: [String] = []
 
-    @Flag(name: .customLong("lazy"), inversion: .prefixedNo, help: "Refused: setup and teardown stay strict; write lazy_setup and lazy_teardown for lazy ones.")
+    @Flag(name: .customLong("lazy"), inversion: .prefixedNo, help: ArgumentHelp("Refused: setup and teardown stay strict; write lazy_setup and lazy_teardown for lazy ones.", visibility: .hidden))
     var lazy: Bool?
 
-    @Flag(name: [.customShort("s"), .customLong("enable-sound")], inversion: .prefixedNo, help: "Refused: cdscript test plays no sounds.")
+    @Flag(name: [.customShort("s"), .customLong("enable-sound")], inversion: .prefixedNo, help: ArgumentHelp("Refused: cdscript test plays no sounds.", visibility: .hidden))
     var enableSound: Bool?
 
     // cdscript's own options ---------------------------------------------------

@@ -9,6 +9,7 @@ struct TimerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timer",
         abstract: "Count down without a script: big digits, a progress bar, the bell at the end.",
+        usage: "cdscript timer <spec> [<options>]\n       cdscript timer --eject",
         discussion: """
             SPEC is seconds (90), a duration (25m, 1h30m, 2d4h, 1m30.5s), a clock time (20:00) \
             or an ISO 8601 date (2026-12-01T20:00:00+08:00). The timer is a built-in Lua script: \
@@ -30,8 +31,8 @@ struct TimerCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Keep the timer in the store under ID: `cdscript list` shows it, the same command again continues it.", valueName: "ID"))
     var id: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Show the last N seconds in the warning style (red, bold).", valueName: "N"))
-    var critical: Double?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show the last DURATION (30, 1m) in the warning style (red, bold).", valueName: "DURATION"))
+    var critical: String?
 
     @Option(help: ArgumentHelp("At the end, show TEXT in big letters.", valueName: "TEXT"))
     var text: String?
@@ -42,8 +43,8 @@ struct TimerCommand: ParsableCommand {
     @Flag(help: "At the end, keep the screen until a key is pressed.")
     var wait = false
 
-    @Option(name: .customLong("quit-after"), parsing: .unconditional, help: ArgumentHelp("At the end, end the run N seconds later (default: 1, or with --wait at a key).", valueName: "N"))
-    var quitAfter: Double?
+    @Option(name: .customLong("quit-after"), parsing: .unconditional, help: ArgumentHelp("At the end, end the run DURATION later (0, or 0.1 s and longer; default: at once, 5 s with --text or --blink, at a key with --wait).", valueName: "DURATION"))
+    var quitAfter: String?
 
     @Flag(help: "Past the end, count up in the warning style (+0:12) until q.")
     var overtime = false
@@ -57,7 +58,7 @@ struct TimerCommand: ParsableCommand {
     var specArguments: [String] = []
 
     /// The SPEC given, once validate() has checked there is at most one.
-    var spec: String? { specArguments.first }
+    var spec: String? { CommandArguments.values(specArguments).first }
 
     @Option(parsing: .remaining, help: ArgumentHelp("Run PROGRAM with ARGS (no shell) when the time is up; with --id, once per end however many terminals follow the timer. Takes the rest of the line.", valueName: "PROGRAM ARGS..."), completion: .programs)
     var exec: [String] = []
@@ -69,11 +70,11 @@ struct TimerCommand: ParsableCommand {
         if exec.isEmpty, CommandLine.arguments.dropFirst().contains("--exec") {
             throw ValidationError("--exec needs a program to run: --exec PROGRAM [ARGS...]")
         }
-        try CommandArguments.checkValues(specArguments, names: "SPEC")
+        let missing = "give the time to count down: seconds (90), a duration (25m, 1h30m), a clock time (20:00) or a date"
+        if eject, spec == nil { return }
+        try CommandArguments.checkValues(specArguments, names: "SPEC", missing: missing)
         if eject { return }
-        guard let spec else {
-            throw ValidationError("give the time to count down: seconds (90), a duration (25m, 1h30m), a clock time (20:00) or a date")
-        }
+        guard let spec else { throw ValidationError(missing) }
         if spec.hasPrefix("-"), spec.dropFirst().first.map({ $0.isNumber || $0 == "." }) == true {
             throw ValidationError("SPEC: a timer counts down a duration longer than 0, got \"\(spec)\" (to take time off a stored countdown: cdscript append ID -30)")
         }
@@ -91,11 +92,8 @@ struct TimerCommand: ParsableCommand {
             throw ValidationError("SPEC: \(spec) is in the past")
         default: break
         }
-        for (name, value) in [("--critical", critical), ("--quit-after", quitAfter)] {
-            if let value, !(value.isFinite && value >= 0) {
-                throw ValidationError("\(name) must be a number of seconds, at least 0, got \(Self.format(value))")
-            }
-        }
+        if let critical { _ = try DurationArgument.read(critical, as: "--critical", in: .span) }
+        if let quitAfter { _ = try DurationArgument.read(quitAfter, as: "--quit-after", in: .wait) }
         try options.check()
         if let id, id.isEmpty { throw ValidationError("--id must not be empty") }
         if overtime, id != nil {
@@ -117,13 +115,13 @@ struct TimerCommand: ParsableCommand {
     var scriptArguments: [String] {
         var arguments = [spec ?? ""]
         if let title { arguments += ["--title", title] }
-        if let every = options.every { arguments += ["--every", Self.format(every)] }
+        if let every = options.every { arguments += ["--every", every] }
         if let id { arguments += ["--id", id] }
-        if let critical { arguments += ["--critical", Self.format(critical)] }
+        if let critical { arguments += ["--critical", critical] }
         if let text { arguments += ["--text", text] }
         if blink { arguments.append("--blink") }
         if wait { arguments.append("--wait") }
-        if let quitAfter { arguments += ["--quit-after", Self.format(quitAfter)] }
+        if let quitAfter { arguments += ["--quit-after", quitAfter] }
         if overtime { arguments.append("--overtime") }
         if noWindowTitle { arguments.append("--no-window-title") }
         if options.viewOptions.plain { arguments.append("--plain") }

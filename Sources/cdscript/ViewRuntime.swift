@@ -43,7 +43,12 @@ final class ViewRuntime {
             if self.controller.isClosed { return true }
             return self.controller.isPlain && !self.stdinOpen && scheduler.activeCount == 0
         }
-        loop.afterPass = { [unowned self] in self.controller.render() }
+        loop.afterPass = { [unowned self] in
+            // Stopped by Ctrl-Z, the terminal is the shell's: after `fg`, a pass may run
+            // (the catch-up tick) before SIGCONT is handled, which redraws all of it.
+            if self.session?.isGivenBack == true { return }
+            self.controller.render()
+        }
         loop.onSignal = { [unowned self] signal in ViewOptions.follow(signal, session: self.session, controller: self.controller) }
     }
 

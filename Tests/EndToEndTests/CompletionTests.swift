@@ -192,7 +192,7 @@ struct CompletionTests {
         try Self.storeTeaAndToast(["--state-dir", state])
         // As typed: quoted for the shell.
         let typed = "'\(state)'"
-        for command in ["cancel", "pause", "resume", "append", "watch"] {
+        for command in ["cancel", "pause", "append", "watch"] {
             #expect(try Self.offered(shell, [command, "--state-dir", typed, "t"], in: dir) == ["tea", "toast"], "\(command)")
             #expect(try Self.offered(shell, [command, "--state-dir", typed, "toa"], in: dir) == ["toast"], "\(command)")
             #expect(try Self.offered(shell, ["--state-dir", typed, command, "t"], in: dir) == ["tea", "toast"], "\(command)")
@@ -204,6 +204,32 @@ struct CompletionTests {
         let completed = try Self.complete(shell, ["cdscript", "cancel", "--state-dir", damaged.path, ""], in: dir)
         #expect(completed.offered == [])
         #expect(completed.stderr == "")
+    }
+
+    @Test("ids a command can act on: pause running ones, resume paused ones, append unfinished ones; cancel and watch every one", arguments: Shell.allCases)
+    func idsByState(shell: Shell) throws {
+        let dir = try Self.workspace()
+        let state = dir.appendingPathComponent("state").path
+        let script = try BinaryRunner.script("""
+            countdown.start{ id = "running", seconds = 300, persist = true }
+            countdown.start{ id = "resting", seconds = 300, persist = true }:pause()
+            countdown.start{ id = "rung", seconds = 0.2, persist = true }
+            """)
+        _ = try BinaryRunner.run(["run", "--state-dir", state, "--plain", script], signal: SIGINT, signalAfter: 1)
+        let cases: [(String, [String])] = [
+            ("pause", ["running"]), ("resume", ["resting"]), ("append", ["resting", "running"]),
+            ("cancel", ["resting", "rung", "running"]), ("watch", ["resting", "rung", "running"]),
+        ]
+        for (command, expected) in cases {
+            #expect(try Self.offered(shell, [command, "--state-dir", state, "r"], in: dir) == expected, "\(shell): \(command)")
+        }
+    }
+
+    @Test("busted's options that `test` refuses whatever their value are not offered", arguments: Shell.allCases)
+    func refusedOptions(shell: Shell) throws {
+        let offered = try Self.offered(shell, ["test", "-"], in: try Self.workspace())
+        #expect(offered.contains("--tap"), "\(offered)")
+        #expect(!offered.contains("--lazy") && !offered.contains("--enable-sound") && !offered.contains("--no-lazy"), "\(offered)")
     }
 
     @Test("stored ids from the Redis store of --store on the line; a bad URL completes nothing, quietly")

@@ -59,7 +59,7 @@ struct TimerEjectTests {
     func badValues() throws {
         let result = try BinaryRunner.run(["timer", "5", "--critical", "-1"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--critical must be a number of seconds, at least 0"), "\(result.stderr)")
+        #expect(result.stderr.contains("--critical must be a duration from 0 s to"), "\(result.stderr)")
     }
 
     @Test("the stopwatch: laps from keys, printed at q; ejected, the same")

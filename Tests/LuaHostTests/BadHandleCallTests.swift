@@ -57,11 +57,13 @@ struct BadHandleCallTests {
         #expect(bed.eval("h:state()") == "running")
     }
 
-    @Test("h:append needs a number of seconds other than 0", arguments: [
+    @Test("h:append needs a number of seconds or a duration, other than 0", arguments: [
         ("h:append(0)", "'seconds' must be a number of seconds other than 0 (a negative one takes time off), got 0"),
         ("h:append(0/0)", "'seconds' must be a number of seconds, got nan"),
         ("h:append(-1e30)", "'seconds' must be at least -2305843009 seconds (about 73 years), got -1e+30"),
-        ("h:append('5')", "'seconds' must be a number, got string"),
+        ("h:append('soon')", "'seconds' must be a duration other than 0"),
+        ("h:append('1e308')", "got \"1e308\""),
+        ("h:append({})", "'seconds' must be a number, got table"),
         ("h:append()", "'seconds' must be a number, got no value"),
     ])
     func appendBadSeconds(_ call: String, _ mentions: String) {

@@ -56,7 +56,8 @@ struct TimerScriptTests {
         #expect(Self.timer(h, "90") == nil)
         _ = h.press("e")
         let shown = try #require(h.view.element("ends")?.text)
-        #expect(shown.range(of: #"^ends \d\d:\d\d$"#, options: .regularExpression) != nil, "\(shown)")
+        // With seconds; with the date too when the end is on another day.
+        #expect(shown.range(of: #"^ends (\w{3} \d{4}-\d\d-\d\d )?\d\d:\d\d:\d\d$"#, options: .regularExpression) != nil, "\(shown)")
         _ = h.press("e")
         #expect(h.view.element("ends")?.text == "")
     }
@@ -118,16 +119,27 @@ struct TimerScriptTests {
         #expect(h.view.element("clock")?.style == CellStyle(bold: true, colour: .red))
     }
 
-    @Test("without end options the end screen stays a second, then the run ends (as before)")
+    @Test("without end options the run ends at the deadline, after the bell")
     func defaultEnd() {
         let h = ViewHarness(columns: 60, rows: 12)
         #expect(Self.timer(h, "2") == nil)
-        h.advance(2.5)
-        #expect(h.view.element("status")?.text == "Time's up")
+        h.advance(1.95)
         #expect(!h.view.isClosed)
-        h.advance(0.6)
+        h.advance(0.1)
+        #expect(h.view.element("status")?.text == "Time's up")
         #expect(h.view.isClosed)
         #expect(h.terminal.bells == 1)
+    }
+
+    @Test("--text and --blink hold the end screen for five seconds")
+    func textHolds() {
+        let h = ViewHarness(columns: 60, rows: 14)
+        #expect(Self.timer(h, "2", "--text", "Done") == nil)
+        h.advance(6.9)
+        #expect(!h.view.isClosed)
+        #expect(h.view.element("text")?.kind == .big)
+        h.advance(0.2)
+        #expect(h.view.isClosed)
     }
 
     @Test("--text shows big letters at the end; --wait keeps the screen until a key")
@@ -195,7 +207,7 @@ struct TimerScriptTests {
     @Test("bad options are errors that name them; cdscript's own options belong before the script")
     func badOptions() {
         let h = ViewHarness()
-        #expect(Self.timer(h, "5", "--critical", "soon")?.contains("--critical must be a number of seconds") == true)
+        #expect(Self.timer(h, "5", "--critical", "soon")?.contains("--critical must be a duration of at least 0 s") == true)
         #expect(Self.timer(ViewHarness(), "5", "--speed", "10")?.contains("--speed is an option of cdscript itself") == true)
         #expect(Self.timer(ViewHarness(), "5", "--bogus")?.contains("unexpected argument '--bogus'") == true)
     }

@@ -10,7 +10,8 @@ local abs = math.abs
 --- keys.start(options)   -- countdown.start(options), and the keys act on it:
 ---   +  adds `step` seconds (10)      -  takes `step` seconds off
 ---   r  starts it again from its original length (the same options)
----   e  shows or hides the end as a clock time ("ends 17:42")
+---   e  shows or hides the end as a clock time ("ends 17:42:05"; the date too when not today)
+---   E and R (Caps Lock on) do what e and r do
 ---   Space pauses and resumes it      q quits (the view's own key)
 --- A key that does nothing now says so on a line of its own (`note`), until
 --- the next key or a few seconds later. The end time shows in `ends`.
@@ -27,6 +28,10 @@ function M.setup(options)
   local restarting = false
   local shown_note, note_until = false, nil
   local showing_end = false
+  -- The end on the wall clock, as the last tick saw it: inside a tick the time
+  -- and the remaining time are read at the same instant (in a key's handler the
+  -- clock has moved on since the remaining time was, by a lot under --speed).
+  local ends_at
 
   local function label(id, text, style)
     if pcall(view.get, id) then
@@ -51,10 +56,15 @@ function M.setup(options)
     end
   end
 
+  -- On the countdown's own clock (fast under --speed): the time of day with
+  -- seconds, and the date too when that is not today.
   local function end_text()
     if not current or current:state() == "finished" or current:state() == "cancelled" then return "ended" end
     if current:state() == "paused" then return "ends when resumed" end
-    return "ends " .. date("%H:%M", math.floor(countdown.now() + current:remaining() + 0.5))
+    local now = countdown.now()
+    local at = math.floor((ends_at or now + current:remaining()) + 0.5)
+    if date("%Y-%m-%d", at) == date("%Y-%m-%d", math.floor(now)) then return "ends " .. date("%H:%M:%S", at) end
+    return "ends " .. date("%a %Y-%m-%d %H:%M:%S", at)
   end
 
   local function show_end()
@@ -81,6 +91,7 @@ function M.setup(options)
     for k, v in pairs(start_options) do wrapped[k] = v end
     local on_tick, on_done = start_options.on_tick, start_options.on_done
     wrapped.on_tick = function(t)
+      ends_at = countdown.now() + t.remaining
       clear_note(countdown.now())
       if on_tick then return on_tick(t) end
     end
@@ -113,7 +124,12 @@ function M.setup(options)
       keys.note("less than " .. step .. " s left: nothing taken off")
       return
     end
-    current:append(seconds)
+    -- Past the longest a countdown can be, append refuses: say so, briefly.
+    local ok, err = pcall(current.append, current, seconds)
+    if not ok then
+      local why = tostring(err):match("append: (.*)") or tostring(err)
+      return keys.note("cannot add " .. step .. " s: " .. why)
+    end
     show_end()
   end
 
@@ -159,6 +175,20 @@ function M.setup(options)
     end,
   }
   for key, action in pairs(keys.actions) do view.on_key(key, action) end
+  -- With Caps Lock on: E and R do what e and r do; Q says how to quit.
+  for key, action in pairs(keys.actions) do
+    if key:match("^%l$") then view.on_key(key:upper(), action) end
+  end
+  view.on_key("Q", function() keys.note("Q is not q: Caps Lock is on? q quits") end)
+
+  --- Removes every key binding made here (when the countdown's end leaves nothing to act on).
+  function keys.unbind()
+    for key in pairs(keys.actions) do
+      view.on_key(key, nil)
+      if key:match("^%l$") then view.on_key(key:upper(), nil) end
+    end
+    view.on_key("Q", nil)
+  end
   return keys
 end
 return M

@@ -38,6 +38,7 @@ extension CountdownBinding {
             ("format", Self.format),
             ("now", Self.now),
             ("end_actions", StoreBinding.pendingFunction),
+            ("duration", Self.duration),
         ], into: L)
         // countdown.on and countdown.formatter are added by the host prelude (HostPrelude.swift).
         L.pushValue(at: -1)
@@ -206,6 +207,34 @@ extension CountdownBinding {
             // of a long loop); inside one, the tick's instant on the wall clock.
             let wall = scheduler.isDispatching ? scheduler.now + (clock.wallNow() - clock.bootNow()) : clock.wallNow()
             lua_pushnumber(L.raw, Time.seconds(wall))
+            return 1
+        }
+    }
+
+    /// `countdown.duration("1h30m")` → 5400, `countdown.duration("-5m")` → -300: a
+    /// duration in the one grammar every place takes (`seconds`, `every`,
+    /// `h:append`, the command line), as seconds; a number is returned as it is.
+    /// Raises an error naming the forms for anything else.
+    static let duration: cd_host_function = { L, context in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            let fn = "countdown.duration"
+            if L.type(at: 1) == LUA_TNUMBER, let seconds = L.number(at: 1) {
+                lua_pushnumber(L.raw, seconds)
+                return 1
+            }
+            guard L.type(at: 1) == LUA_TSTRING, let text = L.string(at: 1) else {
+                throw APIError("\(fn): expected a duration such as \"25m\" or a number of seconds, got \(L.typeName(at: 1))")
+            }
+            let value: Nanoseconds
+            do throws(DeadlineParseError) {
+                value = try DeadlineParser.parseSignedDuration(text)
+            } catch {
+                // The text quoted short: a megabyte given is not a megabyte of message.
+                let shown = DurationRangeError.shown(text)
+                if case .durationTooLong = error { throw APIError("\(fn): \(DeadlineParseError.durationTooLong(shown))") }
+                throw APIError("\(fn): \(DeadlineParseError.malformedDuration(shown))")
+            }
+            lua_pushnumber(L.raw, Time.seconds(value))
             return 1
         }
     }

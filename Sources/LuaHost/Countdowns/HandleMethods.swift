@@ -37,7 +37,16 @@ extension CountdownBinding {
     static let handleAppend: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let handle = try CountdownBinding.handle(L, method: "append")
-            guard let seconds = L.number(at: 2) else {
+            // A duration such as "5m" or "-30s", in the grammar `seconds` takes.
+            var text: Double?
+            if L.type(at: 2) == LUA_TSTRING, let given = L.string(at: 2) {
+                do {
+                    text = Time.seconds(try DurationRange.change.read(given))
+                } catch {
+                    throw APIError("append: 'seconds' \(error)")
+                }
+            }
+            guard let seconds = text ?? L.number(at: 2) else {
                 throw APIError("append: 'seconds' must be a number, got \(L.typeName(at: 2))")
             }
             guard !seconds.isNaN else {

@@ -22,7 +22,7 @@ struct StartOptions {
     var endAction: Int32 = 0
     var endLease = StartOptions.defaultEndLease
 
-    static let minimumEvery: Nanoseconds = Time.nanosecondsPerTenth
+    static let minimumEvery: Nanoseconds = CountdownRange.shortestTick
     static let fields = Set<String>(["id", "seconds", "at", "every", "on_tick", "on_done", "on_error", "persist", "overtime"])
         .union(endActionFields)
 
@@ -80,7 +80,13 @@ struct StartOptions {
         }
 
         var every = Time.nanosecondsPerSecond
-        if let value = try optionalNumber(L, index, "every", fn) {
+        if let text = try optionalDurationText(L, index, "every") {
+            do {
+                every = try DurationRange.tickInterval.read(text)
+            } catch {
+                throw APIError("\(fn): 'every' \(error)")
+            }
+        } else if let value = try optionalNumber(L, index, "every", fn) {
             guard !value.isNaN else {
                 throw APIError("\(fn): 'every' must be a number of seconds from 0.1 to \(longestText), got nan")
             }
@@ -157,6 +163,14 @@ struct StartOptions {
             throw APIError("\(fn): 'overtime' must be a boolean, got \(L.typeName(at: -1))")
         }
         return lua_toboolean(L.raw, -1) != 0
+    }
+
+    /// The field `name` when it is a string (a duration such as "1m"); nil for
+    /// anything else, which `optionalNumber` then reads.
+    static func optionalDurationText(_ L: LuaState, _ index: Int32, _ name: String) throws(APIError) -> String? {
+        let type = L.rawField(index, name)
+        defer { L.pop() }
+        return type == LUA_TSTRING ? L.string(at: -1) : nil
     }
 
     static func optionalNumber(_ L: LuaState, _ index: Int32, _ name: String, _ fn: String) throws(APIError) -> Double? {

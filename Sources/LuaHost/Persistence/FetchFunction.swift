@@ -41,7 +41,16 @@ extension StoreBinding {
                 isQuick = true
             case LUA_TTABLE:
                 try StartOptions.checkFieldNames(L, at: 2, allowed: fetchFields, function: fn)
-                if let value = try StartOptions.optionalNumber(L, 2, "every", fn) { every = try interval(value) }
+                if let text = try StartOptions.optionalDurationText(L, 2, "every") {
+                    // A duration such as "1m", as countdown.start takes it.
+                    do {
+                        every = try DurationRange.tickInterval.read(text)
+                    } catch {
+                        throw APIError("\(fn): 'every' \(error)")
+                    }
+                } else if let value = try StartOptions.optionalNumber(L, 2, "every", fn) {
+                    every = try interval(value)
+                }
                 onTick = try StartOptions.hook(L, 2, "on_tick", fn)
                 onDone = try StartOptions.hook(L, 2, "on_done", fn)
                 (endAction, endLease) = try StartOptions.endActionOption(L, 2, persistent: true, fn)

@@ -242,6 +242,10 @@ public final class ViewController {
     /// Closes the view: the run ends after the current pass. The terminal is
     /// given back by the host when the run ends.
     public func close() {
+        // A closed view is not drawn again, but what changed just before is (the
+        // bell rings, the window title shows the end): the timer rings and closes
+        // at its deadline, in one pass.
+        if !isClosed { render() }
         isClosed = true
     }
 

@@ -56,8 +56,9 @@ public final class TerminalSession: ViewSurface {
     /// `resume` takes it over again.
     public static let suspendFromSignal: @convention(c) () -> Int32 = cdt_suspend_now
 
-    /// Whether the terminal is given back now, by `suspend` or `suspendFromSignal`.
-    private var isGivenBack: Bool { isSuspended || cdt_suspended() != 0 }
+    /// Whether the terminal is given back now, by `suspend` or `suspendFromSignal`:
+    /// nothing may be drawn then, or it lands on the shell's screen and stays there.
+    public var isGivenBack: Bool { isSuspended || cdt_suspended() != 0 }
 
     /// Whether `fd` is a terminal.
     public static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }

@@ -6,14 +6,17 @@
 --
 -- Options:
 --   --title TEXT       shown above the digits and in the window title
---   --every SECONDS    time between redraws (default 0.1, tenths shown; 1 for plain lines)
+--   --every DURATION   time between redraws (default 0.1, tenths shown; 1 for plain lines)
+--   --quit-after DURATION  end the run DURATION after the start, as q does
 --   --no-window-title  leave the window title alone
 --   --plain            print lines instead of drawing the screen (also when stdout is no terminal)
 --   --no-color         draw without colours
 -- Keys: Space pauses and resumes, l records a lap (its time and the split),
--- r resets to zero, q ends and prints the laps on stdout.
+-- r resets to zero, q ends. At the end, however it comes (q, Ctrl-C, a signal),
+-- the laps, a summary (count, fastest, slowest, mean) and the total are printed
+-- on stdout.
 
-local usage = "usage: stopwatch [--title TEXT] [--every SECONDS] [--no-window-title] [--plain] [--no-color]"
+local usage = "usage: stopwatch [--title TEXT] [--every DURATION] [--quit-after DURATION] [--no-window-title] [--plain] [--no-color]"
 
 local args = { ... }
 local o = {}
@@ -22,7 +25,7 @@ while i <= #args do
   local a = args[i]
   local name, inline = a:match("^(%-%-[%w-]+)=(.*)$")
   name = name or a
-  if name == "--title" or name == "--every" then
+  if name == "--title" or name == "--every" or name == "--quit-after" then
     local value = inline or args[i + 1]
     if value == nil then error(name .. " needs a value\n" .. usage, 0) end
     o[name:sub(3)] = value
@@ -41,12 +44,21 @@ end
 local plain = view.plain()
 local every = plain and 1 or 0.1
 if o.every then
-  every = tonumber(o.every)
-  if not every or every < 0.1 or every == math.huge then
-    error("--every must be a number of seconds, at least 0.1, got " .. o.every, 0)
+  local ok, n = pcall(countdown.duration, o.every)
+  if not ok or n < 0.1 then
+    error("--every must be a duration of at least 0.1 s (such as 0.5, 1, 1m), got \"" .. o.every .. "\"", 0)
   end
+  every = n
 end
 local title = o.title
+local quit_after
+if o["quit-after"] then
+  local ok, n = pcall(countdown.duration, o["quit-after"])
+  if not ok or n < 0 or (n > 0 and n < 0.1) then
+    error("--quit-after must be 0 or a duration of at least 0.1 s (such as 90, 1.5, 25m), got \"" .. o["quit-after"] .. "\"", 0)
+  end
+  quit_after = n
+end
 
 -- Elapsed time as the digits show it: 12.3, 1:02.3, 1:02:03.
 local function clock_text(seconds)
@@ -57,20 +69,35 @@ local function clock_text(seconds)
   return countdown.format(seconds, "{s}" .. tenths)
 end
 
--- Laps are always written with tenths: they are read afterwards.
+-- Laps are always written with tenths: they are read afterwards. Plain Lua,
+-- no cdscript function: the laps are printed from a finalizer too, when the
+-- run is over and those can no longer be called.
 local function lap_text(seconds)
-  if seconds >= 3600 then return countdown.format(seconds, "{h}:{mm}:{ss}.{t}") end
-  return countdown.format(seconds, "{m}:{ss}.{t}")
+  local tenths = math.floor(seconds * 10 + 1e-6)
+  local t, s, m, h = tenths % 10, tenths // 10 % 60, tenths // 600 % 60, tenths // 36000
+  if h > 0 then return string.format("%d:%02d:%02d.%d", h, m, s, t) end
+  return string.format("%d:%02d.%d", tenths // 600, s, t)
 end
 
 -- The stopwatch is a countdown that will not end in a lifetime.
 local LONG = 50 * 365 * 86400
+-- The screen shows the latest laps; all of them are printed at the end.
+local SHOWN = 10
 local watch
-local laps = {}
-local lap_labels = 0
+-- Each lap's split (time since the start), one number a lap: laps are cheap to
+-- keep, so that memory runs out late; the lines are made only when printed.
+local splits = {}
+local fastest, slowest, sum = nil, nil, 0
+-- Room set aside so that, when --memory-limit is met, the clock still ticks and
+-- the laps can still be printed: freed then, and no more laps are taken.
+local reserve = string.rep(" ", 256 * 1024)
+local full = false
 
+-- The time shown last: what the laps' total is when the run ends by a signal.
+local last_elapsed = 0
 local function elapsed()
-  return watch and (LONG - watch:remaining()) or 0
+  last_elapsed = watch and (LONG - watch:remaining()) or 0
+  return last_elapsed
 end
 
 local function show(seconds)
@@ -81,31 +108,20 @@ end
 
 local function start()
   watch = countdown.start{ id = "stopwatch", seconds = LONG, every = every,
-    on_tick = function(t) show(t.elapsed) end }
+    on_tick = function(t) last_elapsed = t.elapsed; show(t.elapsed) end }
 end
 
 if title then view.label{ id = "title", text = title, style = "bold" } end
 view.big{ id = "clock", text = clock_text(0) }
 start()
 
-local function lap_line(n)
-  local lap = laps[n]
-  return string.format("lap %d  %s  %s", n, lap_text(lap.lap), lap_text(lap.split))
+local function lap_of(n)
+  return splits[n] - (splits[n - 1] or 0)
 end
 
-view.on_key("l", function()
-  local split = elapsed()
-  local previous = laps[#laps]
-  laps[#laps + 1] = { split = split, lap = split - (previous and previous.split or 0) }
-  local n = #laps
-  local id = "lap" .. n
-  if n <= lap_labels then
-    view.set(id, { text = lap_line(n) })
-  else
-    lap_labels = n
-    view.label{ id = id, text = lap_line(n) }
-  end
-end)
+local function lap_line(n)
+  return string.format("lap %d  %s  %s", n, lap_text(lap_of(n)), lap_text(splits[n]))
+end
 
 local paused_note = false
 local function note(text)
@@ -114,6 +130,53 @@ local function note(text)
     view.label{ id = "note", text = text, style = "bold inverse" }
   else
     view.set("note", { text = text })
+  end
+end
+
+-- The latest laps on the screen: lines lap1..lap10 filled in turn, then moved
+-- up; printed lines get one line per lap.
+local lap_labels = 0
+local function show_laps()
+  local n = #splits
+  if plain then
+    if lap_labels == 0 then lap_labels = 1; view.label{ id = "lap", text = lap_line(n) }
+    else view.set("lap", { text = lap_line(n) }) end
+    return
+  end
+  local first = math.max(1, n - SHOWN + 1)
+  for k = 1, math.min(n, SHOWN) do
+    local id = "lap" .. k
+    if k > lap_labels then
+      lap_labels = k
+      view.label{ id = id, text = lap_line(first + k - 1) }
+    else
+      view.set(id, { text = lap_line(first + k - 1) })
+    end
+  end
+end
+
+local function record_lap()
+  local split = elapsed()
+  splits[#splits + 1] = split
+  show_laps()
+  local lap = lap_of(#splits)
+  fastest = (fastest and fastest <= lap) and fastest or lap
+  slowest = (slowest and slowest >= lap) and slowest or lap
+  sum = sum + lap
+end
+
+local function lap_key()
+  if full then return note("memory limit reached: " .. #splits .. " laps kept, no more are taken") end
+  local count = #splits
+  local ok, err = pcall(record_lap)
+  if not ok then
+    if not tostring(err):find("not enough memory", 1, true) then error(err, 0) end
+    -- The lap that did not fit is not kept; the ones before it all are.
+    splits[count + 1] = nil
+    full = true
+    reserve = nil
+    collectgarbage()
+    note("memory limit reached (--memory-limit): " .. count .. " laps kept, no more are taken")
   end
 end
 
@@ -127,20 +190,55 @@ view.on_key("space", function()
   end
 end)
 
-view.on_key("r", function()
+local function reset_key()
   watch:cancel()
   if paused_note then note(plain and "reset" or "") end
   -- Elements stay; the laps' lines are emptied and used again.
-  for n = 1, #laps do view.set("lap" .. n, { text = "" }) end
-  laps = {}
+  if plain then
+    if lap_labels > 0 then view.set("lap", { text = "" }) end
+  else
+    for k = 1, lap_labels do view.set("lap" .. k, { text = "" }) end
+  end
+  splits, fastest, slowest, sum = {}, nil, nil, 0
   start()
   show(0)
+end
+
+-- With Caps Lock on, L and R do what l and r do.
+view.on_key("l", lap_key)
+view.on_key("L", lap_key)
+view.on_key("r", reset_key)
+view.on_key("R", reset_key)
+
+-- The laps, their summary and the total, on stdout: once, on whatever path the
+-- run ends (q, --quit-after, Ctrl-C, SIGTERM, SIGHUP: the state's finalizers run
+-- on each of them).
+local printed = false
+local function print_laps(total)
+  if printed then return end
+  printed = true
+  for n = 1, #splits do print(lap_line(n)) end
+  if #splits > 0 then
+    print(string.format("laps %d  fastest %s  slowest %s  mean %s", #splits, lap_text(fastest), lap_text(slowest),
+      lap_text(sum / #splits)))
+  end
+  print("total  " .. lap_text(total))
+end
+-- Kept in a local of the main chunk's closures: collected only when the state closes.
+local at_exit = setmetatable({}, { __gc = function() print_laps(last_elapsed) end })
+
+local function finish()
+  print_laps(elapsed())
+  watch:cancel()
+  view.close()
+end
+view.on_key("q", function()
+  local _ = at_exit
+  finish()
 end)
 
-view.on_key("q", function()
-  local total = elapsed()
-  watch:cancel()
-  for n = 1, #laps do print(lap_line(n)) end
-  print("total  " .. lap_text(total))
-  view.close()
-end)
+if quit_after then
+  -- As the timer's --quit-after: the run ends that much later, laps printed.
+  if quit_after == 0 then return finish() end
+  countdown.start{ seconds = quit_after, every = quit_after, on_done = finish }
+end

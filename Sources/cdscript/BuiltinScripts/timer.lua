@@ -8,12 +8,13 @@
 -- (20:00, its next occurrence) or an ISO 8601 date (2026-12-01T20:00:00+08:00).
 -- Options (the same for the built-in timer and for this file):
 --   --title TEXT       shown above the digits and in the window title
---   --every SECONDS    time between redraws (default 0.1, tenths shown; 1 for plain lines)
---   --critical N       the last N seconds in the warning style (red, bold)
+--   --every DURATION   time between redraws (default 0.1, tenths shown; 1 for plain lines)
+--   --critical DURATION  the last DURATION (30, 1m) in the warning style (red, bold)
 --   --text TEXT        at the end, TEXT in big letters
 --   --blink            at the end, flash the digits
---   --wait             at the end, stay until a key (default: end a second later)
---   --quit-after N     at the end, end the run N seconds later
+--   --wait             at the end, stay until a key (default: end at the deadline;
+--                      5 s later with --text or --blink, to show them)
+--   --quit-after DURATION  at the end, end the run DURATION later (0, or 0.1 s and longer)
 --   --overtime         past the end, count up in the warning style (+0:12)
 --   --no-window-title  leave the window title alone
 --   --plain            print lines instead of drawing the screen (also when stdout is no terminal)
@@ -27,8 +28,8 @@
 -- Keys (the built-in plugin timer_keys): + and - add and take off 10 s, r
 -- restarts, e shows the end as a clock time, Space pauses and resumes, q quits.
 
-local usage = "usage: timer SPEC [--title TEXT] [--every SECONDS] [--critical N] [--text TEXT] [--blink] [--wait]"
-  .. " [--quit-after N] [--overtime] [--no-window-title] [--plain] [--no-color] [--id ID] [--exec PROGRAM ARGS...]"
+local usage = "usage: timer SPEC [--title TEXT] [--every DURATION] [--critical DURATION] [--text TEXT] [--blink] [--wait]"
+  .. " [--quit-after DURATION] [--overtime] [--no-window-title] [--plain] [--no-color] [--id ID] [--exec PROGRAM ARGS...]"
 
 -- Reading the arguments ------------------------------------------------------
 
@@ -39,10 +40,12 @@ local FLAGS = { ["--plain"] = "plain", ["--no-color"] = "no_color", ["--blink"] 
 local HOST = { ["--speed"] = true, ["--state-dir"] = true, ["--store"] = true, ["--budget"] = true,
   ["--memory-limit"] = true, ["--cpu-limit"] = true, ["--sandbox"] = true, ["--plugin-path"] = true }
 
+-- A duration in the grammar of countdown.duration (90, 1.5, 25m, 1h30m), at
+-- least `least` seconds; countdown.start checks the longest.
 local function seconds_option(name, value, least)
-  local n = tonumber(value)
-  if not n or n ~= n or n < least or n == math.huge then
-    error(name .. " must be a number of seconds, at least " .. least .. ", got " .. value, 0)
+  local ok, n = pcall(countdown.duration, value)
+  if not ok or n < least then
+    error(name .. " must be a duration of at least " .. least .. " s (such as 90, 1.5, 25m, 1h30m), got \"" .. value .. "\"", 0)
   end
   return n
 end
@@ -88,6 +91,9 @@ local plain = view.plain()
 local every = o.every and seconds_option("--every", o.every, 0.1) or (plain and 1 or 0.1)
 local critical = o.critical and seconds_option("--critical", o.critical, 0)
 local quit_after = o.quit_after and seconds_option("--quit-after", o.quit_after, 0)
+if quit_after and quit_after > 0 and quit_after < 0.1 then
+  error("--quit-after must be 0 or at least 0.1 s, got \"" .. o.quit_after .. "\"", 0)
+end
 if o.id == "" then error("--id must not be empty", 0) end
 local title, id = o.title, o.id
 
@@ -104,6 +110,8 @@ local function clock_text(t)
 end
 
 local WARNING = "bold red"
+-- How long the end stays on the screen with --text or --blink (ten flashes).
+local HOLD_SHOWN = 5
 
 -- The window title: the time left as the digits show it, then the title.
 local function show_in_title(text)
@@ -169,21 +177,22 @@ local function the_end()
       view.set("clock", { style = inverse and clock_style .. " inverse" or clock_style })
       if o.text then view.set("text", { style = inverse and "bold yellow inverse" or "bold yellow" }) end
     end
-    countdown.start{ seconds = 5, every = 0.5,
+    countdown.start{ seconds = HOLD_SHOWN, every = 0.5,
       on_tick = function() flashes = flashes + 1; flash(flashes % 2 == 1) end,
       on_done = function() flash(false) end }
   end
   if o.wait then
     -- Any key ends the run; the timer's own keys have nothing left to act on.
-    for key in pairs(keys.actions) do view.on_key(key, nil) end
+    keys.unbind()
     view.on_key("any", function() view.close() end)
   end
   if quit_after or not o.wait then
-    -- A closed view is not drawn again: leave the last frame (and the bell) on the
-    -- screen for a second, then end the run (exit 0). --exec's program runs on its own,
+    -- The run ends at the deadline (exit 0), as `cdscript timer 3 && next` expects,
+    -- unless --quit-after holds it, or --text or --blink have something to show:
+    -- then the screen stays while the digits flash. --exec's program runs on its own,
     -- but with --id the run stays until the end's command has run, here or in
     -- another process that follows the timer (it runs once per end).
-    local hold = quit_after or 1
+    local hold = quit_after or ((o.text or o.blink) and not plain and HOLD_SHOWN or 0)
     local function close()
       if countdown.end_actions() == 0 then return view.close() end
       status("Time's up — running the end's command")
