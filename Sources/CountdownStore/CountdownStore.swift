@@ -55,7 +55,7 @@ public final class CountdownStore: CountdownPersistence {
     /// process has just created and not yet set up, or one killed in between.
     /// Reads see no countdowns without opening it, so a read-only command leaves
     /// it as it is; the first write sets it up (there is nothing in it to lose).
-    private var isUnopenedEmptyFile: Bool {
+    var isUnopenedEmptyFile: Bool {
         guard opened == nil else { return false }
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0
@@ -362,7 +362,7 @@ public final class CountdownStore: CountdownPersistence {
     /// Runs `body` in one transaction. `readOnly`: a deferred read, which in WAL
     /// mode never waits for a writer (a process following changes reads while
     /// others write).
-    private func access<T>(readOnly: Bool = false, _ body: (Database) throws -> T) throws(StoreError) -> T {
+    func access<T>(readOnly: Bool = false, _ body: (Database) throws -> T) throws(StoreError) -> T {
         let queue = try open()
         do {
             if readOnly { return try queue.read { db in try body(db) } }

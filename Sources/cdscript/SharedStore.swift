@@ -21,6 +21,8 @@ protocol SharedStore: AnyObject {
     func removeFinished(at now: StoreInstant) throws -> [String]
     /// Removes the records that cannot be read as countdowns; returns what was removed.
     func removeUnreadable() throws -> [UnreadableCountdown]
+    /// Both, in one pass over the store (`cdscript clear`; see SharedStore+Clear.swift).
+    func clear(at now: StoreInstant) throws -> (finished: [String], unreadable: [UnreadableCountdown])
 
     /// The boot id a run stamps on the countdowns it stores: instants on this
     /// machine's boot clock are valid only until it reboots. Nil for a store that
