@@ -48,12 +48,12 @@ struct ListCommand: ParsableCommand {
 enum CountdownListing {
     /// `1d 02:03:04.5`, `02:03:04.5`.
     static func clock(_ ns: Nanoseconds) -> String {
-        (ns >= 86_400 * Time.nanosecondsPerSecond ? withDays : withinADay).render(ns)
+        (ns >= 86_400 * Time.nanosecondsPerSecond ? withDays : withinADay)?.render(ns) ?? "\(Time.seconds(ns))"
     }
 
     // Parsed once: a listing renders one per row.
-    private static let withDays = try! FormatPattern("{d}d {hh}:{mm}:{ss}.{t}")
-    private static let withinADay = try! FormatPattern("{hh}:{mm}:{ss}.{t}")
+    private static let withDays = try? FormatPattern("{d}d {hh}:{mm}:{ss}.{t}")
+    private static let withinADay = try? FormatPattern("{hh}:{mm}:{ss}.{t}")
 
     /// ISO 8601, UTC, to the millisecond (`UTCTimestamp`, the text Foundation's formatter wrote).
     static func iso8601(_ wall: Nanoseconds) -> String { UTCTimestamp.iso8601(wall) }
