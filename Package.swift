@@ -144,7 +144,7 @@ let package = Package(
         .target(name: "RedisTestServer", path: "Tests/Support/RedisTestServer"),
         .testTarget(name: "RedisStoreTests", dependencies: ["RedisStore", "CountdownCore", "EventLoop", "RedisTestServer"]),
         // Runs the real binary against real stores: kill -9, SIGSTOP, clock jumps, bad files.
-        .testTarget(name: "StoreFaultTests", dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "RedisTestServer"]),
+        .testTarget(name: "StoreFaultTests", dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "RedisTestServer", "CountdownCore", "TerminalView"]),
         .testTarget(
             name: "ScriptTestingTests",
             dependencies: ["ScriptTesting", "LuaHost", "CountdownCore", "CLua"],

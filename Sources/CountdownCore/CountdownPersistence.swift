@@ -12,6 +12,12 @@ public protocol CountdownPersistence: AnyObject {
     /// The stored countdowns that can be read, ordered by id, and the records
     /// that cannot, each named: one bad record never hides the others.
     func listing() throws -> StoredCountdownListing
+    /// What `listing()` gives, handed to `body` in id order a batch of at most
+    /// `batchSize` at a time (unreadable records in the batch of their id):
+    /// a command that writes every countdown out holds a batch, not the store,
+    /// and no single request to the store reads all of it. `body` returns false
+    /// to stop early.
+    func forEachListed(batchSize: Int, _ body: (StoredCountdownListing) throws -> Bool) throws
     /// Stores `countdown`, replacing whatever was stored under its id.
     func save(_ countdown: StoredCountdown) throws
     /// Removes the countdown stored under `id`; returns false when there was none.
@@ -65,6 +71,34 @@ extension CountdownPersistence {
     /// For a store whose records are always readable.
     public func listing() throws -> StoredCountdownListing {
         StoredCountdownListing(countdowns: try list())
+    }
+
+    /// For a store held in memory: its listing, in batches.
+    public func forEachListed(batchSize: Int, _ body: (StoredCountdownListing) throws -> Bool) throws {
+        try StoredCountdownListing.batches(of: try listing(), size: batchSize, body)
+    }
+}
+
+extension StoredCountdownListing {
+    /// Hands `listing` to `body` in id order, at most `size` records (readable or
+    /// not) at a time; stops when `body` returns false.
+    public static func batches(of listing: StoredCountdownListing, size: Int,
+                               _ body: (StoredCountdownListing) throws -> Bool) throws {
+        let size = max(1, size)
+        var countdowns = listing.countdowns[...]
+        var unreadable = listing.unreadable[...]
+        while !countdowns.isEmpty || !unreadable.isEmpty {
+            var batch = StoredCountdownListing(countdowns: [])
+            while batch.countdowns.count + batch.unreadable.count < size, !countdowns.isEmpty || !unreadable.isEmpty {
+                if let bad = unreadable.first, countdowns.first.map({ bad.id.precedesInBytes($0.id) }) ?? true {
+                    batch.unreadable.append(bad)
+                    unreadable.removeFirst()
+                } else if let good = countdowns.popFirst() {
+                    batch.countdowns.append(good)
+                }
+            }
+            guard try body(batch) else { return }
+        }
     }
 }
 

@@ -61,35 +61,15 @@ extension RedisCountdownStore {
         return listing.countdowns
     }
 
-    /// The countdowns that can be read, and the records that cannot, each named.
-    /// Offline: what this process last saw.
+    /// The countdowns that can be read, and the records that cannot, each named,
+    /// read in pieces (`scanAll`). Offline: what this process last saw.
     public func listing() throws -> StoredCountdownListing {
         let shift = try shiftForOperation()
-        if let connection, !answersFromCache {
-            do {
-                guard case .array(let items) = try connection.command(["HGETALL", Self.hashKey]) else {
-                    throw RedisError(connectionLost: false, message: "\(url): unexpected reply to HGETALL")
-                }
-                var all: [CountdownID: StoredCountdown] = [:]
-                var unreadable: [UnreadableCountdown] = []
-                var i = 0
-                while i + 1 < items.count {
-                    if let id = items[i].string {
-                        do {
-                            if let r = try decode(id: id, items[i + 1]) { all[CountdownID(id)] = r }
-                        } catch let error as UnreadableCountdown {
-                            unreadable.append(error)
-                        }
-                    }
-                    i += 2
-                }
-                cache = all
-                return StoredCountdownListing(
-                    countdowns: all.values.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) },
-                    unreadable: unreadable.sorted { $0.id.precedesInBytes($1.id) })
-            } catch let error as RedisError where error.connectionLost {
-                wentOffline(error)
-            }
+        if let scanned = try scannedListing() {
+            cache = scanned.all
+            return StoredCountdownListing(
+                countdowns: scanned.all.values.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) },
+                unreadable: scanned.unreadable.sorted { $0.id.precedesInBytes($1.id) })
         }
         return StoredCountdownListing(countdowns: cache.values.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) })
     }

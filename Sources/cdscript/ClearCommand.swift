@@ -16,9 +16,8 @@ struct ClearCommand: ParsableCommand {
         var unreadable: [UnreadableCountdown] = []
         if store.exists {
             do {
-                removed = try store.removeFinished(at: try store.now())
                 // Records that cannot be read can never run again: clear removes them too, naming each.
-                unreadable = try store.removeUnreadable()
+                (removed, unreadable) = try store.clear(at: try store.now())
             } catch {
                 throw failOnStore(error)
             }

@@ -17,10 +17,10 @@ protocol SharedStore: AnyObject {
     /// A feed of the changes other processes make; its timers come from `timers`
     /// (the run loop that follows it).
     func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed
-    /// Removes the countdowns that have finished by `now`; returns their ids.
-    func removeFinished(at now: StoreInstant) throws -> [String]
-    /// Removes the records that cannot be read as countdowns; returns what was removed.
-    func removeUnreadable() throws -> [UnreadableCountdown]
+    /// Removes the countdowns that have finished by `now` and the records that
+    /// cannot be read as countdowns, in one pass over the store; returns what was
+    /// removed (`cdscript clear`; see SharedStore+Clear.swift).
+    func clear(at now: StoreInstant) throws -> (finished: [String], unreadable: [UnreadableCountdown])
 
     /// The boot id a run stamps on the countdowns it stores: instants on this
     /// machine's boot clock are valid only until it reboots. Nil for a store that
@@ -65,14 +65,6 @@ final class SQLiteSharedStore: SharedStore {
         return made
     }
 
-    func removeFinished(at now: StoreInstant) throws -> [String] {
-        try store.removeFinished(at: now)
-    }
-
-    func removeUnreadable() throws -> [UnreadableCountdown] {
-        try store.removeUnreadable()
-    }
-
     var bootID: String? { BootID.current() }
     var externalChangeTolerance: Nanoseconds? { nil }
     /// Every change is written at once: nothing is held back.
@@ -107,14 +99,6 @@ final class RedisSharedStore: SharedStore {
         let made = RedisChangeFeed(store: store, timer: try timers.makeTimer())
         feed = made
         return made
-    }
-
-    func removeFinished(at now: StoreInstant) throws -> [String] {
-        try store.removeFinished(at: now)
-    }
-
-    func removeUnreadable() throws -> [UnreadableCountdown] {
-        try store.removeUnreadable()
     }
 
     /// Redis keeps instants on its server's clock, for many machines: no boot id.

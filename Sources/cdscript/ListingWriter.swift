@@ -1,0 +1,178 @@
+import CountdownCore
+import TerminalView
+
+/// Writes `cdscript list`'s output as the countdowns arrive, a batch at a time:
+/// the JSON array entry by entry, the table once its column widths are known.
+/// The text is byte for byte what the listing wrote when it was built whole
+/// with `JSONEncoder` (pretty-printed, sorted keys, slashes unescaped) and a
+/// padded table (a test compares the two on both stores).
+///
+/// Output goes out in pieces of about `flushBytes`; once standard output fails
+/// (a closed pipe, a full disk), nothing more is formatted and `add` returns
+/// false so that the store stops being read.
+final class ListingWriter {
+    /// Countdowns read from the store per batch.
+    static let batchSize = 1000
+    /// Bytes gathered before a write.
+    static let flushBytes = 64 * 1024
+    private static let what = "the listing"
+
+    let json: Bool
+    private var buffer = ""
+    private var failed = false
+    private var count = 0
+    /// The table's rows, kept until the widths are known: cells without the deadline.
+    private var rows: [(id: String, state: String, remaining: String, deadline: Nanoseconds?)] = []
+
+    init(json: Bool) {
+        self.json = json
+        buffer.reserveCapacity(Self.flushBytes + 4096)
+    }
+
+    /// Adds countdowns (in id order); false once output cannot be written.
+    func add(_ countdowns: [StoredCountdown], at now: StoreInstant) -> Bool {
+        guard !failed else { return false }
+        for c in countdowns {
+            let state = c.effectiveState(at: now)
+            let deadline: Nanoseconds? = state == .paused ? nil : c.wallDeadline(at: now)
+            if json {
+                buffer += count == 0 ? "[\n" : ",\n"
+                appendJSON(c, state: state, remaining: c.remaining(at: now), deadline: deadline)
+                if buffer.utf8.count >= Self.flushBytes { flush() }
+            } else {
+                rows.append((VisibleText.escaped(c.id), state.rawValue, CountdownListing.clock(c.remaining(at: now)), deadline))
+            }
+            count += 1
+        }
+        return !failed
+    }
+
+    /// Writes the rest. Returns false when there was nothing to list (the
+    /// command then says so; the JSON is `[]`).
+    @discardableResult
+    func finish() -> Bool {
+        if json {
+            buffer += count == 0 ? "[]\n" : "\n]\n"
+            flush()
+            return true
+        }
+        guard !rows.isEmpty else { return false }
+        writeTable()
+        return true
+    }
+
+    private func flush() {
+        guard !failed, !buffer.isEmpty else { return }
+        if !StandardOutput.write(buffer, what: Self.what) { failed = true }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: JSON
+
+    /// One element of the array, keys sorted, as `JSONEncoder` pretty-prints it.
+    private func appendJSON(_ c: StoredCountdown, state: StoredCountdown.State, remaining: Nanoseconds, deadline: Nanoseconds?) {
+        buffer += "  {\n    \"deadline\" : "
+        if let deadline {
+            buffer += "\""
+            buffer += CountdownListing.iso8601(deadline)
+            buffer += "\""
+        } else {
+            buffer += "null"
+        }
+        buffer += ",\n    \"every\" : "
+        buffer += Self.number(Time.seconds(c.every))
+        buffer += ",\n    \"id\" : "
+        Self.appendString(c.id, to: &buffer)
+        buffer += ",\n    \"kind\" : \""
+        buffer += c.kind.rawValue
+        buffer += "\",\n    \"remaining\" : "
+        buffer += Self.number(Time.seconds(remaining))
+        buffer += ",\n    \"state\" : \""
+        buffer += state.rawValue
+        buffer += "\",\n    \"total\" : "
+        buffer += Self.number(Time.seconds(c.total))
+        buffer += "\n  }"
+    }
+
+    /// A number as `JSONEncoder` writes a Double: its description without a trailing ".0".
+    static func number(_ value: Double) -> String {
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text
+    }
+
+    /// A JSON string: `JSONEncoder`'s escapes for the quote, the backslash and
+    /// C0 controls, then `VisibleText.jsonEscapingControls` for DEL, C1 controls,
+    /// line separators and bidi overrides (which encoders leave raw).
+    static func appendString(_ text: String, to out: inout String) {
+        out += "\""
+        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 < 0x7F }
+        if plain {
+            out += text
+        } else {
+            var escaped = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": escaped += "\\\""
+                case "\\": escaped += "\\\\"
+                case "\n": escaped += "\\n"
+                case "\r": escaped += "\\r"
+                case "\t": escaped += "\\t"
+                case "\u{08}": escaped += "\\b"
+                case "\u{0C}": escaped += "\\f"
+                case _ where scalar.value < 0x20:
+                    let hex = String(scalar.value, radix: 16)
+                    escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default:
+                    escaped.unicodeScalars.append(scalar)
+                }
+            }
+            out += VisibleText.jsonEscapingControls(escaped)
+        }
+        out += "\""
+    }
+
+    // MARK: Table
+
+    /// The table: columns padded to their widest cell by display width (an id
+    /// like 名前 takes four columns), two blanks between them, the deadline last
+    /// and unpadded.
+    private func writeTable() {
+        let header = (id: "ID", state: "STATE", remaining: "REMAINING")
+        var widths = (id: Self.width(header.id), state: Self.width(header.state), remaining: Self.width(header.remaining))
+        for row in rows {
+            widths.id = max(widths.id, Self.width(row.id))
+            widths.state = max(widths.state, row.state.utf8.count)
+            widths.remaining = max(widths.remaining, Self.width(row.remaining))
+        }
+        func line(_ id: String, _ state: String, _ remaining: String, _ deadline: String) {
+            Self.pad(id, widths.id, into: &buffer)
+            buffer += "  "
+            Self.pad(state, widths.state, into: &buffer)
+            buffer += "  "
+            Self.pad(remaining, widths.remaining, into: &buffer)
+            buffer += "  "
+            buffer += deadline
+            buffer += "\n"
+            if buffer.utf8.count >= Self.flushBytes { flush() }
+        }
+        line(header.id, header.state, header.remaining, "DEADLINE")
+        for row in rows {
+            guard !failed else { return }
+            line(row.id, row.state, row.remaining, row.deadline.map(CountdownListing.iso8601) ?? "-")
+        }
+        rows = []
+        flush()
+    }
+
+    /// Display width, counted without Unicode tables for printable ASCII.
+    static func width(_ text: String) -> Int {
+        text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? text.utf8.count : DisplayWidth.of(text)
+    }
+
+    private static func pad(_ text: String, _ columns: Int, into out: inout String) {
+        out += text
+        let missing = columns - width(text)
+        if missing > 0 { out += String(repeating: " ", count: missing) }
+    }
+}
