@@ -16,7 +16,6 @@ extension RedisCountdownStore {
     /// loads so far (reading it costs about that many loads).
     static let readAheadAfter = 256
     static let readAheadRatio = 16
-    static let scanCount = "1000"
 
     /// The record of `id` from the read-ahead copy: nil when there is none, or
     /// when it does not have `id` (the caller asks the server).
@@ -40,7 +39,7 @@ extension RedisCountdownStore {
         copy.reserveCapacity(Int(length))
         var cursor = "0"
         repeat {
-            guard case .array(let reply) = try connection.command(["HSCAN", Self.hashKey, cursor, "COUNT", Self.scanCount]),
+            guard case .array(let reply) = try connection.command(["HSCAN", Self.hashKey, cursor, "COUNT", String(Self.scanCount)]),
                   reply.count == 2, let next = reply[0].string, case .array(let items) = reply[1] else { return }
             var i = 0
             while i + 1 < items.count {
