@@ -49,7 +49,8 @@ struct ListCommand: ParsableCommand {
 enum CountdownListing {
     struct Entry: Encodable {
         let id: String
-        /// running, paused or finished, as of now (a running one whose end passed is finished).
+        /// running, paused or finished, as of now (a running one whose end passed is
+        /// finished), or overtime: an overtime countdown running past its end.
         let state: String
         /// "duration" (seconds) or "wall" (at).
         let kind: String
@@ -59,6 +60,9 @@ enum CountdownListing {
         let deadline: String?
         let every: Double
         let total: Double
+        /// Seconds past the end of an overtime countdown (0 before it); null when
+        /// it was not started with `overtime`.
+        let overtime: Double?
 
         // A paused countdown has no deadline: say null rather than leave the key out.
         func encode(to encoder: any Encoder) throws {
@@ -70,19 +74,21 @@ enum CountdownListing {
             try c.encode(deadline, forKey: .deadline)
             try c.encode(every, forKey: .every)
             try c.encode(total, forKey: .total)
+            try c.encode(overtime, forKey: .overtime)
         }
 
-        enum CodingKeys: String, CodingKey { case id, state, kind, remaining, deadline, every, total }
+        enum CodingKeys: String, CodingKey { case id, state, kind, remaining, deadline, every, total, overtime }
     }
 
     static func entries(_ countdowns: [StoredCountdown], at now: StoreInstant) -> [Entry] {
         countdowns.map { c in
             let state = c.effectiveState(at: now)
             return Entry(
-                id: c.id, state: state.rawValue, kind: c.kind.rawValue,
+                id: c.id, state: c.listedState(at: now), kind: c.kind.rawValue,
                 remaining: Time.seconds(c.remaining(at: now)),
                 deadline: state == .paused ? nil : iso8601(c.wallDeadline(at: now)),
-                every: Time.seconds(c.every), total: Time.seconds(c.total))
+                every: Time.seconds(c.every), total: Time.seconds(c.total),
+                overtime: c.overtime ? Time.seconds(c.timePastEnd(at: now)) : nil)
         }
     }
 
@@ -98,7 +104,9 @@ enum CountdownListing {
     static func table(_ countdowns: [StoredCountdown], at now: StoreInstant) -> String {
         let rows = [["ID", "STATE", "REMAINING", "DEADLINE"]] + countdowns.map { c in
             let state = c.effectiveState(at: now)
-            return [VisibleText.escaped(c.id), state.rawValue, clock(c.remaining(at: now)),
+            // Past the end of an overtime countdown: the time past it, as the view shows it.
+            let shown = c.isPastEnd(at: now) ? "+" + clock(c.timePastEnd(at: now)) : clock(c.remaining(at: now))
+            return [VisibleText.escaped(c.id), c.listedState(at: now), shown,
                     state == .paused ? "-" : iso8601(c.wallDeadline(at: now))]
         }
         // Columns line up by display width: an id like 名前 takes 4 columns.
