@@ -153,19 +153,28 @@ final class StoreWatcher: SchedulerDelegate {
         switch record.resumption(at: now) {
         case .finished:
             show(record.id, "finished", 0)
+        case .paused(let remaining) where remaining < 0:
+            show(record.id, "paused", nil, past: -remaining)
         case .paused(let remaining):
             show(record.id, "paused", remaining)
         case .running(let deadline, remaining: _):
             let key = scheduler.start(CountdownSpec(id: record.id, deadline: deadline, every: record.every, length: record.total))
             keys[CountdownID(record.id)] = key
             idsByKey[key] = record.id
+            // An overtime countdown runs on past its end, as in the processes that run it.
+            if record.overtime { scheduler.allowOvertime(key, endPassed: record.isPastEnd(at: now)) }
             scheduler.announce(key)
         }
     }
 
     func countdownDidTick(_ tick: Tick) {
         guard let id = idsByKey[tick.key] else { return }
-        show(id, "running", tick.remaining)
+        if tick.remaining < 0 { show(id, "overtime", nil, past: -tick.remaining) } else { show(id, "running", tick.remaining) }
+    }
+
+    func countdownDidPassEnd(_ tick: Tick) {
+        guard let id = idsByKey[tick.key] else { return }
+        show(id, "overtime", nil, past: 0)
     }
 
     func countdownDidEnd(_ tick: Tick, reason: EndReason) {
@@ -176,8 +185,9 @@ final class StoreWatcher: SchedulerDelegate {
 
     private func elementID(_ id: String) -> String { VisibleText.escaped(id) }
 
-    private func show(_ id: String, _ state: String, _ remaining: Nanoseconds?) {
-        let time = remaining.map { "  " + CountdownListing.clock($0) } ?? ""
+    /// `past`: the time past the end of an overtime countdown, shown as `+time`.
+    private func show(_ id: String, _ state: String, _ remaining: Nanoseconds?, past: Nanoseconds? = nil) {
+        let time = past.map { "  +" + CountdownListing.clock($0) } ?? remaining.map { "  " + CountdownListing.clock($0) } ?? ""
         let text = view.isPlain ? "\(state)\(time)" : "\(VisibleText.escaped(id))  \(state)\(time)"
         let element = elementID(id)
         if view.element(element) == nil {
