@@ -44,10 +44,10 @@ extension Scheduler {
     /// (`SchedulerDelegate.countdownDidPassEnd`), then it ticks on, aligned to the
     /// deadline, with `remaining` below zero (the time past it), until cancelled.
     /// Returns false when the countdown has ended.
-    @discardableResult
     /// `endPassed`: its end came before this process ran it (picked up from the
     /// store past its end), so it is not reported again: the first tick shows the
     /// time past the end.
+    @discardableResult
     public func allowOvertime(_ key: CountdownKey, endPassed: Bool = false) -> Bool {
         guard let slot = liveSlot(key) else { return false }
         records[slot].overtime = true
