@@ -71,7 +71,7 @@ function Handle:state() end
 ---@field on_done fun(t: cdscript.Tick, reason: cdscript.DoneReason)? called once at the end
 ---@field on_error cdscript.ErrorPolicy? what a hook error does: "stop" (default), "continue", or a function given the message and the traceback ("stack traceback:\n...")
 ---@field persist boolean? keep it in the store under its id (needs `id`)
----@field overtime boolean? past the end, on_done(t, "finished") once, then ticks go on with t.overtime until cancelled (not with persist)
+---@field overtime boolean? past the end, on_done(t, "finished") once, then ticks go on with t.overtime until cancelled; with persist, restarted and following processes show the same time past the end (not with on_end_action)
 ---@field on_end_action (fun(e: cdscript.EndClaim): (fun(): boolean)?)? runs once per end across every process that follows the stored countdown (needs persist); may return a function polled until it returns true (the action is done then)
 ---@field end_lease number? seconds a claimant holds an end before another process may take it over (default 30, 0.1 to 86400)
 

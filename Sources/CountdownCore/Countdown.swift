@@ -71,6 +71,9 @@ public enum EndReason: Sendable, Equatable {
     case replaced
     /// The host stopped it after an error; no hook runs.
     case stopped
+    /// An overtime countdown cancelled past its end: that end was reported
+    /// already, so no hook runs; a stored one is removed, as a cancel removes it.
+    case cancelledPastEnd
 }
 
 /// One event of a countdown, as hooks see it.

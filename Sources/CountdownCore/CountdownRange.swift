@@ -52,7 +52,8 @@ public enum CountdownRange {
             }
         }
         try instant("wall_deadline", c.wallDeadline)
-        if let paused = c.pausedRemaining { try duration("paused_remaining", paused) }
+        // An overtime countdown paused past its end keeps the time past it, below zero.
+        if let paused = c.pausedRemaining { try duration("paused_remaining", paused, from: c.overtime ? -longestDuration : 0) }
         try duration("every", c.every, from: shortestEvery)
         try duration("total", c.total)
         if let boot = c.bootDeadline { try instant("boot_deadline", boot) }

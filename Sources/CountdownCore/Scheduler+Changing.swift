@@ -44,10 +44,14 @@ extension Scheduler {
     /// (`SchedulerDelegate.countdownDidPassEnd`), then it ticks on, aligned to the
     /// deadline, with `remaining` below zero (the time past it), until cancelled.
     /// Returns false when the countdown has ended.
+    /// `endPassed`: its end came before this process ran it (picked up from the
+    /// store past its end), so it is not reported again: the first tick shows the
+    /// time past the end.
     @discardableResult
-    public func allowOvertime(_ key: CountdownKey) -> Bool {
+    public func allowOvertime(_ key: CountdownKey, endPassed: Bool = false) -> Bool {
         guard let slot = liveSlot(key) else { return false }
         records[slot].overtime = true
+        if endPassed { records[slot].pastEnd = true }
         return true
     }
 
@@ -111,7 +115,10 @@ extension Scheduler {
         let now = self.now
         records[slot].total = total
         if paused {
-            records[slot].pausedRemaining = max(0, remaining)
+            // An overtime countdown paused past its end keeps the time past it.
+            let pastEnd = records[slot].overtime && remaining < 0
+            records[slot].pastEnd = pastEnd
+            records[slot].pausedRemaining = pastEnd ? remaining : max(0, remaining)
             records[slot].state = .paused
             records[slot].epoch &+= 1
         } else {
@@ -119,13 +126,17 @@ extension Scheduler {
             records[slot].started = now
             records[slot].deadline = now + remaining
             if records[slot].isWall { wallDeadlines[Int32(slot)] = records[slot].deadline + currentWallOffset }
-            if remaining <= 0 {
+            // An overtime countdown runs into its end (reported by its next tick)
+            // and past it; moved back before its end, its end comes again.
+            if remaining > 0 { records[slot].pastEnd = false }
+            if remaining <= 0, !records[slot].overtime {
                 end(key, reason: .finished, at: now)
                 return true
             }
             reschedule(slot, now: now)
         }
-        dispatch(Tick(key: key, instant: now, remaining: max(0, remaining), total: total, missed: 0, context: records[slot].context), to: delegate)
+        let shown = records[slot].pastEnd ? remaining : max(0, remaining)
+        dispatch(Tick(key: key, instant: now, remaining: shown, total: total, missed: 0, context: records[slot].context), to: delegate)
         return true
     }
 

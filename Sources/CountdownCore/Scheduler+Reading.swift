@@ -10,6 +10,25 @@ extension Scheduler {
         return remaining(slot: slot, now: now)
     }
 
+    /// Whether it runs on past its deadline (`allowOvertime`); nil once it has ended.
+    public func isOvertime(_ key: CountdownKey) -> Bool? {
+        liveSlot(key).map { records[$0].overtime }
+    }
+
+    /// Whether an overtime countdown has passed its end; nil once it has ended.
+    public func isPastEnd(_ key: CountdownKey) -> Bool? {
+        liveSlot(key).map { records[$0].pastEnd }
+    }
+
+    /// Time left, below zero past the end of an overtime countdown (running, or
+    /// paused after it); nil once the countdown has ended.
+    public func timeLeft(_ key: CountdownKey) -> Nanoseconds? {
+        guard let slot = liveSlot(key) else { return nil }
+        let r = records[slot]
+        guard r.pastEnd else { return remaining(slot: slot, now: now) }
+        return r.state == .paused ? r.pausedRemaining : r.deadline - now
+    }
+
     public func total(_ key: CountdownKey) -> Nanoseconds? {
         liveSlot(key).map { records[$0].total }
     }

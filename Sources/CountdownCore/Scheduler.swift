@@ -152,6 +152,12 @@ public final class Scheduler {
         // The first tick stands for the start instant, so it shows the whole length.
         let now = records[slot].started
         let remaining = records[slot].deadline - now
+        if remaining <= 0, records[slot].pastEnd {
+            // Picked up past the end of an overtime countdown: ticks on from here.
+            reschedule(slot, now: now)
+            dispatch(Tick(key: key, instant: now, remaining: remaining, total: records[slot].total, missed: 0, context: records[slot].context), to: delegate)
+            return
+        }
         if remaining <= 0 {
             // An `at` deadline already past: the first tick still fires, showing 0, then the end.
             if records[slot].wantsTicks, records[slot].isWall {
@@ -369,7 +375,7 @@ public final class Scheduler {
         let r = records[slot]
         // An overtime countdown past its end has had its end (reported once, by
         // `countdownDidPassEnd`): cancelling it stops its ticks, and is no second end.
-        let reason = reason == .cancelled && r.pastEnd ? EndReason.stopped : reason
+        let reason = reason == .cancelled && r.pastEnd ? EndReason.cancelledPastEnd : reason
         let remaining = reason == .finished ? 0 : remaining(slot: slot, now: instant)
         records[slot].live = false
         records[slot].state = reason == .finished ? .finished : .cancelled

@@ -41,7 +41,8 @@ public struct StoredCountdown: Equatable, Sendable {
     /// The end, UTC. For a paused countdown: where it would have ended had it been
     /// resumed when it was stored.
     public var wallDeadline: Nanoseconds
-    /// The remaining time frozen by a pause; nil unless paused.
+    /// The remaining time frozen by a pause; nil unless paused. Below zero for an
+    /// overtime countdown paused past its end (the time past it, frozen).
     public var pausedRemaining: Nanoseconds?
     /// The tick interval.
     public var every: Nanoseconds
@@ -53,9 +54,13 @@ public struct StoredCountdown: Equatable, Sendable {
     public var bootDeadline: Nanoseconds?
     /// When this record was last written, UTC.
     public var updatedAt: Nanoseconds
+    /// Started with `overtime`: past its end it runs on (a negative `timeLeft`,
+    /// shown as +time) until it is cancelled, and is never finished by time alone.
+    public var overtime: Bool
 
     public init(id: String, state: State, kind: Kind, wallDeadline: Nanoseconds, pausedRemaining: Nanoseconds? = nil,
-                every: Nanoseconds, total: Nanoseconds, bootID: String?, bootDeadline: Nanoseconds?, updatedAt: Nanoseconds) {
+                every: Nanoseconds, total: Nanoseconds, bootID: String?, bootDeadline: Nanoseconds?, updatedAt: Nanoseconds,
+                overtime: Bool = false) {
         self.id = id
         self.state = state
         self.kind = kind
@@ -66,6 +71,7 @@ public struct StoredCountdown: Equatable, Sendable {
         self.bootID = bootID
         self.bootDeadline = bootDeadline
         self.updatedAt = updatedAt
+        self.overtime = overtime
     }
 
     /// True when the boot-clock deadline may be used at `now`: same boot, and one was stored.
@@ -88,9 +94,34 @@ public struct StoredCountdown: Equatable, Sendable {
     public func remaining(at now: StoreInstant) -> Nanoseconds { max(0, timeLeft(at: now)) }
 
     /// The state at `now`: a running countdown whose end has passed is finished,
-    /// even if no process was there to see it.
+    /// even if no process was there to see it; an overtime one runs on past its
+    /// end (`isPastEnd`) until it is cancelled.
     public func effectiveState(at now: StoreInstant) -> State {
-        state == .running && timeLeft(at: now) <= 0 ? .finished : state
+        state == .running && !overtime && timeLeft(at: now) <= 0 ? .finished : state
+    }
+
+    /// True for an overtime countdown past its end at `now`, running, or paused
+    /// after its end (a countdown paused at 0 meets its end when it is resumed):
+    /// its time past the end is `-timeLeft(at: now)`.
+    public func isPastEnd(at now: StoreInstant) -> Bool {
+        guard overtime else { return false }
+        switch state {
+        case .running: return timeLeft(at: now) <= 0
+        case .paused: return (pausedRemaining ?? 0) < 0
+        case .finished: return false
+        }
+    }
+
+    /// The time past the end of an overtime countdown at `now`; 0 before it.
+    public func timePastEnd(at now: StoreInstant) -> Nanoseconds {
+        isPastEnd(at: now) ? -timeLeft(at: now) : 0
+    }
+
+    /// The state `cdscript list` (and `process.stored()` in tests) shows at `now`:
+    /// running, paused or finished as `effectiveState` says, or "overtime" for an
+    /// overtime countdown running past its end (paused past it, it is "paused").
+    public func listedState(at now: StoreInstant) -> String {
+        state == .running && isPastEnd(at: now) ? "overtime" : effectiveState(at: now).rawValue
     }
 
     /// The end on the wall clock as it stands at `now` (for a paused countdown,
@@ -152,7 +183,9 @@ public struct StoredCountdown: Equatable, Sendable {
             if kind == .wall { wallDeadline += after - before }
             total = max(0, total + (after - before))
         case .running:
-            let moved = max(amount, -timeLeft(at: now))
+            // Only time taken off stops at the end; time added past the end of an
+            // overtime countdown moves its end from where it was.
+            let moved = amount < 0 ? max(amount, -timeLeft(at: now)) : amount
             wallDeadline += moved
             if let bootDeadline { self.bootDeadline = bootDeadline + moved }
             total = max(0, total + moved)
@@ -161,7 +194,8 @@ public struct StoredCountdown: Equatable, Sendable {
         // Time taken off that leaves nothing ends it here and now, paused or not,
         // so that every process following the record ends it too (`finish(at:)`
         // takes only a running record at its end).
-        if amount < 0, remaining(at: now) <= 0 {
+        // An overtime countdown runs into its end and past it instead.
+        if amount < 0, remaining(at: now) <= 0, !overtime {
             state = .finished
             pausedRemaining = nil
         }
@@ -170,11 +204,15 @@ public struct StoredCountdown: Equatable, Sendable {
 
     /// Why appending `amount` at `now` would leave the range both stores keep,
     /// naming the bound; nil when it may be appended (or there is nothing to
-    /// append to). Taking time off is never refused.
+    /// append to). Taking time off is refused only past the end of an overtime
+    /// countdown (`overtimeTakeOffRefusal`).
     public func appendRefusal(_ amount: Nanoseconds, at now: StoreInstant) -> String? {
         let longest = CountdownRange.longestDuration
         guard amount <= longest, amount >= -longest else {
             return "the amount is more than \(CountdownRange.longestText), the longest a countdown can be"
+        }
+        if amount < 0, isPastEnd(at: now) {
+            return StoredCountdown.overtimeTakeOffRefusal
         }
         let state = effectiveState(at: now)
         guard amount > 0, state != .finished else { return nil }
@@ -195,7 +233,8 @@ public struct StoredCountdown: Equatable, Sendable {
     @discardableResult
     public mutating func pause(at now: StoreInstant) -> Bool {
         guard effectiveState(at: now) == .running else { return false }
-        pausedRemaining = remaining(at: now)
+        // Past the end of an overtime countdown, the time past it is kept (below zero).
+        pausedRemaining = isPastEnd(at: now) ? timeLeft(at: now) : remaining(at: now)
         wallDeadline = now.wall + pausedRemaining!
         state = .paused
         updatedAt = now.wall
@@ -222,11 +261,17 @@ public struct StoredCountdown: Equatable, Sendable {
     /// Marks it finished if its end has come at `now` (within `tolerance`), so a
     /// process whose copy ends never finishes one that another process extended.
     @discardableResult
+    /// An overtime countdown is never finished: it runs on past its end until cancelled.
     public mutating func finish(at now: StoreInstant, tolerance: Nanoseconds = 50_000_000) -> Bool {
-        guard state == .running, timeLeft(at: now) <= tolerance else { return false }
+        guard state == .running, !overtime, timeLeft(at: now) <= tolerance else { return false }
         state = .finished
         pausedRemaining = nil
         updatedAt = now.wall
         return true
     }
+
+    /// Why time cannot be taken off an overtime countdown past its end: it has
+    /// no time left, and its time past the end is a fact, not a setting.
+    public static let overtimeTakeOffRefusal =
+        "it is past its end, in overtime: there is no time left to take off (add time to count down again, or cancel it)"
 }

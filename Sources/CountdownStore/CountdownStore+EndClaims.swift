@@ -30,11 +30,7 @@ extension CountdownStore: EndClaiming {
             var after = before
             record?(&after)
             if let after, after != before {
-                try db.execute(sql: """
-                    INSERT OR REPLACE INTO countdown
-                        (id, state, kind, wall_deadline, paused_remaining, every, total, boot_id, boot_deadline, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: after.arguments)
+                try db.execute(sql: StoredCountdown.upsertSQL, arguments: after.arguments)
             }
             let end = EndClaimRules.end(of: after, fallback: fallbackEnd)
             return (end, try Self.claim(db, id: id, end: end, owner: owner, lease: lease, wallNow: now.wall))

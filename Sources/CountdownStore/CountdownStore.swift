@@ -114,7 +114,7 @@ public final class CountdownStore: CountdownPersistence {
         }
         guard !records.isEmpty else { return }
         try access { db in
-            let statement = try db.cachedStatement(sql: Self.upsertSQL)
+            let statement = try db.cachedStatement(sql: StoredCountdown.upsertSQL)
             for record in records { try statement.execute(arguments: record.arguments) }
         }
     }
@@ -468,13 +468,7 @@ public final class CountdownStore: CountdownPersistence {
         }
     }
 
-    private static let upsertSQL = """
-        INSERT OR REPLACE INTO countdown
-            (id, state, kind, wall_deadline, paused_remaining, every, total, boot_id, boot_deadline, updated_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
-
     private static func upsert(_ countdown: StoredCountdown, _ db: Database) throws {
-        try db.cachedStatement(sql: upsertSQL).execute(arguments: countdown.arguments)
+        try db.cachedStatement(sql: StoredCountdown.upsertSQL).execute(arguments: countdown.arguments)
     }
 }

@@ -6,7 +6,7 @@ import GRDB
 /// the version for tools that do not know GRDB's migration table.
 enum StoreSchema {
     /// The newest schema this build knows.
-    static let version = 3
+    static let version = 4
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -50,6 +50,13 @@ enum StoreSchema {
         migrator.registerMigration("v3") { db in
             try db.execute(sql: EndClaimTable.creation + "\nPRAGMA user_version = 3;")
         }
+        // Overtime kept in the store (issue 37): rows written before read as not overtime.
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: """
+                ALTER TABLE countdown ADD COLUMN overtime INTEGER NOT NULL DEFAULT 0 CHECK (overtime IN (0, 1));
+                PRAGMA user_version = 4;
+                """)
+        }
         return migrator
     }
 }
@@ -85,6 +92,13 @@ extension StoredCountdown {
         func optionalInteger(_ column: String) throws(StoreError) -> Int64? {
             value(column).isNull ? nil : try integer(column)
         }
+        // Absent from a row read without the column (a copy made before "v4"): not overtime.
+        func overtimeFlag() throws(StoreError) -> Bool {
+            let v = value("overtime")
+            if v.isNull { return false }
+            guard case .int64(let n) = v.storage, n == 0 || n == 1 else { throw bad("overtime", v, "expected 0 or 1") }
+            return n == 1
+        }
         let id = try text("id")
         let stateText = try text("state")
         let kindText = try text("kind")
@@ -95,7 +109,7 @@ extension StoredCountdown {
             wallDeadline: try integer("wall_deadline"), pausedRemaining: try optionalInteger("paused_remaining"),
             every: try integer("every"), total: try integer("total"),
             bootID: try optionalText("boot_id"), bootDeadline: try optionalInteger("boot_deadline"),
-            updatedAt: try integer("updated_at"))
+            updatedAt: try integer("updated_at"), overtime: try overtimeFlag())
         do {
             try CountdownRange.check(self)
         } catch {
@@ -104,6 +118,13 @@ extension StoredCountdown {
     }
 
     var arguments: StatementArguments {
-        [id, state.rawValue, kind.rawValue, wallDeadline, pausedRemaining, every, total, bootID, bootDeadline, updatedAt]
+        [id, state.rawValue, kind.rawValue, wallDeadline, pausedRemaining, every, total, bootID, bootDeadline, updatedAt, overtime ? 1 : 0]
     }
+
+    /// Writes a row from `arguments`, replacing the one under its id.
+    static let upsertSQL = """
+        INSERT OR REPLACE INTO countdown
+            (id, state, kind, wall_deadline, paused_remaining, every, total, boot_id, boot_deadline, updated_at, overtime)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
 }

@@ -2,14 +2,21 @@ import CountdownCore
 
 /// How a countdown is kept in Redis: one field of the hash `cdscript:countdowns`,
 /// its value `1|state|kind|wall|paused|every|total|updated` with integer
-/// nanoseconds in decimal. Instants are on the Redis server's clock (`TIME`);
+/// nanoseconds in decimal, and a 9th field `overtime` on an overtime countdown
+/// only: every other record stays in the 8 fields that builds before it read
+/// (those refuse a 9-field record as unreadable, naming it; they never change it). Instants are on the Redis server's clock (`TIME`);
 /// there is no boot id, since the processes that share it run on many machines.
 /// The server never does arithmetic on them (a script compares whole values), so
 /// nothing is rounded to Lua's doubles.
 enum RedisRecord {
+    /// The 9th field of an overtime countdown's record.
+    static let overtimeField = "overtime"
+
     static func encode(_ c: StoredCountdown) -> String {
-        ["1", c.state.rawValue, c.kind.rawValue, String(c.wallDeadline), c.pausedRemaining.map { String($0) } ?? "",
-         String(c.every), String(c.total), String(c.updatedAt)].joined(separator: "|")
+        var fields = ["1", c.state.rawValue, c.kind.rawValue, String(c.wallDeadline), c.pausedRemaining.map { String($0) } ?? "",
+                      String(c.every), String(c.total), String(c.updatedAt)]
+        if c.overtime { fields.append(overtimeField) }
+        return fields.joined(separator: "|")
     }
 
     /// Decodes a record and checks it against `CountdownRange`, the validation the
@@ -17,8 +24,11 @@ enum RedisRecord {
     /// name), its value and why it cannot be used; nothing traps.
     static func read(id: String, _ text: String) throws(StoredValueError) -> StoredCountdown {
         let f = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        guard f.count == 8 else {
-            throw StoredValueError(field: "record", value: text, reason: "expected 8 fields separated by '|', got \(f.count)")
+        guard f.count == 8 || f.count == 9 else {
+            throw StoredValueError(field: "record", value: text, reason: "expected 8 or 9 fields separated by '|', got \(f.count)")
+        }
+        guard f.count == 8 || f[8] == overtimeField else {
+            throw StoredValueError(field: "overtime", value: f[8], reason: "expected '\(overtimeField)' or no 9th field")
         }
         guard f[0] == "1" else { throw StoredValueError(field: "version", value: f[0], reason: "expected 1") }
         guard let state = StoredCountdown.State(rawValue: f[1]) else {
@@ -35,7 +45,7 @@ enum RedisRecord {
             id: id, state: state, kind: kind, wallDeadline: try integer("wall_deadline", f[3]),
             pausedRemaining: f[4].isEmpty ? nil : try integer("paused_remaining", f[4]),
             every: try integer("every", f[5]), total: try integer("total", f[6]),
-            bootID: nil, bootDeadline: nil, updatedAt: try integer("updated_at", f[7]))
+            bootID: nil, bootDeadline: nil, updatedAt: try integer("updated_at", f[7]), overtime: f.count == 9)
         try CountdownRange.check(record)
         return record
     }

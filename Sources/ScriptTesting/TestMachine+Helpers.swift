@@ -152,23 +152,28 @@ extension TestMachine {
     }
 
     /// `H.process_stored()`: the test's stored countdowns as `cdscript list --json`
-    /// shows them now: `{id, state, kind, remaining, total, every}`, ordered by id.
+    /// shows them now: `{id, state, kind, remaining, total, every, overtime}`, ordered by id
+    /// (`overtime`: seconds past the end, only for an overtime countdown).
     static let storedCountdowns: cd_host_function = { L, context in
         call(L, context, "process.stored") { machine, L in
             let now = StoreInstant(boot: machine.clock.boot, wall: machine.clock.wallNow(), bootID: machine.bootID)
             let records = try machine.store.view(member: 0).list()
             L.pushTable(array: Int32(records.count))
             for (index, record) in records.enumerated() {
-                L.pushTable(fields: 6)
+                L.pushTable(fields: 7)
                 L.push(record.id)
                 L.setRawField(-2, "id")
-                L.push(record.effectiveState(at: now).rawValue)
+                L.push(record.listedState(at: now))
                 L.setRawField(-2, "state")
                 L.push(record.kind.rawValue)
                 L.setRawField(-2, "kind")
                 for (name, value) in [("remaining", record.remaining(at: now)), ("total", record.total), ("every", record.every)] {
                     lua_pushnumber(L.raw, Time.seconds(value))
                     L.setRawField(-2, name)
+                }
+                if record.overtime {
+                    lua_pushnumber(L.raw, Time.seconds(record.timePastEnd(at: now)))
+                    L.setRawField(-2, "overtime")
                 }
                 L.setRawItem(-2, index + 1)
             }

@@ -138,6 +138,9 @@ enum StoredChange {
 
     static func describe(_ record: StoredCountdown?, at now: StoreInstant) -> String {
         guard let record else { return "gone" }
+        if record.isPastEnd(at: now) {
+            return "\(record.listedState(at: now)), +\(CountdownListing.clock(record.timePastEnd(at: now))) past its end"
+        }
         return "\(record.effectiveState(at: now).rawValue), \(CountdownListing.clock(record.remaining(at: now))) left"
     }
 }

@@ -35,12 +35,16 @@ final class ListingWriter {
         for c in countdowns {
             let state = c.effectiveState(at: now)
             let deadline: Nanoseconds? = state == .paused ? nil : c.wallDeadline(at: now)
+            // An overtime countdown past its end: state "overtime", the time past it as the view shows it.
+            let listed = c.listedState(at: now)
             if json {
                 buffer += count == 0 ? "[\n" : ",\n"
-                appendJSON(c, state: state, remaining: c.remaining(at: now), deadline: deadline)
+                appendJSON(c, state: listed, remaining: c.remaining(at: now), deadline: deadline,
+                           overtime: c.overtime ? c.timePastEnd(at: now) : nil)
                 if buffer.utf8.count >= Self.flushBytes { flush() }
             } else {
-                rows.append((VisibleText.escaped(c.id), state.rawValue, CountdownListing.clock(c.remaining(at: now)), deadline))
+                let shown = c.isPastEnd(at: now) ? "+" + CountdownListing.clock(c.timePastEnd(at: now)) : CountdownListing.clock(c.remaining(at: now))
+                rows.append((VisibleText.escaped(c.id), listed, shown, deadline))
             }
             count += 1
         }
@@ -70,7 +74,9 @@ final class ListingWriter {
     // MARK: JSON
 
     /// One element of the array, keys sorted, as `JSONEncoder` pretty-prints it.
-    private func appendJSON(_ c: StoredCountdown, state: StoredCountdown.State, remaining: Nanoseconds, deadline: Nanoseconds?) {
+    /// `overtime`: seconds past the end (0 before it) of a countdown started with
+    /// `overtime`, nil (null) for one without.
+    private func appendJSON(_ c: StoredCountdown, state: String, remaining: Nanoseconds, deadline: Nanoseconds?, overtime: Nanoseconds?) {
         buffer += "  {\n    \"deadline\" : "
         if let deadline {
             buffer += "\""
@@ -85,10 +91,12 @@ final class ListingWriter {
         Self.appendString(c.id, to: &buffer)
         buffer += ",\n    \"kind\" : \""
         buffer += c.kind.rawValue
-        buffer += "\",\n    \"remaining\" : "
+        buffer += "\",\n    \"overtime\" : "
+        buffer += overtime.map { Self.number(Time.seconds($0)) } ?? "null"
+        buffer += ",\n    \"remaining\" : "
         buffer += Self.number(Time.seconds(remaining))
         buffer += ",\n    \"state\" : \""
-        buffer += state.rawValue
+        buffer += state
         buffer += "\",\n    \"total\" : "
         buffer += Self.number(Time.seconds(c.total))
         buffer += "\n  }"

@@ -232,7 +232,9 @@ final class StoreWatcher: SchedulerDelegate {
             }
             switch record.resumption(at: now) {
             case .finished: show(id, "finished", 0)
+            case .paused(let remaining) where remaining < 0: show(id, "paused", nil, past: -remaining)
             case .paused(let remaining): show(id, "paused", remaining)
+            case .running(_, let remaining) where remaining < 0: show(id, "overtime", nil, past: -remaining)
             case .running(_, let remaining): show(id, "running", remaining)
             }
         } else {
@@ -253,6 +255,7 @@ final class StoreWatcher: SchedulerDelegate {
         start(id, record, at: now)
         switch record.resumption(at: now) {
         case .finished: show(id, "finished", 0)
+        case .paused(let remaining) where remaining < 0: show(id, "paused", nil, past: -remaining)
         case .paused(let remaining): show(id, "paused", remaining)
         case .running: break
         }
@@ -276,6 +279,8 @@ final class StoreWatcher: SchedulerDelegate {
                                   length: record.total, context: 0)
         keys[id] = key
         idsByKey[key] = id
+        // An overtime countdown runs on past its end, as in the processes that run it.
+        if record.overtime { _ = scheduler.allowOvertime(key, endPassed: record.isPastEnd(at: now)) }
         // Queues its ticks (or its end alone) and fires the first one now.
         scheduler.announce(key, to: self)
     }
@@ -288,7 +293,12 @@ final class StoreWatcher: SchedulerDelegate {
 
     func countdownDidTick(_ tick: Tick) {
         guard let id = idsByKey[tick.key] else { return }
-        show(id, "running", tick.remaining)
+        if tick.remaining < 0 { show(id, "overtime", nil, past: -tick.remaining) } else { show(id, "running", tick.remaining) }
+    }
+
+    func countdownDidPassEnd(_ tick: Tick) {
+        guard let id = idsByKey[tick.key] else { return }
+        show(id, "overtime", nil, past: 0)
     }
 
     func countdownDidEnd(_ tick: Tick, reason: EndReason) {
@@ -307,8 +317,9 @@ final class StoreWatcher: SchedulerDelegate {
 
     // MARK: Output
 
-    private func show(_ id: CountdownID, _ state: String, _ remaining: Nanoseconds?) {
-        let time = remaining.map { "  " + CountdownListing.clock($0) } ?? ""
+    /// `past`: the time past the end of an overtime countdown, shown as `+time`.
+    private func show(_ id: CountdownID, _ state: String, _ remaining: Nanoseconds?, past: Nanoseconds? = nil) {
+        let time = past.map { "  +" + CountdownListing.clock($0) } ?? remaining.map { "  " + CountdownListing.clock($0) } ?? ""
         if view.isPlain {
             // The same line twice says nothing new (a countdown that ended here, then
             // its record marked finished by the process that ran it).

@@ -81,8 +81,8 @@ struct CountdownStoreTests {
         }
         #expect(journal == "wal")
         #expect(synchronous == 2)
-        #expect(version == 3)
-        #expect(migrations == ["v1", "v2", "v3"])
+        #expect(version == 4)
+        #expect(migrations == ["v1", "v2", "v3", "v4"])
     }
 
     @Test("removes finished countdowns, also running ones whose end passed meanwhile")

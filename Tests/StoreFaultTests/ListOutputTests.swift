@@ -53,6 +53,8 @@ extension StoreFaults {
 
         struct Entry: Encodable {
             let id: String, state: String, kind: String, remaining: Double, deadline: String?, every: Double, total: Double
+            /// Seconds past the end of an overtime countdown; null for one without overtime.
+            let overtime: Double?
             func encode(to encoder: any Encoder) throws {
                 var c = encoder.container(keyedBy: CodingKeys.self)
                 try c.encode(id, forKey: .id)
@@ -62,8 +64,9 @@ extension StoreFaults {
                 try c.encode(deadline, forKey: .deadline)
                 try c.encode(every, forKey: .every)
                 try c.encode(total, forKey: .total)
+                try c.encode(overtime, forKey: .overtime)
             }
-            enum CodingKeys: String, CodingKey { case id, state, kind, remaining, deadline, every, total }
+            enum CodingKeys: String, CodingKey { case id, state, kind, remaining, deadline, every, total, overtime }
         }
 
         static func clock(_ ns: Nanoseconds) -> String {
@@ -86,7 +89,8 @@ extension StoreFaults {
                 let state = c.effectiveState(at: now)
                 return Entry(id: c.id, state: state.rawValue, kind: c.kind.rawValue, remaining: Time.seconds(c.remaining(at: now)),
                              deadline: state == .paused ? nil : iso8601(c.wallDeadline(at: now)),
-                             every: Time.seconds(c.every), total: Time.seconds(c.total))
+                             every: Time.seconds(c.every), total: Time.seconds(c.total),
+                             overtime: c.overtime ? Time.seconds(c.timePastEnd(at: now)) : nil)
             }
             let data = try! encoder.encode(entries)
             return VisibleText.jsonEscapingControls(String(decoding: data, as: UTF8.self)) + "\n"

@@ -86,10 +86,9 @@ extension CountdownBinding {
             }
             handle.pointee.every_ns = options.every
             handle.pointee.persistent = options.persist ? 1 : 0
-            try host.countdowns.launch(L, handleIndex: handleIndex, deadline: options.deadline, handle: handle)
+            try host.countdowns.launch(L, handleIndex: handleIndex, deadline: options.deadline, handle: handle,
+                                       overtime: options.overtime ? .beforeEnd : nil)
             host.store.setEndAction(options.endAction, lease: options.endLease, for: CountdownBinding.key(handle))
-            // After the first tick, which no deadline precedes (one already past has ended it).
-            if options.overtime { host.scheduler.allowOvertime(CountdownBinding.key(handle)) }
             return 1
         }
     }
@@ -100,7 +99,7 @@ extension CountdownBinding {
     /// Throws only when there is no memory to keep the id; `function` names the
     /// caller in that message.
     func launch(_ L: LuaState, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil,
-                handle: UnsafeMutablePointer<cd_handle>? = nil, persistentID: String? = nil,
+                handle: UnsafeMutablePointer<cd_handle>? = nil, persistentID: String? = nil, overtime: Overtime? = nil,
                 function: String = "countdown.start") throws(APIError) {
         let handle = handle ?? cd_to_handle(L.raw, handleIndex)!
         let flags = cd_hook_flags(L.raw, vm.hookCaller, handleIndex)
@@ -113,7 +112,7 @@ extension CountdownBinding {
         }
         let sharedTickHook = cd_share_tick_hook(L.raw, vm.hookCaller, handleIndex, flags)
         launch(L, handle: handle, handleIndex: handleIndex, deadline: deadline, resuming: resuming, flags: flags,
-               sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: persistentID)
+               sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: persistentID, overtime: overtime)
     }
 
     /// `launch` with the handle's `cd_hook_flags` and `cd_share_tick_hook` number
@@ -122,7 +121,7 @@ extension CountdownBinding {
     /// A persistent countdown's id is `persistentID`, or else read from the handle.
     func launch(_ L: LuaState, handle: UnsafeMutablePointer<cd_handle>, handleIndex: Int32, deadline: Deadline,
                 resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, sharedTickHook: Int32,
-                ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?, persistentID: String? = nil) {
+                ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?, persistentID: String? = nil, overtime: Overtime? = nil) {
         var flags = flags
         var deadline = deadline, resuming = resuming
         var pausedBySpace = false
@@ -148,6 +147,8 @@ extension CountdownBinding {
         handle.pointee.slot = key.slot
         handle.pointee.generation = key.generation
         handle.pointee.final_state = CountdownState.running.rawValue
+        // Before it is stored and before its first tick, so that both know it runs on past its end.
+        if let overtime { scheduler.allowOvertime(key, endPassed: overtime == .pastEnd) }
         if persistent, let id = persistentID ?? storedID(L, handleIndex: handleIndex) {
             store.persistentIDs.set(id, slot: key.slot)
             if resuming == nil { store.started(key, id: id) }
@@ -158,6 +159,14 @@ extension CountdownBinding {
             plugins.callGlobalHooks(.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
         }
         delegate!._withUnsafeGuaranteedRef { scheduler.announce(key, to: $0) }
+    }
+
+    /// How a countdown started with `overtime` is launched.
+    enum Overtime {
+        /// Its end is still to come (or is reported by its first tick).
+        case beforeEnd
+        /// Picked up from the store past its end: the end is not reported again.
+        case pastEnd
     }
 
     /// A persistent countdown's id, which is text (see StartOptions), from its handle.

@@ -65,6 +65,13 @@ extension CountdownBinding {
             let amount = seconds < 0 ? -size : size
             // The scheduler adds without overflow checks: keep the length within what start accepts.
             let key = CountdownBinding.key(handle)
+            // Past the end of an overtime countdown there is nothing left to take off:
+            // refused, as a paused one's pause is, with nil and why.
+            if amount < 0, host.scheduler.isPastEnd(key) == true {
+                L.pushNil()
+                L.push("append: \(StoredCountdown.overtimeTakeOffRefusal)")
+                return 2
+            }
             if amount > 0, let total = host.scheduler.total(key), let remaining = host.scheduler.remaining(key),
                max(total, remaining) > Time.maximumDuration - amount {
                 throw APIError("append: the countdown would be longer than \(StartOptions.format(Time.seconds(Time.maximumDuration).rounded(.down))) seconds")

@@ -103,14 +103,19 @@ struct StartOptions {
         let onError = try LuaHost.errorPolicyOption(L, index, fn)
         let persist = try persistOption(L, index, idIndex: idIndex, fn)
         let overtime = try overtimeOption(L, index, fn)
-        if overtime && persist {
-            throw APIError("\(fn): an overtime countdown is not kept in the store: give 'persist' or 'overtime', not both")
-        }
         // Last: the only option that takes a reference.
         let (endAction, endLease) = try endActionOption(L, index, persistent: persist, fn)
+        if overtime && endAction != 0 {
+            cd_unref(L.raw, endAction)
+            throw APIError("\(fn): \(overtimeEndActionRefusal)")
+        }
         return StartOptions(idIndex: idIndex, deadline: deadline, every: every, onTick: onTick, onDone: onDone, onError: onError,
                             persist: persist, overtime: overtime, endAction: endAction, endLease: endLease)
     }
+
+    /// An overtime countdown's end is not claimed across processes (yet): an end
+    /// action given with it would never run, so it is refused.
+    static let overtimeEndActionRefusal = "'on_end_action' does not go with an overtime countdown, whose end runs no end action: use on_done"
 
     /// The longest countdown and the longest interval, in whole seconds (`Time.maximumDuration`).
     static let longestSeconds = Time.seconds(Time.maximumDuration).rounded(.down)

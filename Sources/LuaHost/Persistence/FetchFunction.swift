@@ -71,6 +71,10 @@ extension StoreBinding {
                 L.push("unknown")
                 return 2
             }
+            if record.overtime, endAction != 0 {
+                cd_unref(L.raw, endAction)
+                throw APIError("\(fn): '\(VisibleText.escaped(id))' is an overtime countdown: \(StartOptions.overtimeEndActionRefusal)")
+            }
             let deadline: Deadline
             var paused = false
             switch record.resumption(at: now) {
@@ -89,6 +93,9 @@ extension StoreBinding {
                 paused = true
             }
 
+            // An overtime countdown runs on past its end; picked up after it, its
+            // end (heard by the processes that ran it then) is not reported again.
+            let overtime: CountdownBinding.Overtime? = record.overtime ? (record.isPastEnd(at: now) ? .pastEnd : .beforeEnd) : nil
             if isQuick {
                 // The handle as a start's quick path makes it, in one C call.
                 var flags: Int32 = 0, sharedTickHook: Int32 = 0, ref: Int32 = 0
@@ -98,7 +105,8 @@ extension StoreBinding {
                     throw APIError.noMemoryForID(fn)
                 }
                 host.countdowns.launch(L, handle: handle, handleIndex: L.top, deadline: deadline, resuming: (record.total, paused),
-                            flags: flags, sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: id)
+                            flags: flags, sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: id,
+                                             overtime: overtime)
                 return 1
             }
             let handle = cd_new_handle(L.raw)!
@@ -111,7 +119,7 @@ extension StoreBinding {
             handle.pointee.every_ns = every ?? record.every
             handle.pointee.persistent = 1
             try host.countdowns.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle,
-                            persistentID: id, function: "countdown.fetch")
+                            persistentID: id, overtime: overtime, function: "countdown.fetch")
             host.store.setEndAction(endAction, lease: endLease, for: CountdownBinding.key(handle))
             return 1
         }

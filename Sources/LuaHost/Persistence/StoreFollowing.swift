@@ -57,7 +57,8 @@ extension StoreBinding {
             scheduler.cancel(key)
             return
         }
-        guard let localState = scheduler.state(key), let localRemaining = scheduler.remaining(key),
+        // Signed: past the end of an overtime countdown, the time past it is compared.
+        guard let localState = scheduler.state(key), let localRemaining = scheduler.timeLeft(key),
               let localTotal = scheduler.total(key) else { return }
         let tolerance = externalChangeTolerance
         switch record.state {
@@ -66,7 +67,8 @@ extension StoreBinding {
         case .paused:
             let left = record.pausedRemaining ?? 0
             // Time taken off elsewhere (a negative append) left nothing: the end, once.
-            if left <= 0 {
+            // An overtime countdown is never ended by time: it waits for its resume.
+            if left <= 0, !record.overtime {
                 scheduler.cancel(key, reason: .finished)
                 return
             }
@@ -74,7 +76,7 @@ extension StoreBinding {
             scheduler.adopt(key, remaining: left, total: record.total, paused: true)
         case .running:
             let left = record.timeLeft(at: now)
-            if localState == .running, abs(max(0, left) - localRemaining) <= tolerance, abs(record.total - localTotal) <= tolerance { return }
+            if localState == .running, abs((record.overtime ? left : max(0, left)) - localRemaining) <= tolerance, abs(record.total - localTotal) <= tolerance { return }
             scheduler.adopt(key, remaining: left, total: record.total, paused: false)
         }
     }

@@ -54,9 +54,9 @@ extension StoreBinding {
         let wallDeadline = followsWall ? (scheduler.wallDeadline(key) ?? now.wall) : now.wall + (bootDeadline - now.boot)
         return StoredCountdown(
             id: id, state: state == .paused ? .paused : .running, kind: followsWall ? .wall : .duration,
-            wallDeadline: wallDeadline, pausedRemaining: state == .paused ? scheduler.remaining(key) : nil,
+            wallDeadline: wallDeadline, pausedRemaining: state == .paused ? scheduler.timeLeft(key) : nil,
             every: every, total: total, bootID: bootID, bootDeadline: state == .paused ? nil : bootDeadline,
-            updatedAt: now.wall)
+            updatedAt: now.wall, overtime: scheduler.isOvertime(key) ?? false)
     }
 
     /// The id of the persistent countdown `key`, while it runs.
@@ -105,14 +105,15 @@ extension StoreBinding {
     }
 
     /// Called when a countdown ends, before its done hook runs: a cancelled one is
-    /// removed, a finished one is marked finished (for `cdscript clear`).
+    /// removed (an overtime one cancelled past its end too), a finished one is
+    /// marked finished (for `cdscript clear`).
     func ended(_ tick: Tick, id: String, reason: EndReason) {
-        guard reason == .finished || reason == .cancelled else { return }
+        guard reason == .finished || reason == .cancelled || reason == .cancelledPastEnd else { return }
         var now = currentInstant()
         now.wall -= now.boot - tick.instant
         now.boot = tick.instant
         withStore { store in
-            if reason == .cancelled {
+            if reason != .finished {
                 try store.delete(id: id)
             } else {
                 try store.modify(id: id) { record in _ = record?.finish(at: now) }
