@@ -96,9 +96,10 @@ struct AnnotationTests {
         let dir = try temporaryFolder()
         let file = dir + "/probe_spec.lua"
         try write("""
-            __matchers = {}
+            -- Into the real _G: a spec's own globals live in its file's environment.
+            _G.__matchers = {}
             for name, fn in pairs(expect(1)) do
-              if type(fn) == "function" then __matchers[#__matchers + 1] = name end
+              if type(fn) == "function" then _G.__matchers[#_G.__matchers + 1] = name end
             end
             it("probe", function() end)
             """, to: file)

@@ -29,7 +29,7 @@ private func expectExtremesReadBack(_ store: [String]) throws {
     let seeded = SpawnedRun.run(store + [extremesScript])
     #expect(seeded.exitCode == 0, "\(seeded.stderr)")
     // 1e9 s (31 years) more, then more up to the longest length.
-    for seconds in ["1e9", "1e9"] {
+    for seconds in ["1000000000", "1000000000"] {
         let appended = SpawnedRun.run(withStore(["append", "grown", seconds], store))
         #expect(appended.exitCode == 0, "\(appended.stderr)")
     }
@@ -45,7 +45,7 @@ private func expectExtremesReadBack(_ store: [String]) throws {
     let longest = SpawnedRun.run(withStore(["append", "longest", "1"], store))
     #expect(longest.exitCode == 64, "\(longest.stderr)")
     #expect(longest.stderr.contains(longestText), "\(longest.stderr)")
-    for command in [["list"], ["clear"], ["append", "far", "1e9"], ["pause", "grown"], ["resume", "grown"]] {
+    for command in [["list"], ["clear"], ["append", "far", "1000000000"], ["pause", "grown"], ["resume", "grown"]] {
         let outcome = SpawnedRun.run(withStore(command, store))
         #expect(outcome.exitCode == 0, "\(command): \(outcome.stderr)")
     }
