@@ -20,20 +20,7 @@ extension ReportFile {
             if fd >= 0 || errno != EEXIST { break }
         }
         guard fd >= 0 else { throw WriteError(description: String(cString: strerror(errno))) }
-        var failure: Int32 = 0
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += n
-            }
-        }
+        var failure = writeAll(text, to: fd)
         if failure == 0, fsync(fd) != 0 { failure = errno }
         if close(fd) != 0, failure == 0, errno != EINTR { failure = errno }
         if failure == 0, rename(temporary, path) != 0 { failure = errno }

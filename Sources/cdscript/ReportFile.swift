@@ -14,6 +14,15 @@ enum ReportFile {
     static func write(_ text: String, to path: String) throws(WriteError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw WriteError(description: String(cString: strerror(errno))) }
+        var failure = writeAll(text, to: fd)
+        // close reports what a filesystem only sees at the end (NFS, quotas).
+        if close(fd) != 0, failure == 0, errno != EINTR { failure = errno }
+        if failure != 0 { throw WriteError(description: String(cString: strerror(failure))) }
+    }
+
+    /// Writes all of `text` to `fd`, going on after EINTR; the errno of the
+    /// first failure, or 0.
+    static func writeAll(_ text: String, to fd: Int32) -> Int32 {
         var failure: Int32 = 0
         var text = text
         text.withUTF8 { bytes in
@@ -28,8 +37,6 @@ enum ReportFile {
                 offset += n
             }
         }
-        // close reports what a filesystem only sees at the end (NFS, quotas).
-        if close(fd) != 0, failure == 0, errno != EINTR { failure = errno }
-        if failure != 0 { throw WriteError(description: String(cString: strerror(failure))) }
+        return failure
     }
 }

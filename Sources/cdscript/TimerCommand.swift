@@ -96,10 +96,14 @@ struct TimerCommand: ParsableCommand {
         if let quitAfter { _ = try DurationArgument.read(quitAfter, as: "--quit-after", in: .wait) }
         try options.check()
         if let id, id.isEmpty { throw ValidationError("--id must not be empty") }
-        if overtime, id != nil {
-            throw ValidationError("--overtime and --id cannot go together: an overtime timer is not kept in the store")
+        if overtime, id != nil, !exec.isEmpty {
+            throw ValidationError(TimerCommand.overtimeExecRefusal)
         }
     }
+
+    /// Said here and by timer.lua (which an ejected copy runs alone): an overtime
+    /// end takes no claim in the store, so its command could not run once.
+    static let overtimeExecRefusal = "--exec with --overtime and --id: the end of an overtime timer is not claimed in the store, so its command could not run once per end; drop --overtime or --exec"
 
     func run() throws {
         if eject {

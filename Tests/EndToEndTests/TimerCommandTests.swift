@@ -117,6 +117,27 @@ struct TimerCommandTests {
         let again = try BinaryRunner.run(["timer", "--state-dir", dir.path, "--id", "tea", "300"], signal: SIGINT, signalAfter: 0.8)
         #expect(again.lines.first { $0.hasPrefix("clock: ") } != "clock: 5:00", "\(again.stdout)")
     }
+
+    @Test("--overtime --id: a Pomodoro run past its end, quit and started again, goes on counting up from the store, Time's up and all")
+    func storedOvertimeTimer() throws {
+        let dir = try Self.tempDirectory()
+        // 0.3 s long, quit 1 s in: 0.7 s past its end, kept in the store.
+        let first = try BinaryRunner.run(["timer", "--state-dir", dir.path, "--id", "pomo", "--overtime", "--every", "0.1", "0.3"],
+                                         signal: SIGINT, signalAfter: 1.0)
+        #expect(first.status == 130, "\(first.stderr)")
+        #expect(first.lines.contains { $0.hasPrefix("clock: +") }, "\(first.stdout)")
+        let list = try BinaryRunner.run(["list", "--state-dir", dir.path])
+        #expect(list.stdout.contains("pomo") && list.stdout.contains("overtime  +"), "\(list.stdout)")
+        let again = try BinaryRunner.run(["timer", "--state-dir", dir.path, "--id", "pomo", "--overtime", "--every", "0.1", "0.3"],
+                                         signal: SIGINT, signalAfter: 0.6)
+        // Its first clock is past the end already (not 0.3 s anew), and the end is said.
+        let firstClock = again.lines.first { $0.hasPrefix("clock: ") }
+        #expect(firstClock?.hasPrefix("clock: +") == true, "\(again.stdout)")
+        #expect(again.lines.contains { $0.contains("Time's up") }, "\(again.stdout)")
+        // --exec could not run once per end: refused, with what to drop.
+        let exec = try BinaryRunner.run(["timer", "--state-dir", dir.path, "--id", "pomo", "--overtime", "3", "--exec", "true"])
+        #expect(exec.status == 64 && exec.stderr.contains("drop --overtime or --exec"), "\(exec.stderr)")
+    }
 }
 
 @Suite("cdscript timer in a terminal", .enabled(if: Tmux.isAvailable, "needs tmux (scripts/setup installs it)"))

@@ -143,10 +143,12 @@ local function on_tick(t)
     ended = false
     status("")
   end
-  local text, style
+  local text, style, past_unheard_end
   if t.overtime > 0 then
-    -- --overtime: past the end the clock counts up, in the warning style.
+    -- --overtime: past the end the clock counts up, in the warning style. A stored
+    -- timer picked up past its end (a restart, a follower) hears no end: say it here.
     text, style = overtime_text(t.overtime), WARNING
+    if not ended then ended, past_unheard_end = true, true end
   else
     text = clock_text(t)
     style = critical and t.remaining <= critical and WARNING or ""
@@ -161,6 +163,7 @@ local function on_tick(t)
     view.set("clock", { text = text, style = style })
     view.set("progress", { value = t.progress })
   end
+  if past_unheard_end then status("Time's up") end
 end
 
 local keys = use("timer_keys")
@@ -231,7 +234,11 @@ elseif command then
 end
 
 -- A timer with an id continues from the store when there is one to continue.
-if o.overtime and id then error("--overtime and --id cannot go together: an overtime timer is not kept in the store", 0) end
+-- An overtime timer is kept too (a restart or a follower shows the same +time), but
+-- its end takes no claim in the store: --exec could not run once per end.
+if o.overtime and id and command then
+  error("--exec with --overtime and --id: the end of an overtime timer is not claimed in the store, so its command could not run once per end; drop --overtime or --exec", 0)
+end
 local options = { id = id or "timer", every = every, on_tick = on_tick, on_done = on_done, persist = id ~= nil,
   overtime = o.overtime or nil, on_end_action = end_action }
 if spec:find("[:%-]") then
