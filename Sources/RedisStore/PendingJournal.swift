@@ -137,16 +137,6 @@ public final class PendingJournal {
         }
     }
 
-    /// How many changes, to how many countdowns, wait in this file for `server`.
-    func waiting(server: String) throws -> (changes: Int, countdowns: Int) {
-        guard exists else { return (0, 0) }
-        return try database().read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT COALESCE(SUM(count), 0) AS c, COUNT(DISTINCT id) AS n FROM pending WHERE server = ?",
-                                       arguments: [server])
-            return (row?["c"] ?? 0, row?["n"] ?? 0)
-        }
-    }
-
     private static func change(from row: Row) -> PendingChange? {
         guard let idData: Data = row["id"], let id = String(data: idData, encoding: .utf8) else { return nil }
         let before: String? = row["before"], after: String? = row["after"]
