@@ -171,9 +171,10 @@ void cd_release_tick_hook(lua_State *L, cd_hook_caller *caller, int shared_hook)
     lua_rawseti(L, LUA_REGISTRYINDEX, e->ref);
 }
 
-int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, cd_hook_slot hook, int flags, int shared_hook,
-                 int64_t remaining_ns, int64_t total_ns, int64_t missed, const char *reason) {
-    const cd_tick tick = {remaining_ns, total_ns, missed};
+int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, const cd_hook_call *call) {
+    const int handle_ref = call->handle_ref;
+    const cd_hook_slot hook = call->hook;
+    const int flags = call->flags;
     /* Every API call here runs for every tick: no rotations (lua_rotate,
      * lua_insert, lua_remove, lua_replace each cost as much as a table read). */
     int base = lua_gettop(L);
@@ -184,8 +185,8 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
     }
     /* A shared on_tick with the shared tick free: neither the handle nor its
      * registry entry is read (the tick names the countdown by reference). */
-    if (hook == CD_HOOK_ON_TICK && shared_hook > 0 && !caller->shared_tick_busy) {
-        push_shared_tick_call(L, caller, shared_hook, handle_ref, &tick);  /* fn t */
+    if (hook == CD_HOOK_ON_TICK && call->shared_hook > 0 && !caller->shared_tick_busy) {
+        push_shared_tick_call(L, caller, call->shared_hook, handle_ref, &call->tick);  /* fn t */
         cd_limits_saved saved = cd_limits_begin(L, caller->limits);
         int status = lua_pcall(L, 1, 0, msgh);        /* [err] */
         if (status == LUA_OK) cd_limits_end(L, caller->limits, saved);
@@ -205,17 +206,14 @@ int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref,
     if (shared) {
         /* This hook provably lets its `t` go (tick_escape.c). */
         lua_rawgeti(L, LUA_REGISTRYINDEX, caller->shared_tick_ref);
-        cd_tick_box *t = (cd_tick_box *)caller->shared_tick;
-        t->tick = tick;
-        t->handle_ref = handle_ref;
-        caller->shared_tick_busy = 1;
+        cd_hold_shared_tick(caller, handle_ref, &call->tick);
     } else {                                           /* h fn t */
         /* An anonymous countdown's tick needs no link to its handle: its id stays nil. */
-        cd_new_tick_box(L, (flags & CD_HOOK_HAS_ID) ? handle_index : 0, caller->tick_metatable_ref, &tick);
+        cd_new_tick_box(L, (flags & CD_HOOK_HAS_ID) ? handle_index : 0, caller->tick_metatable_ref, &call->tick);
     }
     int nargs = 1;
-    if (reason) {
-        lua_pushstring(L, reason);
+    if (call->reason) {
+        lua_pushstring(L, call->reason);
         nargs = 2;
     }
     cd_limits_saved saved = cd_limits_begin(L, caller->limits);

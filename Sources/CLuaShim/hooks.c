@@ -14,7 +14,9 @@
  * a thread with a script hook gets this dispatcher with line events as well
  * (it counts them beside calling the script's hook), and one without gets the
  * coverage hook. Runs without it keep the host's bare count hook. */
+#include "CLuaScriptHooks.h"
 #include "CLuaWrappers.h"
+#include "CLuaInterrupt.h"
 #include "CLuaLimits.h"
 #include "CLuaCoverage.h"
 #include <stdlib.h>

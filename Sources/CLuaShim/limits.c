@@ -1,4 +1,8 @@
+/* The memory cap and the instruction budget of a state. Of the limits it calls
+ * only interrupt.c (the count hook stops on a signal too); callback.c, hooks.c and
+ * cpu_limit.c build on it. */
 #include "CLuaLimits.h"
+#include "CLuaInterrupt.h"
 #include "CLuaCoverage.h"
 #include <lauxlib.h>
 #include <stdio.h>
@@ -169,28 +173,6 @@ cd_limits *cd_get_limits(lua_State *L) {
     return (cd_limits *)ud;
 }
 
-cd_limits_saved cd_limits_enter(lua_State *L) { return cd_limits_begin(L, cd_get_limits(L)); }
-
-void cd_limits_leave(lua_State *L, cd_limits_saved saved) { cd_limits_end(L, cd_get_limits(L), saved); }
-
-cd_limits_saved cd_limits_enter_own(lua_State *L) {
-    cd_limits *limits = cd_get_limits(L);
-    if (limits == NULL) return (cd_limits_saved){0, 0, 0};
-    int depth = limits->depth;
-    limits->depth = 0; /* outermost for the moment: a fresh count */
-    cd_limits_saved saved = cd_limits_begin(L, limits);
-    saved.depth = depth;
-    return saved;
-}
-
-void cd_limits_leave_own(lua_State *L, cd_limits_saved saved) {
-    cd_limits *limits = cd_get_limits(L);
-    if (limits == NULL) return;
-    cd_limits_end(L, limits, saved); /* as an outermost callback: the usual hook back */
-    limits->depth = saved.depth;
-    limits->spent = saved.spent;
-}
-
 const char *cd_memory_error_message(lua_State *L) {
     cd_limits *limits = cd_get_limits(L);
     if (limits == NULL || !limits->refused)
@@ -223,25 +205,4 @@ int cd_limits_charge(lua_State *L, int64_t delta) {
     if (delta < 0 && (size_t)(-delta) > limits->used) limits->used = 0;
     else limits->used += (size_t)delta;
     return 1;
-}
-
-void cd_limits_end_failed_hook(lua_State *L, cd_limits *limits, cd_limits_saved saved) {
-    if (limits != NULL && limits->depth > 1 && cd_interrupt_pending() == 0) {
-        int over_budget = limits->budget > 0 && limits->spent > limits->budget;
-        int over_time = cd_cpu_limit_stopped_now();
-        if ((over_budget || over_time) && limits->forgiven < CD_FORGIVEN_MAX) {
-            limits->forgiven++;
-            limits->hook_dirty = 1; /* the outermost callback's end resets the count */
-            if (over_budget) {
-                limits->spent = saved.spent;
-                /* Over budget the thread's hook fires at every instruction: the usual
-                 * period again (a coroutine the hook left behind gets it at its next
-                 * resume, see auxresume). */
-                if (cd_script_hook_count == 0) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
-                else cd_reapply_hook(L);
-            }
-            if (over_time) cd_cpu_limit_release_stopped();
-        }
-    }
-    cd_limits_end(L, limits, saved);
 }

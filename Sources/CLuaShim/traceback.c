@@ -1,6 +1,6 @@
 /* Protected calls whose errors carry a Lua traceback. */
 #include "CLuaTraceback.h"
-#include "CLuaLimits.h"
+#include "CLuaCallback.h"
 #include <lauxlib.h>
 
 int cd_traceback_handler(lua_State *L) {

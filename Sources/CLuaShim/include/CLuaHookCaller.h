@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <lua.h>
 #include "CLuaInternal.h"
-#include "CLuaLimits.h"
+#include "CLuaCallback.h"
 #include "CLuaSlots.h"
 #include "CLuaTick.h"
 
@@ -104,21 +104,34 @@ int cd_share_tick_hook(lua_State *L, cd_hook_caller *caller, int index, int flag
  * nothing); the last lets it go. Never raises. */
 void cd_release_tick_hook(lua_State *L, cd_hook_caller *caller, int shared_hook);
 
-/* Calls a countdown's hook with a tick, protected, with a traceback handler.
- * The handle registry[handle_ref] holds the id and the hooks in its user values
- * (CD_UV_ID, CD_UV_TICK, CD_UV_DONE); `flags` are its cd_hook_flags.
- * The tick's fields come by value. `reason` is NULL for on_tick, else the
- * second argument of on_done. `msgh` is the stack index of a traceback handler
- * already in place, which the run loop keeps, or 0 (a call nested in a host
- * function) to push one for this call.
+/* What one hook call is about: the countdown, the hook and the tick. */
+typedef struct cd_hook_call {
+    /* The countdown's handle is registry[handle_ref]; it holds the id and the
+     * hooks in its user values (CD_UV_ID, CD_UV_TICK, CD_UV_DONE). */
+    int handle_ref;
+    /* on_tick or on_done. */
+    cd_hook_slot hook;
+    /* The countdown's cd_hook_flags. */
+    int flags;
+    /* The countdown's cd_share_tick_hook number (0 for none): its on_tick is then
+     * called without reading the handle (one memory access less per tick, to a
+     * place no other tick reads). */
+    int shared_hook;
+    /* The tick's fields. */
+    cd_tick tick;
+    /* NULL for on_tick, else the second argument of on_done. */
+    const char *reason;
+} cd_hook_call;
+
+/* Calls a countdown's hook with a tick (`call` says which), protected, with a
+ * traceback handler. `msgh` is the stack index of a traceback handler already in
+ * place, which the run loop keeps, or 0 (a call nested in a host function) to
+ * push one for this call.
  * From the run loop, a hook that cannot keep its `t` gets the one shared tick
- * instead of a new one. `shared_hook` is the countdown's cd_share_tick_hook
- * number (0 for none): its on_tick is then called without reading the handle
- * (one memory access less per tick, to a place no other tick reads).
+ * instead of a new one.
  * Returns a Lua status; on error the message (with traceback) is left on top
  * of the stack. Returns LUA_OK without a call when the hook is absent. */
-int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, int handle_ref, cd_hook_slot hook, int flags, int shared_hook,
-                 int64_t remaining_ns, int64_t total_ns, int64_t missed, const char *reason);
+int cd_call_hook(lua_State *L, cd_hook_caller *caller, int msgh, const cd_hook_call *call);
 
 /* ---- for the shim's own files --------------------------------------- */
 

@@ -11,52 +11,6 @@
 #include <stdint.h>
 #include <lua.h>
 
-/* ---- interruption (interrupt.c) ---- */
-#include <signal.h>
-/* The terminating signal received, or 0 (set by cd_interrupt). */
-extern volatile sig_atomic_t cd_interrupted;
-/* The terminating signal received, or 0; inline, since every tick asks. */
-static inline int cd_interrupt_pending(void) { return cd_interrupted; }
-int cd_interrupt_signal(void);
-/* The state signals interrupt (LuaVM attaches its main state unless one is
- * attached already, and detaches it at close). */
-void cd_interrupt_attach(lua_State *L);
-void cd_interrupt_detach(lua_State *L);
-/* For a signal handler: makes the running Lua code raise "interrupted". */
-void cd_interrupt(int signal);
-/* The hook cd_interrupt sets: raises "interrupted" at every instruction. */
-void cd_stop_hook(lua_State *L, lua_Debug *ar);
-/* For the SIGTSTP handler (async-signal-safe; see CLinux's cdl_pause_fn): when a
- * callback is running, sets a hook on the running threads that calls `stop_now`
- * at the next instruction (which gives the terminal back and stops the process),
- * then puts back the hook it displaced, so that after SIGCONT the code goes on
- * where it was. Does nothing between callbacks or once interrupted. */
-void cd_pause(int (*stop_now)(void));
-/* The hook cd_pause sets. */
-void cd_pause_hook(lua_State *L, lua_Debug *ar);
-/* Replaces coroutine.resume and coroutine.wrap with versions that track the
- * running thread and keep the budget across coroutines; returns a Lua status. */
-int cd_install_tracked_coroutines(lua_State *L);
-
-/* ---- the CPU-time limit per callback (interrupt.c) ----
- * A per-thread CPU-time timer (set up by the run, see CLinux's cdl_cpu_timer_start)
- * calls cd_cpu_limit_check from its signal handler every period of the thread's
- * CPU time. Each outermost callback bumps cd_callback_sequence (one increment);
- * when the check sees the same callback still running after the limit, it sets a
- * hook that makes its Lua code raise "CPU time limit exceeded" (the callback's
- * error: the run goes on); when that callback is still running at the next fire
- * (a finalizer or a loop in C, which no hook reaches), it returns 1 and the
- * caller ends the process. */
-extern volatile uint32_t cd_callback_sequence;
-/* Fires of the timer a callback may span before it is stopped (0: no limit), and
- * the limit in seconds, for the message. */
-void cd_cpu_limit_configure(int periods, double seconds);
-/* For the timer's signal handler (async-signal-safe): 1 when the run must end now. */
-int cd_cpu_limit_check(void);
-/* The hook cd_cpu_limit_check sets: raises the CPU-time error in the callback it
- * was set for, and puts the usual hook back in any later one. */
-void cd_cpu_hook(lua_State *L, lua_Debug *ar);
-
 typedef struct cd_limits {
     /* Bytes the state holds now, and the cap (0: none). */
     size_t used;
@@ -127,95 +81,8 @@ void cd_close_limited_state(lua_State *L);
 /* The limits of a state made by cd_new_limited_state (NULL for any other state). */
 cd_limits *cd_get_limits(lua_State *L);
 
-/* Marks the start of a callback: Lua code from here on is capped and gets a fresh
- * budget. Returns a token for cd_limits_leave. */
-typedef struct cd_limits_saved {
-    int capped;
-    int64_t spent;
-    int depth;
-} cd_limits_saved;
-cd_limits_saved cd_limits_enter(lua_State *L);
-/* Ends a callback begun by cd_limits_enter; the instructions it spent count
- * towards the enclosing callback, if any. */
-void cd_limits_leave(lua_State *L, cd_limits_saved saved);
-/* Like cd_limits_enter and cd_limits_leave, but the callback gets a budget of its
- * own even when it runs inside another: `cdscript test` gives each test one,
- * though all of a file's tests run inside one call of the prelude. */
-cd_limits_saved cd_limits_enter_own(lua_State *L);
-void cd_limits_leave_own(lua_State *L, cd_limits_saved saved);
 /* The count hook that enforces the budget (installed by cd_new_limited_state). */
 void cd_count_hook(lua_State *L, lua_Debug *ar);
-/* Threads that have a hook of the script's own (debug.sethook, see hooks.c). */
-extern int cd_script_hook_count;
-/* Puts back the hook thread L needs (the script's own beside the host's). */
-void cd_reapply_hook(lua_State *L);
-/* The same for thread `co` of L's state (L: the running thread, for the stack). */
-void cd_reapply_hook_on(lua_State *L, lua_State *co);
-/* Replaces debug.sethook and debug.gethook (see hooks.c); returns a Lua status. */
-int cd_install_script_hooks(lua_State *L);
-
-
-
-/* cd_limits_enter and cd_limits_leave for callers that hold the state's limits
- * (cd_get_limits; NULL: none): inline, since every tick passes through them. */
-static inline cd_limits_saved cd_limits_begin(lua_State *L, cd_limits *limits) {
-    (void)L;
-    cd_limits_saved saved = {0, 0, 0};
-    if (limits == NULL) return saved;
-    saved.capped = limits->capped;
-    saved.spent = limits->spent;
-    /* A nested callback (a hook fired from inside a host function) shares the
-     * budget of the callback that caused it: one budget for all it causes. */
-    if (limits->depth++ == 0) {
-        limits->spent = 0;
-        cd_callback_sequence++; /* what the CPU-time limit tells callbacks apart by */
-    }
-    limits->capped = 1;
-    return saved;
-}
-
-static inline void cd_limits_end(lua_State *L, cd_limits *limits, cd_limits_saved saved) {
-    if (limits == NULL) return;
-    limits->capped = saved.capped;
-    if (--limits->depth > 0) return; /* the enclosing callback goes on counting */
-    limits->spent = 0;
-    if (limits->after_callback_pending) {
-        limits->after_callback_pending = 0;
-        limits->after_callback(limits->after_callback_context);
-    }
-    if (limits->hook_pinned) {
-        /* Let the last hook go: a store over an existing key, which cannot fail. */
-        limits->hook_pinned = 0;
-        lua_pushboolean(L, 0);
-        lua_rawseti(L, LUA_REGISTRYINDEX, limits->hook_pin_ref);
-    }
-    /* Back to the usual count after a budget ran out (the hook then counts every
-     * instruction) or after an interruption. Every outermost callback ends here,
-     * so the next one starts with the usual count. */
-    if (limits->hook_dirty) {
-        limits->forgiven = 0;
-        if (limits->budget > 0 && cd_interrupt_pending() == 0) {
-            limits->hook_dirty = 0;
-            if (cd_script_hook_count == 0) lua_sethook(L, cd_count_hook, LUA_MASKCOUNT, limits->granularity);
-            else cd_reapply_hook(L);
-        }
-    }
-}
-
-/* Ends a hook's callback begun by cd_limits_begin whose protected call failed.
- * A hook run inside another callback (a start's first tick, the on_done a cancel
- * runs) shares that callback's budget and CPU time; when it ran out of either, the
- * limit is the hook's error alone: the enclosing callback goes on with the
- * instructions and CPU time it had when it called the hook, instead of raising
- * the same error at its next instruction (issue 29). What the hook spent is not
- * charged to it: the hook paid with its error. At most CD_FORGIVEN_MAX times per
- * outermost callback; interruptions stay everybody's. */
-void cd_limits_end_failed_hook(lua_State *L, cd_limits *limits, cd_limits_saved saved);
-/* For cd_limits_end_failed_hook: the CPU-time limit lets go of the callback it
- * stopped (a nested hook's), so that the enclosing one runs on. */
-void cd_cpu_limit_release_stopped(void);
-/* Nonzero when the CPU-time limit has stopped the callback running now. */
-int cd_cpu_limit_stopped_now(void);
 
 /* Counts `delta` bytes the host holds for the script (view text) against the
  * memory cap, beside Lua's own memory. A growth past the cap is refused: returns
@@ -224,5 +91,11 @@ int cd_limits_charge(lua_State *L, int64_t delta);
 
 /* The message for a LUA_ERRMEM of this state (the message handler never ran). */
 const char *cd_memory_error_message(lua_State *L);
+
+/* The rest of the limits, each in a header of its own, for the files that use
+ * all of them through this one (coverage.c). */
+#include "CLuaInterrupt.h"
+#include "CLuaCPULimit.h"
+#include "CLuaScriptHooks.h"
 
 #endif

@@ -12,7 +12,11 @@
 #include "CLuaStartOptions.h" /* the quick start and fetch */
 #include "CLuaBatch.h"        /* ticks in a row */
 #include "CLuaTickEscape.h"   /* can a hook keep its `t`? */
-#include "CLuaLimits.h"
+#include "CLuaLimits.h"       /* the memory cap and the instruction budget */
+#include "CLuaInterrupt.h"    /* signals that stop Lua code */
+#include "CLuaCPULimit.h"     /* the CPU-time limit per callback, Ctrl-Z */
+#include "CLuaScriptHooks.h"  /* debug.sethook beside the host's hooks */
+#include "CLuaCallback.h"     /* a callback's bracket, where the limits meet */
 #include "CLuaCoverage.h"   /* --coverage: the line hook that counts in C */
 #include "CLuaPrint.h"
 #include "CLuaStdlib.h"

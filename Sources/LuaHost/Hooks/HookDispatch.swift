@@ -173,12 +173,13 @@ extension LuaHost: BatchingSchedulerDelegate {
         let L = current
         // From the run loop the main stack holds only the permanent handler.
         let msgh = hostCallDepth == 0 ? LuaVM.tracebackHandlerIndex : 0
+        var call = cd_hook_call(handle_ref: ref, hook: hook, flags: Int32(flags), shared_hook: Int32(sharedHook),
+                                tick: cd_tick(remaining_ns: tick.remaining, total_ns: tick.total, missed: tick.missed), reason: nil)
         let (status, ended) = inFlight(ref) {
-            guard let reason else {
-                return cd_call_hook(L.raw, vm.hookCaller, msgh, ref, hook, Int32(flags), Int32(sharedHook), tick.remaining, tick.total, tick.missed, nil)
-            }
+            guard let reason else { return cd_call_hook(L.raw, vm.hookCaller, msgh, &call) }
             return reason.withCString {
-                cd_call_hook(L.raw, vm.hookCaller, msgh, ref, hook, Int32(flags), Int32(sharedHook), tick.remaining, tick.total, tick.missed, $0)
+                call.reason = $0
+                return cd_call_hook(L.raw, vm.hookCaller, msgh, &call)
             }
         }
         if status != LUA_OK {
