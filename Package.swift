@@ -93,6 +93,7 @@ let package = Package(
                 .embedInCode("Lua/prelude_busted.lua"),
                 .embedInCode("Lua/busted_config.lua"),
                 .embedInCode("Lua/shuffle.lua"),
+                .embedInCode("Lua/shuffle_files.lua"),
                 .embedInCode("Lua/busted_mediator.lua"),
                 .embedInCode("Lua/output_handler.lua"),
                 .embedInCode("Lua/executable_lines.lua"),

@@ -1,7 +1,8 @@
 /// The order of test files as busted's `--shuffle-files` and `--seed` give it.
 public enum TestOrder {
     /// `names` shuffled with busted's algorithm and Lua 5.4's generator seeded
-    /// with `seed` (Lua/shuffle.lua), so the same seed gives busted's order.
+    /// with `seed` (Lua/shuffle.lua, which the test prelude shares), so the same
+    /// seed gives busted's order.
     public static func shuffled(_ names: [String], seed: Int64) -> [String] {
         guard names.count > 1 else { return names }
         guard let text = try? LuaEvaluation.run(source, arguments: [String(seed), names.joined(separator: "\n")], results: 1).first else {
@@ -10,7 +11,8 @@ public enum TestOrder {
         return text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    private static let source = String(decoding: PackageResources.shuffle_lua, as: UTF8.self)
+    private static let source = [PackageResources.shuffle_lua, PackageResources.shuffle_files_lua]
+        .map { String(decoding: $0, as: UTF8.self) }.joined()
 }
 
 /// busted's `--list`: `FILE:LINE: full name` for every test a file declares.

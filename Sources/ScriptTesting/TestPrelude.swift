@@ -17,11 +17,12 @@ enum TestPrelude {
     static let sourceMarker = "(cdscript test)"
 
     /// The whole chunk: its parts share locals, so they are one chunk, kept in
-    /// files by subject (Lua/test_*.lua and Lua/prelude_busted.lua, compiled
+    /// files by subject (Lua/test_*.lua, Lua/prelude_busted.lua and Lua/shuffle.lua, compiled
     /// into the binary) and joined in this order. The chunk keeps the name
     /// `(cdscript test)`: tracebacks and `debug.getinfo` callers drop its frames
     /// by that name, and no single file's line numbers would fit the joined chunk.
     static let source = [
+        PackageResources.shuffle_lua,         // busted's shuffle (shared with --shuffle-files)
         PackageResources.test_basics_lua,     // arguments, module paths, luassert, showing values and failures
         PackageResources.test_expect_lua,     // expect(...) and its matchers
         PackageResources.test_structure_lua,  // spies, blocks, hooks, environments, scripts, captured output

@@ -55,16 +55,6 @@ local options = {}
 local results = {}
 local any_failed = false   -- for --no-keep-going: after the first failure or error, nothing more runs
 
--- The names of the blocks around a test and its own, outermost first.
-local function name_parts(b, name)
-  local parts = { name }
-  while b and b.name do
-    table.insert(parts, 1, b.name)
-    b = b.parent
-  end
-  return parts
-end
-
 -- busted's tags: words after "#" anywhere in the full name.
 local function has_tag(name, tags)
   for tag in name:gmatch("#([%w_%-]+)") do
@@ -287,13 +277,7 @@ local function ordered(b)
         t[#t + 1] = child
       end
     end
-    b.children = t
-    local n = #t
-    while n >= 2 do
-      local k = math.random(n)
-      t[n], t[k] = t[k], t[n]
-      n = n - 1
-    end
+    b.children = busted_shuffle(t)
   end
   return b.children
 end

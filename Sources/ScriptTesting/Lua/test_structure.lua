@@ -97,13 +97,19 @@ local function not_while_running(what)
   if running or hook_running then error("'" .. what .. "' not supported inside current context block", 3) end
 end
 
-local function full_name(b, name)
+-- The names of the blocks around a test and its own, outermost first.
+local function name_parts(b, name)
   local parts = { name }
   while b and b.name do
     table.insert(parts, 1, b.name)
     b = b.parent
   end
-  return table.concat(parts, " > ")
+  return parts
+end
+
+-- The full name as cdscript shows it: "outer > inner > test".
+local function full_name(b, name)
+  return table.concat(name_parts(b, name), " > ")
 end
 
 -- busted's sugar: `describe "name" (function() ... end)`. A block or test given its
