@@ -18,6 +18,22 @@ enum TestOutput {
     /// busted.outputHandlers.NAME, or the module NAME), with -Xoutput's options.
     case lua(name: String, arguments: [String])
 
+    /// The output handlers built in, by the names `-o` takes (any case): the one
+    /// list that the parser, the help text and shell completion read.
+    enum BuiltIn: String, CaseIterable {
+        case utfTerminal, plainTerminal, TAP, junit, json, gtest
+
+        init?(name: String) {
+            guard let found = Self.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() }) else { return nil }
+            self = found
+        }
+
+        /// The names, as `-o` and completion list them.
+        static let names = allCases.map(\.rawValue)
+        /// "utfTerminal, plainTerminal, TAP, junit, json or gtest".
+        static let namesText = names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+    }
+
     init(name: String, options: [String], verbose: Bool) throws {
         let terminalOptions: Set<String> = ["--plain", "--color"]
         func onlyTerminalOptions() throws {
@@ -29,27 +45,30 @@ enum TestOutput {
             guard options.count <= 1 else { throw ValidationError("-Xoutput: the \(name) output takes one file name, got \(options.joined(separator: ","))") }
             return options.first
         }
-        switch name.lowercased() {
-        case "utfterminal":
+        if name.lowercased() == "sound" {
+            throw ValidationError("-o sound: cdscript test plays no sounds; use \(BuiltIn.namesText)")
+        }
+        guard let builtIn = BuiltIn(name: name) else {
+            self = .lua(name: name, arguments: options)
+            return
+        }
+        switch builtIn {
+        case .utfTerminal:
             try onlyTerminalOptions()
             self = .human(.unicode)
-        case "plainterminal":
+        case .plainTerminal:
             try onlyTerminalOptions()
             self = .human(.ascii)
-        case "tap":
+        case .TAP:
             try onlyTerminalOptions()
             self = .tap
-        case "gtest":
+        case .gtest:
             try onlyTerminalOptions()
             self = .gtest
-        case "junit":
+        case .junit:
             self = .junit(file: try fileOption())
-        case "json":
+        case .json:
             self = .json(file: try fileOption())
-        case "sound":
-            throw ValidationError("-o sound: cdscript test plays no sounds; use utfTerminal, plainTerminal, TAP, junit, json or gtest")
-        default:
-            self = .lua(name: name, arguments: options)
         }
     }
 

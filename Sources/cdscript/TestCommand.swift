@@ -37,7 +37,7 @@ struct TestCommand: ParsableCommand {
 
     // busted's options -------------------------------------------------------
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("busted's output handler: utfTerminal or plainTerminal (the report for people), TAP, junit, json, gtest, or a Lua output handler (FILE.lua or a module name) as busted loads it.", valueName: "NAME"), completion: .list(["utfTerminal", "plainTerminal", "TAP", "junit", "json", "gtest"]))
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("busted's output handler: \(TestOutput.BuiltIn.namesText) (the first two are the report for people), or a Lua output handler (FILE.lua or a module name) as busted loads it.", valueName: "NAME"), completion: .list(TestOutput.BuiltIn.names))
     var output: String?
 
     @Option(name: [.customLong("Xoutput", withSingleDash: true), .customLong("Xoutput")], parsing: .unconditionalSingleValue, help: ArgumentHelp("Pass OPTION to the output handler (comma-separated, repeatable): a file name for junit and json; --plain or --color for the terminal outputs.", valueName: "OPTION"))
