@@ -7,7 +7,8 @@
 --
 -- Keys (the built-in timer_keys plugin, as `cdscript timer` has them): + and -
 -- add and take off 10 s, e shows the end as a clock time, q quits. A deadline
--- does not pause: Space says so (it pauses the 5 s demo only).
+-- does not pause or start again: Space and r say so (they act on the 5 s demo
+-- only).
 
 local deadline = arg[1]
 

@@ -90,6 +90,11 @@ function Handle:state() end
 ---The countdown library (also `require("cdscript")`).
 countdown = {}
 
+---The shortest `every` countdown.start takes, in seconds (0.1), for scripts that
+---check their own options against it.
+---@type number
+countdown.shortest_every = 0.1
+
 ---Starts a countdown on the shared scheduler.
 ---@param options cdscript.StartOptions
 ---@return cdscript.Handle

@@ -8,9 +8,14 @@
 #include <lauxlib.h>
 #include <stdlib.h>
 
+/* The one list of these names: StartOptions.fields (Swift) is built from it. */
 static const char *const OPTION_NAMES[CD_OPTION_COUNT] = {
     "id", "seconds", "at", "every", "on_tick", "on_done", "on_error", "persist"
 };
+
+const char *cd_start_option_name(int option) {
+    return option >= 0 && option < CD_OPTION_COUNT ? OPTION_NAMES[option] : NULL;
+}
 
 static int make_hook_caller(lua_State *L) {
     cd_hook_caller *caller = (cd_hook_caller *)lua_touserdata(L, 1);

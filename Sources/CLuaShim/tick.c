@@ -13,6 +13,10 @@ static const char *const TICK_FIELDS[CD_TICK_FIELD_COUNT + 1] = {
     [CD_TICK_MISSED] = "missed", [CD_TICK_OVERTIME] = "overtime", [CD_TICK_FIELD_COUNT] = NULL
 };
 
+const char *cd_tick_field_name(int field) {
+    return field >= 0 && field < CD_TICK_FIELD_COUNT ? TICK_FIELDS[field] : NULL;
+}
+
 /* Pushes field `i` of the tick at `index`; units are truncated, as clocks show them. */
 static void push_tick_field(lua_State *L, int index, const cd_tick *t, cd_tick_field i) {
     int64_t r = t->remaining_ns < 0 ? 0 : t->remaining_ns;

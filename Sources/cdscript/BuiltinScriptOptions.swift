@@ -14,8 +14,11 @@ struct BuiltinScriptOptions: ParsableArguments {
 
     @OptionGroup var viewOptions: ViewOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Time between redraws, at least 0.1 s (default: 0.1 in a terminal, 1 for plain lines).", valueName: "DURATION"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Time between redraws, at least \(Self.shortestEvery) s (default: \(Self.shortestEvery) in a terminal, 1 for plain lines).", valueName: "DURATION"))
     var every: String?
+
+    /// The shortest `--every`, as help shows it (0.1): countdown.start's bound.
+    static let shortestEvery = Time.seconds(CountdownRange.shortestTick)
 
     /// The checks of `every` and `speed`; not `validate()`, which the parser
     /// would run for `--eject` too, where neither matters.

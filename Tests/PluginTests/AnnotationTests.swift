@@ -2,14 +2,15 @@ import CLua
 import CLuaShim
 import CountdownCore
 import Foundation
-import LuaHost
+@testable import LuaHost
 import ScriptTesting
 import TerminalView
 import Testing
 
 /// types/cdscript.lua must describe every function the host really installs:
 /// the globals and tables of `cdscript run` and of `cdscript test` (and the view,
-/// once it is installed), found by walking a real host's globals.
+/// once it is installed), found by walking a real host's globals; and every
+/// field of a tick and option of countdown.start, read from where they are defined.
 @Suite("The lua-language-server annotation file covers what the host exports")
 struct AnnotationTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -121,6 +122,57 @@ struct AnnotationTests {
         #expect(exported.contains("describe") && exported.contains("clock.advance") && exported.contains("Expectation.to_equal"), "\(exported)")
         let missing = exported.filter { !Self.annotated.contains($0) }
         #expect(missing.isEmpty, "not in types/cdscript.lua: \(missing)")
+    }
+
+    /// The `---@field` names of `---@class name` in the annotation file.
+    static func annotatedFields(ofClass name: String) -> [String] {
+        let lines = annotations.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let start = lines.firstIndex(where: { $0 == "---@class \(name)" }) else { return [] }
+        var fields: [String] = []
+        for line in lines[(start + 1)...] {
+            guard line.hasPrefix("---@field ") else { break }
+            if let field = line.dropFirst("---@field ".count).split(separator: " ").first { fields.append(String(field)) }
+        }
+        return fields
+    }
+
+    @Test("every field of a tick has its ---@field line in cdscript.Tick, and no other")
+    func tickFields() {
+        let defined = (0..<Int32(CD_TICK_FIELD_COUNT.rawValue)).compactMap { cd_tick_field_name($0).map { String(cString: $0) } }
+        #expect(defined.contains("remaining") && defined.contains("overtime"), "\(defined)")
+        let annotated = Self.annotatedFields(ofClass: "cdscript.Tick")
+        #expect(Set(annotated) == Set(defined), "types/cdscript.lua's cdscript.Tick: \(annotated); tick.c: \(defined)")
+    }
+
+    @Test("every option of countdown.start has its ---@field line in cdscript.StartOptions, and no other")
+    func startOptions() {
+        #expect(StartOptions.fields.isSuperset(of: ["id", "seconds", "every", "on_tick", "overtime", "on_end_action"]), "\(StartOptions.fields)")
+        let annotated = Self.annotatedFields(ofClass: "cdscript.StartOptions")
+        #expect(Set(annotated) == StartOptions.fields, "types/cdscript.lua's cdscript.StartOptions: \(annotated.sorted()); countdown.start: \(StartOptions.fields.sorted())")
+    }
+
+    @Test("countdown.shortest_every is countdown.start's bound, and the annotations say the same")
+    func shortestEvery() throws {
+        let host = LuaHost(scheduler: Scheduler(clock: VirtualClock()), limits: .runDefaults)
+        let L = host.vm.state
+        let top = L.top
+        defer { L.setTop(top) }
+        lua_getglobal(L.raw, "countdown")
+        lua_getfield(L.raw, -1, "shortest_every")
+        let value = lua_tonumberx(L.raw, -1, nil)
+        #expect(value == Time.seconds(CountdownRange.shortestTick))
+        let annotated = try #require(Self.annotations.firstMatch(of: /\ncountdown\.shortest_every = ([0-9.]+)\n/))
+        #expect(Double(String(annotated.1)) == value, "types/cdscript.lua: countdown.shortest_every = \(annotated.1)")
+        let everyLine = try #require(Self.annotations.split(separator: "\n").first { $0.hasPrefix("---@field every (number|string)? seconds") })
+        #expect(everyLine.contains("at least \(StartOptions.minimumEveryText)"), "\(everyLine)")
+    }
+
+    @Test("C's quick read of countdown.start knows every option but those only the long way reads")
+    func startOptionsInC() {
+        let inC = Set((0..<Int32(CD_OPTION_COUNT)).compactMap { cd_start_option_name($0).map { String(cString: $0) } })
+        #expect(inC.count == Int(CD_OPTION_COUNT), "one name per CD_OPTION_*: \(inC)")
+        #expect(inC.union(StartOptions.longWayFields).union(StartOptions.endActionFields) == StartOptions.fields)
+        #expect(inC.isDisjoint(with: StartOptions.longWayFields))
     }
 
     @Test("the file is a ---@meta file and describes the view API")

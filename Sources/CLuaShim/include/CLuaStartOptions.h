@@ -6,6 +6,10 @@
 #include <lua.h>
 #include "CLuaHandles.h"
 
+/* The name of countdown.start's option CD_OPTION_* `option` (NULL past
+ * CD_OPTION_COUNT - 1): the options C knows, those the quick read recognises. */
+const char *cd_start_option_name(int option);
+
 /* What the quick read of a start's options found. */
 typedef struct cd_start_options {
     double seconds;

@@ -23,6 +23,10 @@ void cd_push_tick(lua_State *L, int handle_index, const cd_tick *tick);
 /* The tick at `index`, or NULL when the value there is not one. */
 const cd_tick *cd_to_tick(lua_State *L, int index);
 
+/* The name of tick field CD_TICK_* `field` as Lua reads it (NULL past
+ * CD_TICK_FIELD_COUNT - 1). */
+const char *cd_tick_field_name(int field);
+
 /* ---- for the shim's own files --------------------------------------- */
 
 /* A tick's payload. A tick handed to a hook that may keep it links to its

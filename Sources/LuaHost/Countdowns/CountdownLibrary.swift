@@ -40,6 +40,10 @@ extension CountdownBinding {
             ("end_actions", StoreBinding.pendingFunction),
             ("duration", Self.duration),
         ], into: L)
+        // The shortest `every`, in seconds, for scripts that check their own
+        // options (the timer's --every) against the bound countdown.start holds.
+        lua_pushnumber(L.raw, Time.seconds(StartOptions.minimumEvery))
+        L.setRawField(-2, "shortest_every")
         // countdown.on and countdown.formatter are added by the host prelude (HostPrelude.swift).
         L.pushValue(at: -1)
         tableRef = L.ref()

@@ -22,9 +22,17 @@ struct StartOptions {
     var endAction: Int32 = 0
     var endLease = StartOptions.defaultEndLease
 
+    /// The shortest `every` (CountdownRange.shortestTick), and how messages write it ("0.1").
     static let minimumEvery: Nanoseconds = CountdownRange.shortestTick
-    static let fields = Set<String>(["id", "seconds", "at", "every", "on_tick", "on_done", "on_error", "persist", "overtime"])
+    static let minimumEveryText = format(Time.seconds(minimumEvery))
+    /// Every option countdown.start takes: those C knows (`cd_start_option_name`,
+    /// the names its quick read recognises), and those only this long way reads:
+    /// `overtime` (a table with it always comes here) and the end action's.
+    static let fields = Set((0..<Int32(CD_OPTION_COUNT)).compactMap { cd_start_option_name($0).map { String(cString: $0) } })
+        .union(longWayFields)
         .union(endActionFields)
+    /// The options C's quick read does not know (it sends a table with one here).
+    static let longWayFields: Set<String> = ["overtime"]
 
     /// Reads the options table at `index`. Hooks stay on the stack where they are.
     static func read(_ L: LuaState, at index: Int32, host: LuaHost) throws(APIError) -> StartOptions {
@@ -88,13 +96,13 @@ struct StartOptions {
             }
         } else if let value = try optionalNumber(L, index, "every", fn) {
             guard !value.isNaN else {
-                throw APIError("\(fn): 'every' must be a number of seconds from 0.1 to \(longestText), got nan")
+                throw APIError("\(fn): 'every' must be a number of seconds from \(minimumEveryText) to \(longestText), got nan")
             }
             guard value <= longestSeconds else {
                 throw APIError("\(fn): 'every' must be at most \(longestText), got \(format(value))")
             }
             guard let ns = Time.nanoseconds(fromSeconds: value), ns >= minimumEvery else {
-                throw APIError("\(fn): 'every' must be at least 0.1 seconds, got \(format(value))")
+                throw APIError("\(fn): 'every' must be at least \(minimumEveryText) seconds, got \(format(value))")
             }
             every = ns
         }

@@ -20,7 +20,7 @@ extension StoreBinding {
             }
             func interval(_ seconds: Double) throws(APIError) -> Nanoseconds {
                 guard let ns = Time.nanoseconds(fromSeconds: seconds), ns >= StartOptions.minimumEvery else {
-                    throw APIError("\(fn): 'every' must be at least 0.1 seconds, got \(StartOptions.format(seconds))")
+                    throw APIError("\(fn): 'every' must be at least \(StartOptions.minimumEveryText) seconds, got \(StartOptions.format(seconds))")
                 }
                 return ns
             }

@@ -88,11 +88,13 @@ if o.plain or o.no_color then
 end
 local plain = view.plain()
 -- Tenths move ten lines a second; printed lines come once a second unless asked.
-local every = o.every and seconds_option("--every", o.every, 0.1) or (plain and 1 or 0.1)
+-- The shortest `every` (0.1 s: tenths) is the host's, as countdown.start holds it.
+local shortest = countdown.shortest_every
+local every = o.every and seconds_option("--every", o.every, shortest) or (plain and 1 or shortest)
 local critical = o.critical and seconds_option("--critical", o.critical, 0)
 local quit_after = o.quit_after and seconds_option("--quit-after", o.quit_after, 0)
-if quit_after and quit_after > 0 and quit_after < 0.1 then
-  error("--quit-after must be 0 or at least 0.1 s, got \"" .. o.quit_after .. "\"", 0)
+if quit_after and quit_after > 0 and quit_after < shortest then
+  error("--quit-after must be 0 or at least " .. shortest .. " s, got \"" .. o.quit_after .. "\"", 0)
 end
 if o.id == "" then error("--id must not be empty", 0) end
 local title, id = o.title, o.id
@@ -203,7 +205,7 @@ local function the_end()
     end
     -- The end's action is handed over after on_done returns: not closed before it.
     if hold == 0 and not end_action then return view.close() end
-    hold = math.max(hold, 0.1)
+    hold = math.max(hold, shortest)
     countdown.start{ seconds = hold, every = hold, on_done = close }
   end
 end
