@@ -69,13 +69,13 @@ struct TimerKeysCopiesTests {
     ]
 
     /// The keys a passage names: the one-character words (`+`, `r`) and Space,
-    /// less the article "a" and the unit in "10 s".
+    /// less the article "a", numbers and the unit in "10 s".
     static func namedKeys(_ passage: String) -> Set<String> {
-        let words = passage.split(whereSeparator: { " \n\t,.;:()`/|\"\\".contains($0) }).map(String.init)
+        let words = passage.split(whereSeparator: { " \n\t,.;:()`/|\"\\={}".contains($0) }).map(String.init)
         var keys: Set<String> = []
         for (i, word) in words.enumerated() {
             if word == "Space" { keys.insert(word) }
-            guard word.count == 1, word != "a" else { continue }
+            guard word.count == 1, word.lowercased() != "a", Double(word) == nil else { continue }
             if word == "s", i > 0, Double(words[i - 1]) != nil { continue }
             keys.insert(word)
         }
