@@ -160,8 +160,6 @@ struct TestSettings {
         runner.coverage = coverage
         runner.sharesState = !autoInsulate
         runner.arguments = arguments
-        // busted's arg[-1] is the interpreter it runs on: cdscript, which runs a plain Lua file as lua5.4 does.
-        runner.interpreter = InterpreterArguments.executablePath
         // Test files find plugins as scripts do (./plugins, the config folder, CDSCRIPT_PLUGIN_PATH, --plugin-path).
         let prepare = runner.prepareHost
         runner.prepareHost = { host in

@@ -41,6 +41,12 @@ struct BustedParityTests {
         #expect(outcomes.count == 3 && outcomes.allSatisfy { $0.status == "pass" })
     }
 
+    @Test("the interpreter in arg (the lowest index, as teal's specs find it) runs -e and a file with arguments: output, os.exit codes, an error's message and exit 1, stdin")
+    func interpreterRunsLikeLua() throws {
+        let outcomes = try Self.sameAsBusted(["spec/interpreter_spec.lua"])
+        #expect(outcomes.count == 6 && outcomes.allSatisfy { $0.status == "pass" })
+    }
+
     @Test("what an expose writes to _G and package.loaded reaches the blocks after it, through the insulate around it")
     func exposeInsideInsulate() throws {
         let outcomes = try Self.sameAsBusted(["spec/expose_spec.lua"])

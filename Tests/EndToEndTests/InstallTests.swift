@@ -29,6 +29,11 @@ struct InstallTests {
             #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file)")
         }
         #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent("bin/cdscript").path))
+        // cdscript-lua beside it, a link to it: the plain interpreter, and the arg[-1] `cdscript test` gives specs.
+        let plainLua = prefix.appendingPathComponent("bin/cdscript-lua")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: plainLua.path) == "cdscript")
+        let plain = try BinaryRunner.run(["-e", "print(_VERSION, countdown)"], executable: plainLua)
+        #expect(plain.status == 0 && plain.stdout == "Lua 5.4\tnil\n", "\(plain.stderr)")
 
         // The completions installed are the ones generated from the binary (none is written by hand).
         let generated = try CompletionTests.generated.get()
@@ -64,6 +69,12 @@ struct InstallTests {
         try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
         let new = try BinaryRunner.run(["new", "tea"], in: project, executable: installed)
         #expect(new.status == 0, "\(new.stderr)")
+        try "it('sees the installed interpreter', function() local f = io.open('interpreter', 'w') f:write(arg[-1]) f:close() end)\n"
+            .write(to: project.appendingPathComponent("arg_spec.lua"), atomically: true, encoding: .utf8)
+        let specs = try BinaryRunner.run(["test", "arg_spec.lua"], in: project, executable: installed)
+        #expect(specs.status == 0, "\(specs.stdout)\(specs.stderr)")
+        let besideInstalled = prefix.resolvingSymlinksInPath().appendingPathComponent("bin/cdscript-lua").path
+        #expect(try String(contentsOf: project.appendingPathComponent("interpreter"), encoding: .utf8) == besideInstalled)
         let settings = try JSONSerialization.jsonObject(with: Data(contentsOf: project.appendingPathComponent(".luarc.json"))) as? [String: Any]
         #expect(settings?["workspace.library"] as? [String] == [prefix.appendingPathComponent("share/cdscript").resolvingSymlinksInPath().path])
     }

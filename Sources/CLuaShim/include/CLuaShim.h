@@ -21,6 +21,7 @@
 #include "CLuaPrint.h"
 #include "CLuaStdlib.h"
 #include "CLuaVersion.h"
+#include "CLuaStandalone.h" /* cdscript-lua, the plain interpreter */
 #include <lauxlib.h>
 #include <lualib.h>
 

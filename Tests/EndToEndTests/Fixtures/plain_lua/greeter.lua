@@ -1,0 +1,1 @@
+return { hello = function(name) return "hello, " .. name end }

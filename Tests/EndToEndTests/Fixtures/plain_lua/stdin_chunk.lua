@@ -1,0 +1,1 @@
+print("chunk on stdin", ...)

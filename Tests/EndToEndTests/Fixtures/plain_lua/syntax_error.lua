@@ -1,0 +1,2 @@
+print("from stdin", ...)
+return 1 +

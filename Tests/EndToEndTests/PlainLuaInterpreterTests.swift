@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+/// `cdscript-lua` (the binary under that name) against the real `lua5.4`, on the
+/// same command lines in the same folder (Fixtures/plain_lua): the same stdout,
+/// the same stderr once each program's own path is written PROGRAM, the same exit code.
+@Suite("cdscript-lua is lua5.4: options, arg, errors, exit codes, stdin")
+struct PlainLuaInterpreterTests {
+    static let fixtures = BinaryRunner.packageRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures/plain_lua")
+
+    /// A folder holding `cdscript-lua`, a symbolic link to the binary under test.
+    static func linked() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-lua-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let link = dir.appendingPathComponent("cdscript-lua")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: BinaryRunner.binary)
+        return link
+    }
+
+    struct Outcome: Equatable, CustomStringConvertible {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+    }
+
+    static func outcome(_ executable: URL, _ arguments: [String], stdin: String?, environment: [String: String]) throws -> Outcome {
+        let result = try BinaryRunner.run(arguments, in: fixtures, environment: environment, executable: executable,
+                                          stdinPath: stdin.map { fixtures.appendingPathComponent($0).path })
+        return Outcome(status: result.status, stdout: result.stdout,
+                       stderr: result.stderr.replacingOccurrences(of: executable.path, with: "PROGRAM"))
+    }
+
+    /// Both programs on `arguments`; stdin is a fixture file (or nothing); LUA_INIT and
+    /// LUA_INIT_5_4 are empty unless `environment` sets them.
+    @discardableResult
+    static func expectSame(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
+                           sourceLocation: SourceLocation = #_sourceLocation) throws -> Outcome {
+        let link = try linked()
+        defer { try? FileManager.default.removeItem(at: link.deletingLastPathComponent()) }
+        let environment = ["LUA_INIT": "", "LUA_INIT_5_4": ""].merging(environment) { $1 }
+        let lua = try outcome(URL(fileURLWithPath: StandardLuaTests.lua), arguments, stdin: stdin, environment: environment)
+        let plain = try outcome(link, arguments, stdin: stdin, environment: environment)
+        #expect(plain == lua, "\(arguments)\ncdscript-lua: \(plain)\nlua5.4: \(lua)", sourceLocation: sourceLocation)
+        return plain
+    }
+
+    @Test("a script with arguments: arg at every index, ..., stdin, the collector lua5.4 runs scripts with")
+    func scriptWithArguments() throws {
+        let plain = try Self.expectSame(["args.lua", "a", "b c", "--flag", "-e"], stdin: "stdin_chunk.lua")
+        #expect(plain.status == 0 && plain.stdout.contains("INTERPRETER 0=args.lua 1=a 2=b c 3=--flag 4=-e\n"), "\(plain)")
+        #expect(plain.stdout.contains("collector\tgenerational\n"))
+    }
+
+    @Test("-e, -l MOD, -l G=MOD and -W run in order before the script, and stay in arg at negative indices")
+    func optionsInOrder() throws {
+        try Self.expectSame(["-e", "x = 1", "-lgreeter", "-l", "s=string", "-W", "-e", "warn('w', tostring(x))", "args.lua", "z"])
+        // No script: arg[0] is the program, the options from 1.
+        let plain = try Self.expectSame(["-l", "greeter", "-l", "s=string", "-e", "print(greeter.hello(s.upper('lua')), arg[1], arg[-1])"])
+        #expect(plain.stdout == "hello, LUA\t-l\tnil\n", "\(plain)")
+    }
+
+    @Test("os.exit's codes, true and false included, after what the script wrote")
+    func exitCodes() throws {
+        for (how, status) in [("0", Int32(0)), ("3", 3), ("true", 0), ("false", 1), ("255", 255)] {
+            let plain = try Self.expectSame(["args.lua", "exit", how])
+            #expect(plain.status == status && plain.stdout.hasSuffix("before exit"), "\(how): \(plain)")
+        }
+    }
+
+    @Test("an uncaught error: PROGRAM: message and a traceback on stderr, exit 1; so are error objects, syntax errors and a missing file")
+    func errors() throws {
+        let deep = try Self.expectSame(["error.lua"])
+        #expect(deep.status == 1 && deep.stdout == "started\n")
+        #expect(deep.stderr.hasPrefix("PROGRAM: error.lua:2: deep down\nstack traceback:\n\t[C]: in function 'error'\n"), "\(deep)")
+        for statement in ["error({})", "error()", "error(42)", "error(setmetatable({}, {__tostring = function() return 'shown' end}))",
+                          "error('at level 2', 2)", "local t = nil; t.x = 1"] {
+            let result = try Self.expectSame(["-e", statement])
+            #expect(result.status == 1, "\(statement)")
+        }
+        for arguments in [["syntax_error.lua"], ["missing.lua"], ["-e", "x ="], ["-l", "no_such_module"], ["-e", "arg = nil", "args.lua"]] {
+            let result = try Self.expectSame(arguments)
+            #expect(result.status == 1 && result.stderr.hasPrefix("PROGRAM: "), "\(arguments): \(result)")
+        }
+    }
+
+    @Test("a bad option or one without its value: lua5.4's message and usage, exit 1")
+    func badOptions() throws {
+        for arguments in [["-x"], ["-e"], ["-l"], ["-e", "-v"], ["--x"], ["-ve", "print(1)"], ["-Ex"]] {
+            let result = try Self.expectSame(arguments)
+            #expect(result.status == 1 && result.stderr.contains("usage: PROGRAM [options] [script [args]]"), "\(arguments): \(result)")
+        }
+    }
+
+    @Test("- runs stdin with the arguments after it; -- ends the options; no script and no -e runs stdin")
+    func standardInput() throws {
+        #expect(try Self.expectSame(["-", "a", "b"], stdin: "stdin_chunk.lua").stdout == "chunk on stdin\ta\tb\n")
+        #expect(try Self.expectSame(["-e", "print(1)", "--", "args.lua", "-e"], stdin: "stdin_chunk.lua").status == 0)
+        #expect(try Self.expectSame([], stdin: "stdin_chunk.lua").stdout == "chunk on stdin\n")
+        #expect(try Self.expectSame(["--"], stdin: "stdin_chunk.lua").stdout == "chunk on stdin\n")
+        #expect(try Self.expectSame(["-", "x"], stdin: "syntax_error.lua").status == 1)
+    }
+
+    @Test("-v prints Lua's version line; LUA_INIT_5_4 over LUA_INIT, @FILE, and -E that ignores both and LUA_PATH")
+    func versionAndEnvironment() throws {
+        #expect(try Self.expectSame(["-v"]).stdout.hasPrefix("Lua 5.4"))
+        try Self.expectSame(["-v", "-e", "print(2)"])
+        try Self.expectSame(["-e", "print(1)"], environment: ["LUA_INIT": "print('init')"])
+        try Self.expectSame(["-e", "print(1)"], environment: ["LUA_INIT": "print('init')", "LUA_INIT_5_4": "print('init 5.4')"])
+        try Self.expectSame(["-e", "print(1)"], environment: ["LUA_INIT": "@greeter.lua"])
+        try Self.expectSame(["-e", "print(1)"], environment: ["LUA_INIT": "error('in init')"])
+        try Self.expectSame(["-e", "print(1)"], environment: ["LUA_INIT": "@missing.lua"])
+        try Self.expectSame(["-E", "-e", "print(package.path)"], environment: ["LUA_INIT": "print('init')", "LUA_PATH": "/nowhere/?.lua"])
+        try Self.expectSame(["-e", "print(package.path)"], environment: ["LUA_PATH": "/nowhere/?.lua"])
+    }
+
+    @Test("only Lua's standard libraries: nothing of cdscript's host")
+    func bareState() throws {
+        let link = try Self.linked()
+        defer { try? FileManager.default.removeItem(at: link.deletingLastPathComponent()) }
+        let result = try BinaryRunner.run(["-e", "print(countdown, clock, view, use, expect)"], executable: link)
+        #expect(result.status == 0 && result.stdout == "nil\tnil\tnil\tnil\tnil\n", "\(result.stderr)")
+    }
+
+    @Test("a hard link named cdscript-lua is the interpreter too; cdscript under its own name is not")
+    func names() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-lua-hard-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let hard = dir.appendingPathComponent("cdscript-lua")
+        if link(BinaryRunner.binary.path, hard.path) != 0 { try FileManager.default.copyItem(at: BinaryRunner.binary, to: hard) }
+        let result = try BinaryRunner.run(["error.lua"], in: Self.fixtures, executable: hard)
+        #expect(result.status == 1 && result.stderr.hasPrefix("\(hard.path): error.lua:2: deep down\n"), "\(result.stderr)")
+        let cdscript = try BinaryRunner.run(["error.lua"], in: Self.fixtures)
+        #expect(cdscript.status == 2, "cdscript FILE keeps its own exit code for a script error")
+    }
+
+    @Test("the interactive prompt is refused with a message and exit 1 (-i, or no script with a terminal on stdin)")
+    func noPrompt() throws {
+        let link = try Self.linked()
+        defer { try? FileManager.default.removeItem(at: link.deletingLastPathComponent()) }
+        let result = try BinaryRunner.run(["-i"], executable: link)
+        #expect(result.status == 1 && result.stdout.isEmpty)
+        #expect(result.stderr.contains("no interactive mode here"), "\(result.stderr)")
+    }
+}
