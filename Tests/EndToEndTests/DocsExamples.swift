@@ -12,9 +12,9 @@ import Foundation
 ///     ```lua spec            a test file: `cdscript test FILE` must pass
 ///     ```lua fragment        a part of something the text around it shows (it uses names it
 ///                            does not define, or is one line of a table): only compiled
-///     ```lua file=PATH       also written to PATH in the page's folder, for the blocks after
-///                            it (a module, a plugin, a spec that `cdscript test` finds); with
-///                            no other word it is a module: only compiled
+///     ```lua file=PATH       (with any of the above) also written to PATH in the page's folder,
+///                            for the blocks after it: a module, a plugin, a script a spec
+///                            loads, a spec that `cdscript test` finds
 ///     ```console run         each `$ COMMAND` line is run by bash in the page's folder, with
 ///                            `cdscript` the binary under test; the lines after it, up to the
 ///                            next `$`, are its exact standard output, and it must exit 0
@@ -101,8 +101,7 @@ struct DocsExamples {
             else if word.hasPrefix("file=") { file = String(word.dropFirst(5)) }
             else { return ["unknown word '\(word)' in ```lua (spec, fragment, file=PATH)"] }
         }
-        if file != nil && !block.words.contains("spec") && !block.words.contains("fragment") && block.words.count == 1 { kind = "module" }
-        let path = folder.appendingPathComponent(file ?? ".example-\(number).lua")
+        let path = folder.appendingPathComponent(file ?? (kind == "spec" ? "example_\(number)_spec.lua" : "example_\(number).lua"))
         try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
         try block.text.write(to: path, atomically: true, encoding: .utf8)
         defer { if file == nil { try? FileManager.default.removeItem(at: path) } }
