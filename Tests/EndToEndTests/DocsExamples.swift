@@ -65,6 +65,38 @@ struct DocsExamples {
         return blocks
     }
 
+    /// Links of `page` to a page or a heading that does not exist (`[text](file.md#heading)`,
+    /// `[text](#heading)`, relative to the page; web addresses are not followed). Headings
+    /// become anchors as GitHub makes them: lower case, punctuation dropped, spaces as `-`.
+    static func brokenLinks(ofPage page: String) throws -> [String] {
+        let url = root.appendingPathComponent(page)
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let prose = text.replacingOccurrences(of: "(?s)```.*?```", with: "", options: .regularExpression)
+        let link = try NSRegularExpression(pattern: "\\]\\(([^)\\s]+)\\)")
+        var broken: [String] = []
+        for match in link.matches(in: prose, range: NSRange(prose.startIndex..., in: prose)) {
+            let target = String(prose[Range(match.range(at: 1), in: prose)!])
+            if target.hasPrefix("http:") || target.hasPrefix("https:") || target.hasPrefix("mailto:") { continue }
+            let parts = target.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let file = parts[0].isEmpty ? url : url.deletingLastPathComponent().appendingPathComponent(parts[0]).standardizedFileURL
+            guard FileManager.default.fileExists(atPath: file.path) else { broken.append("\(page): no file for \(target)"); continue }
+            if parts.count == 2, file.pathExtension == "md", !(try anchors(of: file)).contains(parts[1]) {
+                broken.append("\(page): no heading for \(target)")
+            }
+        }
+        return broken
+    }
+
+    private static func anchors(of file: URL) throws -> Set<String> {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let prose = text.replacingOccurrences(of: "(?s)```.*?```", with: "", options: .regularExpression)
+        return Set(prose.components(separatedBy: "\n").filter { $0.hasPrefix("#") }.map { line in
+            line.drop { $0 == "#" }.dropFirst().lowercased()
+                .filter { $0.isLetter || $0.isNumber || $0 == " " || $0 == "-" || $0 == "_" }
+                .replacingOccurrences(of: " ", with: "-")
+        })
+    }
+
     /// Runs every example of `page` (a path relative to the repository, or an absolute one);
     /// returns one message per problem, empty when every example works.
     static func problems(ofPage page: String) throws -> [String] {

@@ -11,6 +11,12 @@ struct DocsExamplesTests {
         #expect(problems.isEmpty, "\(problems.joined(separator: "\n\n"))")
     }
 
+    @Test("every link between the pages leads to a page and a heading that exist", arguments: DocsExamples.pages)
+    func linksResolve(page: String) throws {
+        let broken = try DocsExamples.brokenLinks(ofPage: page)
+        #expect(broken.isEmpty, "\(broken.joined(separator: "\n"))")
+    }
+
     @Test("the pages have examples that run: whole scripts, specs and commands")
     func pagesHaveRunnableExamples() throws {
         var kinds: [String: Int] = [:]
@@ -30,6 +36,15 @@ struct DocsExamplesTests {
         #expect(problems.count == 5, "\(problems.joined(separator: "\n\n"))")
         for (line, what) in [(5, "the script fails"), (11, "the spec fails"), (17, "does not compile"), (23, "prints"), (30, "unknown word 'fragmnet'")] {
             #expect(problems.contains { $0.hasPrefix("broken_examples.md:\(line): ") && $0.contains(what) }, "\(what) at line \(line) in \(problems)")
+        }
+    }
+
+    @Test("a link to a page or a heading that does not exist is broken; one that exists is not")
+    func brokenLinksAreCaught() throws {
+        let broken = try DocsExamples.brokenLinks(ofPage: "Tests/EndToEndTests/Fixtures/docs/broken_examples.md")
+        #expect(broken.count == 3, "\(broken)")
+        for target in ["missing.md", "#no-such-heading", "working_examples.md#no-such-heading"] {
+            #expect(broken.contains { $0.hasSuffix(" for \(target)") }, "\(target) in \(broken)")
         }
     }
 
