@@ -52,11 +52,20 @@ struct InstallTests {
         let (apiStatus, api) = try Self.render(prefix.appendingPathComponent("share/man/man7/cdscript-api.7"))
         #expect(apiStatus == 0)
         #expect(api.contains("cdscript-api - The Lua API of cdscript scripts"), "\(api)")
+        let flat = api.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         for page in ["docs/lua-api.md", "docs/view.md"] {
             let markdown = try String(contentsOf: BinaryRunner.packageRoot.appendingPathComponent(page), encoding: .utf8)
-            for line in markdown.split(separator: "\n") where line.hasPrefix("## ") {
+            let lines = markdown.components(separatedBy: "\n")
+            for line in lines where line.hasPrefix("## ") {
                 let heading = line.dropFirst(3).replacingOccurrences(of: "`", with: "")
                 #expect(api.contains(heading), "the section '\(heading)' of \(page) is not in the man page")
+            }
+            // Every row of every table (a call, an option, a field) is there, by its first cell.
+            for (index, line) in lines.enumerated() where line.hasPrefix("| ") && !line.hasPrefix("| ---") {
+                if index + 1 < lines.count, lines[index + 1].hasPrefix("| ---") { continue }  // a header row
+                let cell = line.split(separator: "|").first.map { $0.replacingOccurrences(of: "`", with: "") } ?? ""
+                let words = cell.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                #expect(flat.contains(words), "the row '\(words)' of \(page) is not in the man page")
             }
         }
         for part in ["countdown.start", "on_end_action", "view.label", "countdown.format(3725,", "SEE ALSO"] {
