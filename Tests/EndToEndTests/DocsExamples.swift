@@ -10,8 +10,9 @@ import Foundation
 ///                            `clock.run_all`); it must load and every countdown it starts
 ///                            must end without an error
 ///     ```lua spec            a test file: `cdscript test FILE` must pass
-///     ```lua fragment        a part of something the text around it shows (it uses names it
-///                            does not define, or is one line of a table): only compiled
+///     ```lua fragment        only compiled: a part of something the text around it shows (it
+///                            uses names it does not define), or, with file=, a script that a
+///                            `console run` block after it runs (one that ends with os.exit)
 ///     ```lua file=PATH       (with any of the above) also written to PATH in the page's folder,
 ///                            for the blocks after it: a module, a plugin, a script a spec
 ///                            loads, a spec that `cdscript test` finds
