@@ -1,5 +1,5 @@
 /// One end of a stored countdown, claimed so that its end action runs once
-/// however many processes follow the countdown (README, "One end, one action").
+/// however many processes follow the countdown (docs/stores.md, "One end, one action").
 ///
 /// An end is named by the stored countdown's id and its end instant (`end`, UTC
 /// wall-clock nanoseconds: the finished record's deadline). Copies of one

@@ -4,7 +4,7 @@
 /// injected `TimeSource`, and does no I/O: a run loop (or a test's virtual clock)
 /// asks for `nextDue` and calls `runDue` when that instant has come.
 ///
-/// Semantics (see README, "Tick semantics"):
+/// Semantics (see docs/lua-api.md, "Tick semantics"):
 /// - Deadlines are absolute; remaining time is always `deadline - now`.
 /// - Ticks land where the remaining time is a whole multiple of `every`, plus one at start.
 /// - A tick fired a whole interval or more late is a catch-up: one tick with the true

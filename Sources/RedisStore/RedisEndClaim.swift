@@ -1,6 +1,6 @@
 import CountdownCore
 
-/// End claims in Redis (README, "One end, one action"): per stored countdown a
+/// End claims in Redis (docs/stores.md, "One end, one action"): per stored countdown a
 /// hash `cdscript:end:<id>` (the end last claimed and whether its action is
 /// done), a lease `cdscript:end-lease:<id>` ("owner token", set with PX, so the
 /// server ends it when its holder stops renewing) and the fencing-token counter

@@ -1,4 +1,4 @@
-/// Exit codes of `cdscript`; README.md lists them for users. A run exits 0 only
+/// Exit codes of `cdscript`; docs/command-line.md ("Exit codes") lists them for users. A run exits 0 only
 /// when it ends by itself: no countdown active, or its view closed after every
 /// countdown ended.
 enum ExitStatus: Int32 {

@@ -26,7 +26,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .customShort("e"), parsing: .singleValue, help: ArgumentHelp("Run the Lua STATEMENT before the script, as `lua5.4 -e` does (repeatable).", valueName: "STATEMENT"))
     var statements: [String] = []
 
-    @Flag(help: "Reload the script when it, or a module or plugin it required, is saved: countdowns keep running by id (see README, \"A script reloaded on save\").")
+    @Flag(help: "Reload the script when it, or a module or plugin it required, is saved: countdowns keep running by id (see docs/command-line.md, \"A script reloaded on save\").")
     var watch = false
 
     @Argument(help: "The Lua script to run.", completion: .file(extensions: ["lua"]))

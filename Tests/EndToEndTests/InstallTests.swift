@@ -22,7 +22,7 @@ struct InstallTests {
         #expect(process.terminationStatus == 0, "\(log)")
 
         let files = [
-            "bin/cdscript", "share/man/man1/cdscript.1", "share/bash-completion/completions/cdscript",
+            "bin/cdscript", "share/man/man1/cdscript.1", "share/man/man7/cdscript-api.7", "share/bash-completion/completions/cdscript",
             "share/zsh/site-functions/_cdscript", "share/fish/vendor_completions.d/cdscript.fish", "share/cdscript/cdscript.lua",
         ]
         for file in files {
@@ -48,18 +48,35 @@ struct InstallTests {
         }
 
         // man -l renders the generated page: name, synopsis, the commands.
-        let man = Process()
-        man.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        man.arguments = ["man", "-l", prefix.appendingPathComponent("share/man/man1/cdscript.1").path]
-        man.environment = ProcessInfo.processInfo.environment.merging(["MANPAGER": "cat", "MANWIDTH": "100"]) { $1 }
-        let page = Pipe()
-        man.standardOutput = page
-        man.standardError = FileHandle.nullDevice
-        try man.run()
-        let text = String(decoding: page.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        man.waitUntilExit()
-        #expect(man.terminationStatus == 0)
+        let (status, text) = try Self.render(prefix.appendingPathComponent("share/man/man1/cdscript.1"))
+        #expect(status == 0)
         for part in ["NAME", "SYNOPSIS", "cdscript", "timer", "--eject"] { #expect(text.contains(part), "\(part) in\n\(text)") }
+
+        // The Lua API's page, made from docs/lua-api.md and docs/view.md: every section of
+        // both pages is in it, with no Markdown left over.
+        let (apiStatus, api) = try Self.render(prefix.appendingPathComponent("share/man/man7/cdscript-api.7"))
+        #expect(apiStatus == 0)
+        #expect(api.contains("cdscript-api - The Lua API of cdscript scripts"), "\(api)")
+        let flat = api.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for page in ["docs/lua-api.md", "docs/view.md"] {
+            let markdown = try String(contentsOf: BinaryRunner.packageRoot.appendingPathComponent(page), encoding: .utf8)
+            let lines = markdown.components(separatedBy: "\n")
+            for line in lines where line.hasPrefix("## ") {
+                let heading = line.dropFirst(3).replacingOccurrences(of: "`", with: "")
+                #expect(api.contains(heading), "the section '\(heading)' of \(page) is not in the man page")
+            }
+            // Every row of every table (a call, an option, a field) is there, by its first cell.
+            for (index, line) in lines.enumerated() where line.hasPrefix("| ") && !line.hasPrefix("| ---") {
+                if index + 1 < lines.count, lines[index + 1].hasPrefix("| ---") { continue }  // a header row
+                let cell = line.split(separator: "|").first.map { $0.replacingOccurrences(of: "`", with: "") } ?? ""
+                let words = cell.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                #expect(flat.contains(words), "the row '\(words)' of \(page) is not in the man page")
+            }
+        }
+        for part in ["countdown.start", "on_end_action", "view.label", "countdown.format(3725,", "SEE ALSO"] {
+            #expect(api.contains(part), "\(part) in\n\(api)")
+        }
+        for leftover in ["```", "| --- |", "**", "](", "\\f"] { #expect(!api.contains(leftover), "\(leftover) left in the man page") }
 
         // The installed binary: --version, and `new` points .luarc.json at PREFIX/share/cdscript.
         let installed = prefix.appendingPathComponent("bin/cdscript")
@@ -77,5 +94,21 @@ struct InstallTests {
         #expect(try String(contentsOf: project.appendingPathComponent("interpreter"), encoding: .utf8) == besideInstalled)
         let settings = try JSONSerialization.jsonObject(with: Data(contentsOf: project.appendingPathComponent(".luarc.json"))) as? [String: Any]
         #expect(settings?["workspace.library"] as? [String] == [prefix.appendingPathComponent("share/cdscript").resolvingSymlinksInPath().path])
+    }
+
+    /// `man -l PAGE` as text (no pager, 100 columns): its exit status and what it shows.
+    static func render(_ page: URL) throws -> (Int32, String) {
+        let man = Process()
+        man.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        man.arguments = ["man", "-l", page.path]
+        // UTF-8 output whatever the test's locale, so `→` in a heading stays `→`.
+        man.environment = ProcessInfo.processInfo.environment.merging(["MANPAGER": "cat", "MANWIDTH": "100", "LC_ALL": "C.UTF-8"]) { $1 }
+        let out = Pipe()
+        man.standardOutput = out
+        man.standardError = FileHandle.nullDevice
+        try man.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        man.waitUntilExit()
+        return (man.terminationStatus, text)
     }
 }

@@ -84,7 +84,7 @@ struct OneCommandLineTests {
         #expect(result.stderr.contains("No space left on device"), "\(result.stderr)")
     }
 
-    @Test("`cdscript test --help` gives 74 for an unwritable report, as the README does")
+    @Test("`cdscript test --help` gives 74 for an unwritable report, as docs/testing.md does")
     func testHelpExitCodes() throws {
         let result = try BinaryRunner.run(["test", "--help"])
         let text = result.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")

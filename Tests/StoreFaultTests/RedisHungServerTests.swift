@@ -51,7 +51,7 @@ extension StoreFaults {
             let status = run.wait(timeout: 10)
             let took = Date().timeIntervalSince(signalled)
             let appended = Int64(run.texts.filter { $0 == "appended" }.count)
-            // 6: changes not on the server outweigh how the run ended (README, exit codes).
+            // 6: changes not on the server outweigh how the run ended (docs/command-line.md, exit codes).
             #expect(status == 6, "\(run.stderr)")
             #expect(!run.stderr.contains("did not stop in time"), "\(run.stderr)")
             #expect(run.stderr.contains("kept in \(stateDir)/redis-pending.sqlite"), "\(run.stderr)")

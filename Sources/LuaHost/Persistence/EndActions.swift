@@ -4,7 +4,7 @@ import CountdownCore
 import Foundation
 
 /// `on_end_action`: an action that runs once per end of a stored countdown,
-/// across every process (and machine) that follows it (README, "One end, one
+/// across every process (and machine) that follows it (docs/stores.md, "One end, one
 /// action"). At an end each process with an action records the end and claims
 /// it in the store (`EndClaiming`); the one that wins runs the action and marks
 /// it done; the others wait for the claimant's lease and take the end over if it
