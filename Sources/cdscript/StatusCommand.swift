@@ -23,8 +23,11 @@ struct StatusCommand: ParsableCommand {
     @Option(help: ArgumentHelp("What to show for each countdown (default: \"\(StatusFormat.defaultText)\").", valueName: "TEXT"))
     var format: String = StatusFormat.defaultText
 
+    /// Two spaces.
+    static let defaultSeparator = "  "
+
     @Option(help: ArgumentHelp("Put between countdowns (default: two spaces).", valueName: "TEXT"))
-    var separator: String = "  "
+    var separator: String = Self.defaultSeparator
 
     @Argument(help: "Ids to show (default: the running and paused ones).", completion: .storedIDs)
     var ids: [String] = []
@@ -45,7 +48,7 @@ struct StatusCommand: ParsableCommand {
         var unreadable: [UnreadableCountdown] = []
         let now: StoreInstant
         do {
-            let listing = store.exists ? try store.persistence.listing() : StoredCountdownListing(countdowns: [])
+            let listing = store.exists ? try store.glanceListing() : StoredCountdownListing(countdowns: [])
             now = try store.now()
             let all = listing.countdowns.map { ShownCountdown($0, at: now) }
             if ids.isEmpty {
