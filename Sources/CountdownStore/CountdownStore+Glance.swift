@@ -1,3 +1,4 @@
+import CountdownCore
 import GRDB
 
 /// The cheapest whole read of the store, for a one-shot read-only command that a
