@@ -33,6 +33,8 @@ public final class CountdownStore: CountdownPersistence {
     public internal(set) var rowsRead = 0
     /// Whole-file integrity checks (`PRAGMA quick_check`) run so far.
     public internal(set) var integrityChecks = 0
+    /// The SQL statements `glance()` ran (CountdownStore+Glance.swift).
+    public let glanceCounter = GlanceCounter()
     /// The last change-log entry this process has accounted for, once a change
     /// watcher follows the store (`ChangeLog.swift`); nil: nobody follows.
     var changeLogPosition: Int64?
@@ -191,7 +193,7 @@ public final class CountdownStore: CountdownPersistence {
         }
     }
 
-    private func readAll(_ db: Database) throws -> StoredCountdownListing {
+    func readAll(_ db: Database) throws -> StoredCountdownListing {
         var listing = StoredCountdownListing(countdowns: [])
         for row in try Row.fetchAll(db, sql: "SELECT * FROM countdown ORDER BY id") {
             rowsRead += 1

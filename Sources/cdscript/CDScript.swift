@@ -31,9 +31,12 @@ extension CDScript {
     /// ArgumentParser's own entry, with the hints of `CommandHints` first.
     static func main() {
         PlainLuaInterpreter.runIfInvokedByName()
+        // A status bar's `cdscript status`, every second: read without ArgumentParser
+        // and without a run's heap set-up (StatusRequest+PlainWords.swift).
+        let plainStatus = StatusRequest.plainWords(Array(CommandLine.arguments.dropFirst()))
         // Before the heap holds much: a run's countdowns then grow it in 2 MiB pages
         // (unless the host takes free ones back: CLinux.h).
-        _ = cdl_heap_prefer_huge_pages()
+        if plainStatus == nil { _ = cdl_heap_prefer_huge_pages() }
         cdl_catch_sigpipe()
         let arguments = EmptyPathOptions.split(LeadingOptions.reordered(Array(CommandLine.arguments.dropFirst())))
         if let message = CommandHints.preflight(arguments) {
@@ -41,8 +44,12 @@ extension CDScript {
             Foundation.exit(ExitStatus.usage.rawValue)
         }
         do {
-            var command = try parseAsRoot(arguments)
-            try command.run()
+            if let plainStatus {
+                try plainStatus.run()
+            } else {
+                var command = try parseAsRoot(arguments)
+                try command.run()
+            }
             // What a command printed that could not be written: 141 or 74.
             try OutputContract.check()
         } catch {

@@ -8,7 +8,7 @@ import CountdownStore
 /// `{end}` asks for one.
 struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status",
+        commandName: StatusRequest.commandName,
         abstract: "Print one line with stored countdowns' time left, for tmux's status line or a shell prompt.",
         discussion: """
             Without ids: the running and paused countdowns, soonest end first (an empty \
@@ -24,7 +24,7 @@ struct StatusCommand: ParsableCommand {
     var format: String = StatusFormat.defaultText
 
     @Option(help: ArgumentHelp("Put between countdowns (default: two spaces).", valueName: "TEXT"))
-    var separator: String = "  "
+    var separator: String = StatusRequest.defaultSeparator
 
     @Argument(help: "Ids to show (default: the running and paused ones).", completion: .storedIDs)
     var ids: [String] = []
@@ -37,45 +37,10 @@ struct StatusCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let template = try StatusFormat(format)
-        let store = try storeOptions.openShared()
-        let shown: [ShownCountdown]
-        var missing: [String] = []
-        var unreadable: [UnreadableCountdown] = []
-        let now: StoreInstant
-        do {
-            let listing = store.exists ? try store.persistence.listing() : StoredCountdownListing(countdowns: [])
-            now = try store.now()
-            let all = listing.countdowns.map { ShownCountdown($0, at: now) }
-            if ids.isEmpty {
-                shown = all.filter { $0.state != .finished }.sorted(by: ShownCountdown.soonestFirst)
-            } else {
-                var byID: [CountdownID: ShownCountdown] = [:]
-                for countdown in all { byID[CountdownID(countdown.id)] = countdown }
-                let bad = Dictionary(listing.unreadable.map { (CountdownID($0.id), $0) }, uniquingKeysWith: { a, _ in a })
-                var found: [ShownCountdown] = []
-                for id in ids {
-                    if let countdown = byID[CountdownID(id)] {
-                        found.append(countdown)
-                    } else if let record = bad[CountdownID(id)] {
-                        unreadable.append(record)
-                    } else {
-                        missing.append(id)
-                    }
-                }
-                shown = found
-            }
-        } catch {
-            throw failOnStore(error)
-        }
-        let line = shown.map { template.render($0, now: now.wall) }.joined(separator: separator)
-        emit(line, what: "the status line")
-        for record in unreadable { printError("cdscript: \(record)") }
-        for id in missing {
-            printError("cdscript: no stored countdown has the id '\(VisibleText.escaped(id))' (in \(store.location))")
-        }
-        if !unreadable.isEmpty { throw ExitCode(ExitStatus.storeError.rawValue) }
-        if !missing.isEmpty { throw ExitCode(ExitStatus.unknownCountdown.rawValue) }
+    func run() throws { try request.run() }
+
+    /// What the words asked for, in plain values (StatusRequest.swift).
+    var request: StatusRequest {
+        StatusRequest(stateDir: storeOptions.stateDir, store: storeOptions.store, format: format, separator: separator, ids: ids)
     }
 }

@@ -17,21 +17,29 @@ struct StoreOptions: ParsableArguments {
     var store: String?
 
     /// The store; nothing is opened or created until it is used.
-    func makeStore() -> CountdownStore {
+    func makeStore() -> CountdownStore { Self.makeStore(stateDir: stateDir) }
+
+    static func makeStore(stateDir: String?) -> CountdownStore {
         CountdownStore(directory: StateDirectory.resolve(option: stateDir))
     }
 
     /// The Redis URL chosen by `--store`, else `CDSCRIPT_STORE`; nil for the SQLite store.
-    var chosenRedisURL: String? {
+    var chosenRedisURL: String? { Self.chosenRedisURL(stateDir: stateDir, store: store) }
+
+    static func chosenRedisURL(stateDir: String?, store: String?) -> String? {
         let environment = ProcessEnvironment.value("CDSCRIPT_STORE").flatMap { $0.isEmpty ? nil : $0 }
         // --state-dir given explicitly wins over the environment's Redis URL.
         return store ?? (stateDir == nil ? environment : nil)
     }
 
     /// The store chosen by `--store` / `CDSCRIPT_STORE`, else the SQLite one.
-    func openShared() throws -> SharedStore {
-        guard let text = chosenRedisURL else {
-            return SQLiteSharedStore(makeStore())
+    func openShared() throws -> SharedStore { try Self.openShared(stateDir: stateDir, store: store) }
+
+    /// The same from plain values, for a command read without ArgumentParser
+    /// (StatusRequest+PlainWords.swift), which must not touch this type's wrappers.
+    static func openShared(stateDir: String?, store: String?) throws -> SharedStore {
+        guard let text = chosenRedisURL(stateDir: stateDir, store: store) else {
+            return SQLiteSharedStore(makeStore(stateDir: stateDir))
         }
         do {
             // Changes queued while the server is out of reach are kept in the state

@@ -1,0 +1,12 @@
+import CountdownCore
+import CountdownStore
+
+extension SharedStore {
+    /// Every stored countdown, for a command that only reads them once and ends
+    /// (`cdscript status`): on SQLite, a read-only glance at the file rather than
+    /// the full open that writing needs (CountdownStore+Glance.swift).
+    func glanceListing() throws -> StoredCountdownListing {
+        if let sqlite = self as? SQLiteSharedStore { return try sqlite.store.glance() }
+        return try persistence.listing()
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import CountdownCore
+
+/// What `cdscript status` was asked for, in plain values, and the line it prints.
+/// Apart from `StatusCommand` (ArgumentParser's view of the same words) so that
+/// a status bar's plain call runs without any of ArgumentParser's property-wrapper
+/// types: each one's first use resolves generic metadata by name, which scans
+/// every protocol conformance of the statically linked runtime and Foundation
+/// (StatusRequest+PlainWords.swift).
+struct StatusRequest: Equatable {
+    static let commandName = "status"
+    static let defaultFormat = StatusFormat.defaultText
+    /// Two spaces.
+    static let defaultSeparator = "  "
+
+    var stateDir: String?
+    var store: String?
+    var format = Self.defaultFormat
+    var separator = Self.defaultSeparator
+    var ids: [String] = []
+
+    func run() throws {
+        let template = try StatusFormat(format)
+        let store = try StoreOptions.openShared(stateDir: stateDir, store: self.store)
+        let shown: [ShownCountdown]
+        var missing: [String] = []
+        var unreadable: [UnreadableCountdown] = []
+        let now: StoreInstant
+        do {
+            let listing = store.exists ? try store.glanceListing() : StoredCountdownListing(countdowns: [])
+            now = try store.now()
+            let all = listing.countdowns.map { ShownCountdown($0, at: now) }
+            if ids.isEmpty {
+                shown = all.filter { $0.state != .finished }.sorted(by: ShownCountdown.soonestFirst)
+            } else {
+                var byID: [CountdownID: ShownCountdown] = [:]
+                for countdown in all { byID[CountdownID(countdown.id)] = countdown }
+                let bad = Dictionary(listing.unreadable.map { (CountdownID($0.id), $0) }, uniquingKeysWith: { a, _ in a })
+                var found: [ShownCountdown] = []
+                for id in ids {
+                    if let countdown = byID[CountdownID(id)] {
+                        found.append(countdown)
+                    } else if let record = bad[CountdownID(id)] {
+                        unreadable.append(record)
+                    } else {
+                        missing.append(id)
+                    }
+                }
+                shown = found
+            }
+        } catch {
+            throw failOnStore(error)
+        }
+        let line = shown.map { template.render($0, now: now.wall) }.joined(separator: separator)
+        emit(line, what: "the status line")
+        for record in unreadable { printError("cdscript: \(record)") }
+        for id in missing {
+            printError("cdscript: no stored countdown has the id '\(VisibleText.escaped(id))' (in \(store.location))")
+        }
+        if !unreadable.isEmpty { throw ExitCode(ExitStatus.storeError.rawValue) }
+        if !missing.isEmpty { throw ExitCode(ExitStatus.unknownCountdown.rawValue) }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import RedisTestServer
+import Testing
+
+extension StoreFaults {
+    /// `cdscript status` and `watch --bar` on a Redis store: the same lines as on
+    /// SQLite, through a real redis-server this suite starts on a free loopback
+    /// port (and stops, also when a test fails). Every command gets a scratch
+    /// `--state-dir`, so nothing is written under ~/.local/state.
+    @Suite("cdscript status and watch --bar on Redis", .serialized)
+    final class RedisStatusBarTests {
+        let server: RedisServer
+        /// The state folder every command of a test gets (the Redis client's outage queue would go there).
+        let stateDir = Scratch.directory("redis-status")
+        var store: [String] { ["--store", server.url, "--state-dir", stateDir] }
+
+        init() throws { server = try RedisServer() }
+
+        /// The countdowns of `StatusBarTests.seeded` ("tea" running 300 s, "held"
+        /// paused at 90 s, "done" finished), stored on this suite's server.
+        func seed() throws {
+            let seeded = try LiveProcess.run(store + [Scratch.script("""
+                countdown.start{ id = "tea", seconds = 300, persist = true }
+                countdown.start{ id = "held", seconds = 90, persist = true }:pause()
+                countdown.start{ id = "done", seconds = 0.1, persist = true, on_done = function() os.exit(0) end }
+                """)])
+            #expect(seeded.status == 0, "\(seeded.stderr)")
+            #expect(try server.cli("HEXISTS", "cdscript:countdowns", "tea") == "1", "the countdowns live on the server")
+        }
+
+        @Test("status shows a running, a paused and a finished countdown on Redis as it does on SQLite")
+        func statusMatchesSQLite() throws {
+            try seed()
+            let sqlite = try StatusBarTests.seeded("redis-status-twin")
+            for arguments in [["status"], ["status", "done", "held"], ["status", "--format", "{id}|{state}|{mm}:{ss}|{S}", "held", "done"]] {
+                let onRedis = try LiveProcess.run(arguments + store)
+                let onSQLite = try LiveProcess.run(arguments + ["--state-dir", sqlite])
+                #expect(onRedis.status == 0, "\(arguments): \(onRedis.stderr)")
+                #expect(onRedis.stderr.isEmpty, "\(arguments): \(onRedis.stderr)")
+                #expect(onRedis.lines.count == 1, "\(arguments): \(onRedis.lines)")
+                if arguments == ["status"] {
+                    // "tea" runs on both; the seconds may have moved between the two reads.
+                    #expect(StatusBarTests.matches(onRedis.lines.first, #"tea (5:00|4:5[0-9])  held 1:30"#), "\(onRedis.lines)")
+                    #expect(StatusBarTests.matches(onSQLite.lines.first, #"tea (5:00|4:5[0-9])  held 1:30"#), "\(onSQLite.lines)")
+                } else {
+                    #expect(onRedis.lines == onSQLite.lines, "\(arguments)")
+                }
+            }
+            #expect(try LiveProcess.run(["status", "done", "held"] + store).lines == ["done 0  held 1:30"])
+            let states = try LiveProcess.run(["status", "--format", "{id} {state}", "tea", "held", "done"] + store)
+            #expect(states.lines == ["tea running  held paused  done finished"], "\(states.stderr)")
+        }
+
+        @Test("status on Redis exits 7 for an id that is not stored, after showing the others; 6 when the server is out of reach")
+        func statusExits() throws {
+            try seed()
+            let unknown = try LiveProcess.run(["status", "held", "nope"] + store)
+            #expect(unknown.status == 7, "\(unknown.stderr)")
+            #expect(unknown.lines == ["held 1:30"])
+            #expect(unknown.stderr.contains("no stored countdown has the id 'nope'"), "\(unknown.stderr)")
+            #expect(unknown.stderr.contains(server.url), "the message names the store: \(unknown.stderr)")
+            let empty = try LiveProcess.run(["status", "--format", "{id}", "tea"] + ["--store", server.url + "/3", "--state-dir", stateDir])
+            #expect(empty.status == 7, "another database of the server holds nothing: \(empty.stderr)")
+            let url = "redis://127.0.0.1:\(try RedisServer.freePort())"
+            let unreachable = try LiveProcess.run(["status", "tea", "--store", url, "--state-dir", stateDir])
+            #expect(unreachable.status == 6, "\(unreachable.stderr)")
+            #expect(unreachable.lines.joined().isEmpty, "\(unreachable.lines)")
+        }
+
+        @Test("watch --bar waybar on Redis pushes a JSON line when another process appends to or pauses a countdown")
+        func waybarFollowsRedis() throws {
+            try seed()
+            let bar = try LiveProcess(["watch", "--bar", "waybar", "--critical", "0", "--format", "{id} {state} {S}", "held", "tea"] + store)
+            defer { bar.signal(SIGKILL); bar.wait() }
+            func object(_ line: LiveProcess.Line?) throws -> [String: Any] {
+                let text = try #require(line?.text, "\(bar.texts) \(bar.stderr)")
+                return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
+            }
+            let first = try object(bar.waitForLine { _ in true })
+            #expect(StatusBarTests.matches(first["text"] as? String, #"held paused 90  tea running (300|29[0-9])"#), "\(first)")
+            #expect(first["class"] as? [String] == ["paused", "running"])
+            // Another process appends 60 s to the paused one: only the store's change feed can tell the bar.
+            #expect(try LiveProcess.run(["append", "held", "60"] + store).status == 0)
+            let appended = try object(bar.waitForLine(timeout: 5) { $0.contains("held paused 150") })
+            #expect((appended["tooltip"] as? String)?.contains("held: paused, 2:30 left") == true, "\(appended)")
+            #expect(try LiveProcess.run(["pause", "tea"] + store).status == 0)
+            let paused = try object(bar.waitForLine(timeout: 5) { $0.contains("tea paused") })
+            #expect(StatusBarTests.matches(paused["text"] as? String, #"held paused 150  tea paused (300|29[0-9])"#), "\(paused)")
+            #expect(paused["class"] as? [String] == ["paused"], "each class once: \(paused)")
+            #expect(paused["percentage"] as? Int == 0, "\(paused)")
+            bar.signal(SIGTERM)
+            #expect(bar.wait() == 143)
+            #expect(bar.stderr.isEmpty, "\(bar.stderr)")
+        }
+    }
+}
