@@ -30,7 +30,6 @@ struct CDScript: ParsableCommand {
 extension CDScript {
     /// ArgumentParser's own entry, with the hints of `CommandHints` first.
     static func main() {
-        PlainLuaInterpreter.runIfInvokedByName()
         // Before the heap holds much: a run's countdowns then grow it in 2 MiB pages
         // (unless the host takes free ones back: CLinux.h).
         _ = cdl_heap_prefer_huge_pages()
