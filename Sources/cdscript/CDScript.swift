@@ -30,7 +30,6 @@ struct CDScript: ParsableCommand {
 extension CDScript {
     /// ArgumentParser's own entry, with the hints of `CommandHints` first.
     static func main() {
-        PlainLuaInterpreter.runIfInvokedByName()
         // A status bar's `cdscript status`, every second: read without ArgumentParser
         // and without a run's heap set-up (StatusRequest+PlainWords.swift).
         let plainStatus = StatusRequest.plainWords(Array(CommandLine.arguments.dropFirst()))

@@ -6,6 +6,10 @@ import Foundation
 /// binary, otherwise a link made for the run in a private temporary folder,
 /// removed by `remove()` at the end of the run.
 struct PlainLuaLink {
+    /// The name (a symbolic or hard link to cdscript) under which the binary is
+    /// the plain Lua interpreter (Sources/CLuaShim/standalone.c dispatches on it).
+    static let commandName = "cdscript-lua"
+
     /// What specs see as `arg[-1]`.
     let path: String
     /// The folder made for the run, if one was.
@@ -14,7 +18,7 @@ struct PlainLuaLink {
     /// The installed link, or a new one; this binary's own path if no link can
     /// be made (it then runs a plain Lua file as `cdscript FILE` does).
     static func forRun(binary: String = InterpreterArguments.executablePath) -> PlainLuaLink {
-        let name = PlainLuaInterpreter.commandName
+        let name = Self.commandName
         let beside = (binary as NSString).deletingLastPathComponent + "/" + name
         if sameFile(beside, binary) { return PlainLuaLink(path: beside, madeFolder: nil) }
         let template = (NSTemporaryDirectory() as NSString).appendingPathComponent("cdscript-lua-XXXXXX")
