@@ -143,6 +143,8 @@ let package = Package(
         // A real redis-server of a test's own, for the Redis tests of both suites below.
         .target(name: "RedisTestServer", path: "Tests/Support/RedisTestServer"),
         .testTarget(name: "RedisStoreTests", dependencies: ["RedisStore", "CountdownCore", "EventLoop", "RedisTestServer"]),
+        // What every store promises, checked on each of them: in memory, SQLite and Redis.
+        .testTarget(name: "StoreConformanceTests", dependencies: ["CountdownCore", "CountdownStore", "RedisStore", "EventLoop", "RedisTestServer", .product(name: "GRDB", package: "GRDB.swift")]),
         // Runs the real binary against real stores: kill -9, SIGSTOP, clock jumps, bad files.
         .testTarget(name: "StoreFaultTests", dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "RedisTestServer", "CountdownCore", "TerminalView"]),
         .testTarget(

@@ -158,39 +158,6 @@ public final class CountdownStore: CountdownPersistence {
         }
     }
 
-    /// Removes every countdown that has finished by `now`, including running ones
-    /// whose end passed while no process ran them. Returns their ids. Rows that
-    /// cannot be read are left (see `removeUnreadable`).
-    public func removeFinished(at now: StoreInstant) throws -> [String] {
-        if isUnopenedEmptyFile { return [] }
-        return try access { db in
-            let finished = try self.readAll(db).countdowns
-                .filter { $0.effectiveState(at: now) == .finished }.map(\.id)
-            for id in finished {
-                try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
-            }
-            return finished
-        }
-    }
-
-    /// Removes every row that cannot be read as a countdown (by its rowid: an id
-    /// that is not text cannot be named). Returns what was removed.
-    public func removeUnreadable() throws -> [UnreadableCountdown] {
-        if isUnopenedEmptyFile { return [] }
-        return try access { db in
-            var removed: [UnreadableCountdown] = []
-            for row in try Row.fetchAll(db, sql: "SELECT rowid AS cdscript_rowid, * FROM countdown ORDER BY id") {
-                do {
-                    _ = try StoredCountdown(row: row, path: path)
-                } catch let error as StoreError {
-                    try db.execute(sql: "DELETE FROM countdown WHERE rowid = ?", arguments: [row["cdscript_rowid"] as Int64])
-                    if let unreadable = error.unreadable { removed.append(unreadable) }
-                }
-            }
-            return removed
-        }
-    }
-
     private func readAll(_ db: Database) throws -> StoredCountdownListing {
         var listing = StoredCountdownListing(countdowns: [])
         for row in try Row.fetchAll(db, sql: "SELECT * FROM countdown ORDER BY id") {

@@ -17,10 +17,6 @@ protocol SharedStore: AnyObject {
     /// A feed of the changes other processes make; its timers come from `timers`
     /// (the run loop that follows it).
     func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed
-    /// Removes the countdowns that have finished by `now` and the records that
-    /// cannot be read as countdowns, in one pass over the store; returns what was
-    /// removed (`cdscript clear`; see SharedStore+Clear.swift).
-    func clear(at now: StoreInstant) throws -> (finished: [String], unreadable: [UnreadableCountdown])
 
     /// The boot id a run stamps on the countdowns it stores: instants on this
     /// machine's boot clock are valid only until it reboots. Nil for a store that

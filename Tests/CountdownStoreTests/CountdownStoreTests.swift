@@ -40,35 +40,6 @@ struct CountdownStoreTests {
         }
     }
 
-    @Test("keeps every field; saves, loads, lists by id, modifies and deletes")
-    func roundTrip() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
-        var paused = record("b", seconds: 5)
-        paused.state = .paused
-        paused.pausedRemaining = 3 * s
-        paused.bootDeadline = nil
-        paused.kind = .wall
-        try store.save(record("c"))
-        try store.save(paused)
-        #expect(try store.load(id: "b") == paused)
-        #expect(try store.load(id: "nope") == nil)
-        #expect(try store.list().map(\.id) == ["b", "c"])
-        let moved = try store.modify(id: "c") { $0!.append(10 * s, at: StoreInstant(boot: 100 * s, wall: 1_000_000 * s, bootID: "A")) }
-        #expect(moved)
-        #expect(try store.load(id: "c")?.total == 70 * s)
-        #expect(try store.delete(id: "c"))
-        #expect(try !store.delete(id: "c"))
-        try store.modify(id: "b") { $0 = nil }
-        #expect(try store.list().isEmpty)
-    }
-
-    @Test("what one store object commits, another one on the same file reads at once")
-    func sharedBetweenConnections() throws {
-        let dir = temporaryDirectory()
-        try CountdownStore(directory: dir).save(record("x"))
-        #expect(try CountdownStore(directory: dir).load(id: "x") == record("x"))
-    }
-
     @Test("uses WAL, synchronous FULL and a versioned schema")
     func pragmas() throws {
         let store = CountdownStore(directory: temporaryDirectory())
@@ -83,31 +54,6 @@ struct CountdownStoreTests {
         #expect(synchronous == 2)
         #expect(version == 4)
         #expect(migrations == ["v1", "v2", "v3", "v4"])
-    }
-
-    @Test("removes finished countdowns, also running ones whose end passed meanwhile")
-    func removeFinished() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
-        try store.save(record("done", state: .finished))
-        try store.save(record("ended", seconds: 10))
-        try store.save(record("running", seconds: 600))
-        let removed = try store.removeFinished(at: StoreInstant(boot: 200 * s, wall: 1_000_100 * s, bootID: "A"))
-        #expect(removed == ["done", "ended"])
-        #expect(try store.list().map(\.id) == ["running"])
-    }
-
-    @Test("concurrent read-change-writes from several connections lose no update")
-    func concurrentModify() throws {
-        let dir = temporaryDirectory()
-        try CountdownStore(directory: dir).save(record("x"))
-        let now = StoreInstant(boot: 100 * s, wall: 1_000_000 * s, bootID: "A")
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            let store = CountdownStore(directory: dir)
-            for _ in 0..<50 {
-                try! store.modify(id: "x") { $0!.append(s, at: now) }
-            }
-        }
-        #expect(try CountdownStore(directory: dir).load(id: "x")?.total == 260 * s)
     }
 }
 

@@ -6,10 +6,6 @@ import Testing
 
 private let s = Time.nanosecondsPerSecond
 
-/// Mutating calls cannot sit inside #expect.
-private func did(_ change: () -> Bool) -> Bool { change() }
-private let longest = CountdownRange.longestDuration
-
 /// The present as the commands read it.
 private func currentInstant() -> StoreInstant {
     let clock = BootClock()
@@ -24,56 +20,8 @@ private func started(_ id: String, _ length: Nanoseconds, at now: StoreInstant, 
 
 @Suite("The SQLite store keeps every value the range allows and names every row it cannot read")
 struct StoreRangeTests {
-    @Test("the extremes round-trip: the longest countdown from now, the latest deadline, appends adding up to the bound, a paused one")
-    func extremesRoundTrip() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
-        let now = currentInstant()
-        var latest = started("latest", s, at: now, kind: .wall)
-        latest.wallDeadline = CountdownRange.latestInstant
-        var paused = started("paused", longest, at: now)
-        #expect(did { paused.pause(at: now) })
-        let records = [started("longest", longest, at: now), latest, paused, started("grown", 60 * s, at: now)]
-        for record in records { try store.save(record) }
-        // Appends from now up to the longest length, as `cdscript append` makes them.
-        for _ in 0..<4 {
-            try store.modify(id: "grown") { record in
-                guard var r = record else { return }
-                let step = min(longest / 4, longest - r.total)
-                #expect(r.appendRefusal(step, at: now) == nil)
-                #expect(did { r.append(step, at: now) })
-                record = r
-            }
-        }
-        let refused = try store.modify(id: "grown") { $0?.appendRefusal(1, at: now) }
-        #expect((refused ?? nil)?.contains(CountdownRange.longestText) == true)
 
-        let listing = try store.listing()
-        #expect(listing.unreadable.isEmpty)
-        #expect(listing.countdowns.map(\.id) == ["grown", "latest", "longest", "paused"])
-        let grown = try #require(try store.load(id: "grown"))
-        #expect(grown.total == longest)
-        for record in records where record.id != "grown" {
-            #expect(try store.load(id: record.id) == record)
-        }
-        // And a fresh process (a new connection) reads the same.
-        #expect(try CountdownStore(directory: store.directory).list() == listing.countdowns)
-    }
-
-    @Test("a record beyond the range is never written: the error names the field and the bound")
-    func beyondNotWritten() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
-        var late = started("late", s, at: currentInstant(), kind: .wall)
-        late.wallDeadline = CountdownRange.latestInstant + 1
-        #expect {
-            try store.save(late)
-        } throws: { "\($0)".contains("wall_deadline") && "\($0)".contains(CountdownRange.latestInstantText) }
-        try store.save(started("ok", s, at: currentInstant()))
-        let result: Void? = try? store.modify(id: "ok") { $0?.total = longest + 1 }
-        #expect(result == nil)
-        #expect(try store.load(id: "ok")?.total == s)
-    }
-
-    @Test("a row beyond the range is named, skipped by listing, removable by delete and removeUnreadable")
+    @Test("a row beyond the range is named, skipped by listing, removed by delete and clear; the file and the column are named")
     func badRowNamedAndRemovable() throws {
         let store = CountdownStore(directory: temporaryDirectory())
         let now = currentInstant()
@@ -97,7 +45,7 @@ struct StoreRangeTests {
         #expect(throws: StoreError.self) { try store.list() }
 
         #expect(try store.delete(id: "a"))
-        #expect(try store.removeUnreadable().map(\.id) == ["c"])
+        #expect(try store.clear(at: now).unreadable.map(\.id) == ["c"])
         #expect(try store.list().map(\.id) == ["b"])
     }
 
@@ -125,7 +73,7 @@ struct StoreRangeTests {
         let store = CountdownStore(directory: dir)
         #expect(try store.listing().countdowns.isEmpty)
         #expect(try store.load(id: "x") == nil)
-        #expect(try store.removeFinished(at: currentInstant()).isEmpty)
+        #expect(try store.clear(at: currentInstant()).finished.isEmpty)
         #expect(contents(path) == Data())
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         try store.save(record("x"))
