@@ -1,6 +1,6 @@
 import CountdownCore
 
-/// What the Lua host asks of a store (`CountdownPersistence`): answered by the
+/// What the Lua host asks of a store (`CountdownStoreBackend`): answered by the
 /// server, or, offline and while queued changes are sent, from what this process
 /// last saw.
 extension RedisCountdownStore {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import Foundation
 import RedisStore
 
@@ -17,8 +17,8 @@ struct StoreOptions: ParsableArguments {
     var store: String?
 
     /// The store; nothing is opened or created until it is used.
-    func makeStore() -> CountdownStore {
-        CountdownStore(directory: StateDirectory.resolve(option: stateDir))
+    func makeStore() -> SQLiteCountdownStore {
+        SQLiteCountdownStore(directory: StateDirectory.resolve(option: stateDir))
     }
 
     /// The Redis URL chosen by `--store`, else `CDSCRIPT_STORE`; nil for the SQLite store.

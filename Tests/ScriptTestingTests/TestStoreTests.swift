@@ -178,7 +178,7 @@ struct TestStoreTests {
               assert(countdown.fetch("a") == nil, "saw the last test's countdown")
             end)
             """)
-        final class Spy: CountdownPersistence {
+        final class Spy: CountdownStoreBackend {
             let inner: InMemoryCountdownStore
             var savedIDs: [String] = []
             init(_ inner: InMemoryCountdownStore) { self.inner = inner }

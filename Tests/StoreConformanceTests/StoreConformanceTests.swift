@@ -2,7 +2,7 @@ import CountdownCore
 import Foundation
 import Testing
 
-/// What `CountdownPersistence` promises, held to by every store.
+/// What `CountdownStoreBackend` promises, held to by every store.
 @Suite("Every store keeps, reads and changes countdowns the same way")
 struct StoreConformanceTests {
     @Test("keeps every field: saves, loads, lists in id order, replaces on save, deletes", arguments: StoreKind.allCases)

@@ -1,5 +1,5 @@
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import EventLoop
 import Foundation
 import GRDB
@@ -11,7 +11,7 @@ let s = Time.nanosecondsPerSecond
 
 /// Every store a countdown can be kept in. A suite that takes
 /// `StoreKind.allCases` as its arguments holds each of them to the same promises
-/// (`CountdownPersistence`, `EndClaiming`, `CountdownChangeFeed`); what only one
+/// (`CountdownStoreBackend`, `EndClaiming`, `CountdownChangeFeed`); what only one
 /// store does (SQLite's migrations, Redis's outage queue) is tested beside it.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case inMemory = "in memory"
@@ -29,7 +29,7 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
 /// record it cannot read, and the time. A Redis store has a redis-server of its
 /// own, stopped when the fixture goes, also when the test fails.
 final class StoreFixture {
-    typealias Store = CountdownPersistence & EndClaiming
+    typealias Store = CountdownStoreBackend & EndClaiming
 
     let kind: StoreKind
     /// The store, as this test's process holds it.
@@ -51,7 +51,7 @@ final class StoreFixture {
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("cdscript-conformance-\(UUID().uuidString)").path
             (memory, self.directory, server) = (nil, directory, nil)
-            store = CountdownStore(directory: directory)
+            store = SQLiteCountdownStore(directory: directory)
         case .redis:
             let server = try RedisServer()
             (memory, directory, self.server) = (nil, nil, server)
@@ -70,7 +70,7 @@ final class StoreFixture {
     func another() throws -> Store {
         switch kind {
         case .inMemory: return memory!
-        case .sqlite: return CountdownStore(directory: directory!)
+        case .sqlite: return SQLiteCountdownStore(directory: directory!)
         case .redis:
             let redis = RedisCountdownStore(url: try RedisURL(server!.url))
             try redis.connect()
@@ -85,7 +85,7 @@ final class StoreFixture {
         timers.append(timer)
         switch kind {
         case .inMemory: return nil
-        case .sqlite: return try SQLiteChangeWatcher(store: store as! CountdownStore, recheck: timer)
+        case .sqlite: return try SQLiteChangeWatcher(store: store as! SQLiteCountdownStore, recheck: timer)
         case .redis: return RedisChangeFeed(store: store as! RedisCountdownStore, timer: timer)
         }
     }
@@ -98,7 +98,7 @@ final class StoreFixture {
         case .inMemory:
             return false
         case .sqlite:
-            let queue = try DatabaseQueue(path: (store as! CountdownStore).path)
+            let queue = try DatabaseQueue(path: (store as! SQLiteCountdownStore).path)
             try queue.write { db in
                 try db.execute(sql: """
                     INSERT INTO countdown (id, state, kind, wall_deadline, every, total, updated_at)

@@ -1,5 +1,5 @@
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import Foundation
 import Testing
 
@@ -7,7 +7,7 @@ import Testing
 struct StoredIDTests {
     @Test("an id with a NUL byte is refused by every operation, so \"k\\0one\" and \"k\\0two\" never become \"k\"")
     func nulRefused() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
+        let store = SQLiteCountdownStore(directory: temporaryDirectory())
         try store.save(record("k"))
         for id in ["k\0one", "k\0two"] {
             #expect(throws: StoreError.self) { try store.save(record(id)) }

@@ -1,5 +1,5 @@
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import Foundation
 import GRDB
 import Testing
@@ -14,7 +14,7 @@ struct OvertimeStoreTests {
     func olderRowsAreNotOvertime() throws {
         let dir = temporaryDirectory()
         try writeSchemaV1Store(in: dir, holding: [record("old")])
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         #expect(try store.load(id: "old") == record("old"))
         let (version, flag) = try store.open().read { db in
             (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "SELECT overtime FROM countdown WHERE id = 'old'"))

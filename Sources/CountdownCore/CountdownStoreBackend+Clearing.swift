@@ -1,4 +1,4 @@
-extension CountdownPersistence {
+extension CountdownStoreBackend {
     /// One pass over `listing()`, then each candidate removed by a change of
     /// its own, only if it still qualifies (another process may have resumed
     /// or appended to it in between). A store that can do it in fewer

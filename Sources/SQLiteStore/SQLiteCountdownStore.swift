@@ -21,7 +21,7 @@ import GRDB
 ///   without "database is locked" errors.
 /// - The file is created with mode 0600 (SQLite gives its -wal and -shm files the
 ///   same), new directories with 0700.
-public final class CountdownStore: CountdownPersistence {
+public final class SQLiteCountdownStore: CountdownStoreBackend {
     public let directory: String
     public let path: String
     /// How long a write waits for another process's transaction.
@@ -70,7 +70,7 @@ public final class CountdownStore: CountdownPersistence {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0
     }
 
-    // MARK: CountdownPersistence
+    // MARK: CountdownStoreBackend
 
     public func load(id: String) throws -> StoredCountdown? {
         try checkID(id)

@@ -1,5 +1,5 @@
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import Foundation
 import GRDB
 import Testing
@@ -23,7 +23,7 @@ struct StoreRangeTests {
 
     @Test("a row beyond the range is named, skipped by listing, removed by delete and clear; the file and the column are named")
     func badRowNamedAndRemovable() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
+        let store = SQLiteCountdownStore(directory: temporaryDirectory())
         let now = currentInstant()
         for id in ["a", "b", "c"] { try store.save(started(id, 60 * s, at: now)) }
         let queue = try DatabaseQueue(path: store.path)
@@ -56,10 +56,10 @@ struct StoreRangeTests {
         let path = StateDirectory.storePath(in: dir)
         let bytes = Data(repeating: 0x53, count: size)
         try bytes.write(to: URL(fileURLWithPath: path))
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         #expect(throws: StoreError.self) { try store.listing() }
         #expect(throws: StoreError.self) { try store.load(id: "x") }
-        #expect(throws: StoreError.self) { try CountdownStore(directory: dir).save(record("x")) }
+        #expect(throws: StoreError.self) { try SQLiteCountdownStore(directory: dir).save(record("x")) }
         #expect(contents(path) == bytes)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
@@ -70,7 +70,7 @@ struct StoreRangeTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let path = StateDirectory.storePath(in: dir)
         FileManager.default.createFile(atPath: path, contents: Data())
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         #expect(try store.listing().countdowns.isEmpty)
         #expect(try store.load(id: "x") == nil)
         #expect(try store.clear(at: currentInstant()).finished.isEmpty)
@@ -87,7 +87,7 @@ struct StoreRangeTests {
         let file = root + "/state"
         FileManager.default.createFile(atPath: file, contents: Data("not a folder".utf8))
         for dir in [file, file + "/below"] {
-            let store = CountdownStore(directory: dir)
+            let store = SQLiteCountdownStore(directory: dir)
             #expect(store.fileExists, "\(dir)")
             #expect {
                 try store.listing()

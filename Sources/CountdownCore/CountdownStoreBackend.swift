@@ -4,7 +4,7 @@
 ///
 /// The stores, and the words for them:
 /// - `InMemoryCountdownStore` (here): one process's, for `cdscript test` and tests.
-/// - `CountdownStore` (module CountdownStore): the SQLite file of `--state-dir`.
+/// - `SQLiteCountdownStore` (module SQLiteStore): the SQLite file of `--state-dir`.
 /// - `RedisCountdownStore` (module RedisStore): a Redis server, `--store redis://`.
 /// - Alongside: `EndClaiming` (EndClaims.swift), which all three implement, and
 ///   `CountdownChangeFeed`, which the shared ones feed (`SQLiteChangeWatcher`,
@@ -20,7 +20,7 @@
 ///
 /// Errors are the store's own; their description names the store and says what
 /// went wrong.
-public protocol CountdownPersistence: AnyObject {
+public protocol CountdownStoreBackend: AnyObject {
     /// The countdown stored under `id`, or nil.
     func load(id: String) throws -> StoredCountdown?
     /// Every stored countdown, ordered by id; fails when one cannot be read.
@@ -74,7 +74,7 @@ public struct PartialSaveError: Error, CustomStringConvertible {
     public var description: String { "\(underlying) (\(stored) of \(total) stored)" }
 }
 
-extension CountdownPersistence {
+extension CountdownStoreBackend {
     /// One `save` per record.
     public func saveAll(_ records: [StoredCountdown]) throws {
         for (index, record) in records.enumerated() {
@@ -126,7 +126,7 @@ extension StoredCountdownListing {
 }
 
 /// A store in memory, for tests and for hosts that run on a virtual clock.
-public final class InMemoryCountdownStore: CountdownPersistence {
+public final class InMemoryCountdownStore: CountdownStoreBackend {
     public private(set) var countdowns: [CountdownID: StoredCountdown] = [:]
     /// Changes committed so far.
     public private(set) var commits = 0

@@ -1,5 +1,5 @@
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import Foundation
 import GRDB
 import Testing
@@ -23,12 +23,12 @@ func mode(_ path: String) -> Int {
 func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
 @Suite("The SQLite countdown store")
-struct CountdownStoreTests {
+struct SQLiteCountdownStoreTests {
     @Test("creates nothing until it is used, then the file with mode 0600 in new directories with mode 0700")
     func lazyCreationAndModes() throws {
         let root = temporaryDirectory()
         let dir = root + "/a/b"
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         #expect(!FileManager.default.fileExists(atPath: root))
         try store.save(record("x"))
         #expect(store.path == dir + "/state.sqlite")
@@ -42,7 +42,7 @@ struct CountdownStoreTests {
 
     @Test("uses WAL, synchronous FULL and a versioned schema")
     func pragmas() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
+        let store = SQLiteCountdownStore(directory: temporaryDirectory())
         let queue = try store.open()
         let (journal, synchronous, version, migrations) = try queue.read { db throws in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"),
@@ -60,7 +60,7 @@ struct CountdownStoreTests {
 @Suite("A store that cannot be used is refused with the file named, and left as it is")
 struct StoreRefusalTests {
     private func expectRefused(_ dir: String, _ kind: StoreError.Kind, mentioning text: String? = nil) throws {
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         let before = contents(store.path)
         var caught: StoreError?
         do {
@@ -89,7 +89,7 @@ struct StoreRefusalTests {
     @Test("a store whose pages were overwritten")
     func damagedPages() throws {
         let dir = temporaryDirectory()
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         for i in 0..<200 { try store.save(record("countdown-\(i)")) }
         let queue = try store.open()
         try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
@@ -105,7 +105,7 @@ struct StoreRefusalTests {
     @Test("a store written by a newer cdscript")
     func newerSchema() throws {
         let dir = temporaryDirectory()
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         try store.save(record("x"))
         let queue = try store.open()
         try queue.write { db in
@@ -119,7 +119,7 @@ struct StoreRefusalTests {
     @Test("a newer migration without a version number is refused too")
     func unknownMigration() throws {
         let dir = temporaryDirectory()
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         let queue = try store.open()
         try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9-future')") }
         try queue.close()
@@ -155,7 +155,7 @@ struct StoreRefusalTests {
     func unreadable() throws {
         guard getuid() != 0 else { return }
         let dir = temporaryDirectory()
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         try store.save(record("x"))
         chmod(store.path, 0)
         defer { chmod(store.path, 0o600) }
