@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "CLinux"),
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),
         // Adapter: countdowns kept across processes in SQLite (GRDB); only the executable and tests import it.
-        .target(name: "CountdownStore", dependencies: ["CountdownCore", "CLinux", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "SQLiteStore", dependencies: ["CountdownCore", "CLinux", .product(name: "GRDB", package: "GRDB.swift")]),
         // Adapter: countdowns shared across machines in Redis (hiredis), with a change feed.
         .target(name: "RedisStore", dependencies: ["CountdownCore", "CHiredis", "CLinux", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
@@ -107,7 +107,7 @@ let package = Package(
         .executableTarget(
             name: "cdscript",
             dependencies: [
-                "CountdownCore", "LuaHost", "EventLoop", "CountdownStore", "RedisStore", "ScriptTesting", "TerminalView",
+                "CountdownCore", "LuaHost", "EventLoop", "SQLiteStore", "RedisStore", "ScriptTesting", "TerminalView",
                 "CLinux", "CLuaShim", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -139,11 +139,13 @@ let package = Package(
         .testTarget(name: "CLinuxTests", dependencies: ["CLinux"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RedisTestServer"]),
-        .testTarget(name: "CountdownStoreTests", dependencies: ["CountdownStore", "CountdownCore", "EventLoop", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CountdownCore", "EventLoop", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Redis store against a real redis-server each suite starts on loopback and stops.
         // A real redis-server of a test's own, for the Redis tests of both suites below.
         .target(name: "RedisTestServer", path: "Tests/Support/RedisTestServer"),
         .testTarget(name: "RedisStoreTests", dependencies: ["RedisStore", "CountdownCore", "EventLoop", "RedisTestServer"]),
+        // What every store promises, checked on each of them: in memory, SQLite and Redis.
+        .testTarget(name: "StoreConformanceTests", dependencies: ["CountdownCore", "SQLiteStore", "RedisStore", "EventLoop", "RedisTestServer", .product(name: "GRDB", package: "GRDB.swift")]),
         // Runs the real binary against real stores: kill -9, SIGSTOP, clock jumps, bad files.
         .testTarget(name: "StoreFaultTests", dependencies: [.product(name: "GRDB", package: "GRDB.swift"), "RedisTestServer", "CountdownCore", "TerminalView"]),
         .testTarget(

@@ -32,7 +32,7 @@ public enum CountdownChanges: Equatable, Sendable {
 /// for Redis), and reports what changed when one of them is.
 ///
 /// The Lua host only sees this seam; it re-reads the countdowns it holds through
-/// `CountdownPersistence` and applies the difference. Changes a process made
+/// `CountdownStoreBackend` and applies the difference. Changes a process made
 /// itself are already applied: a feed may report them, and re-reading finds
 /// nothing to do.
 public protocol CountdownChangeFeed: AnyObject {

@@ -60,7 +60,7 @@ public protocol EndClaiming: AnyObject {
     func finishEndClaim(_ claim: EndClaim, owner: String, now: StoreInstant) throws -> Bool
 }
 
-extension EndClaiming where Self: CountdownPersistence {
+extension EndClaiming where Self: CountdownStoreBackend {
     /// Two transactions, for a store that has no transaction spanning both (Redis,
     /// whose claim is one atomic script of its own).
     public func recordEndAndClaim(id: String, record: ((inout StoredCountdown?) -> Void)?, fallbackEnd: Nanoseconds,

@@ -55,44 +55,4 @@ extension RedisCountdownStore {
         }
         return (all, unreadable)
     }
-
-    /// The listing in id order, a batch at a time. Redis keeps no order, so the
-    /// records are read (in pieces) and sorted first; the batches spare the
-    /// caller building its output for all of them at once.
-    public func forEachListed(batchSize: Int, _ body: (StoredCountdownListing) throws -> Bool) throws {
-        try StoredCountdownListing.batches(of: try listing(), size: batchSize, body)
-    }
-
-    /// What `cdscript clear` removes, found in one pass over the store (read in
-    /// pieces): the countdowns finished by `now` and the records that cannot be
-    /// read. Each is then removed by its own change, only if it still qualifies.
-    /// With nothing to clear, nothing is written.
-    public func clear(at now: StoreInstant) throws -> (finished: [String], unreadable: [UnreadableCountdown]) {
-        let shift = try shiftForOperation()
-        var finishedIDs: [String] = []
-        var unreadable: [UnreadableCountdown] = []
-        if let scanned = try scannedListing() {
-            cache = scanned.all
-            for record in scanned.all.values where RedisRecord.shifted(record, by: -shift).effectiveState(at: now) == .finished {
-                finishedIDs.append(record.id)
-            }
-            unreadable = scanned.unreadable
-        } else {
-            finishedIDs = cache.values.filter { RedisRecord.shifted($0, by: -shift).effectiveState(at: now) == .finished }.map(\.id)
-        }
-        var removed: [String] = []
-        for id in finishedIDs.sorted(by: { $0.precedesInBytes($1) }) {
-            let gone = try modify(id: id) { stored -> Bool in
-                guard let s = stored, s.effectiveState(at: now) == .finished else { return false }
-                stored = nil
-                return true
-            }
-            if gone { removed.append(id) }
-        }
-        var removedUnreadable: [UnreadableCountdown] = []
-        for record in unreadable.sorted(by: { $0.id.precedesInBytes($1.id) }) where try delete(id: record.id) {
-            removedUnreadable.append(record)
-        }
-        return (removed, removedUnreadable)
-    }
 }

@@ -1,6 +1,6 @@
 import CountdownCore
 
-/// What the Lua host asks of a store (`CountdownPersistence`): answered by the
+/// What the Lua host asks of a store (`CountdownStoreBackend`): answered by the
 /// server, or, offline and while queued changes are sent, from what this process
 /// last saw.
 extension RedisCountdownStore {
@@ -122,30 +122,6 @@ extension RedisCountdownStore {
             if attempts >= attemptsPerChange { throw gaveUp(changing: id) }
             shift = clock.wallShift()
         }
-    }
-
-    /// Removes every countdown that has finished by `now`; returns their ids.
-    /// Records that cannot be read are left (see `removeUnreadable`).
-    public func removeFinished(at now: StoreInstant) throws -> [String] {
-        var removed: [String] = []
-        for record in try listing().countdowns where record.effectiveState(at: now) == .finished {
-            let gone = try modify(id: record.id) { stored -> Bool in
-                guard let s = stored, s.effectiveState(at: now) == .finished else { return false }
-                stored = nil
-                return true
-            }
-            if gone { removed.append(record.id) }
-        }
-        return removed
-    }
-
-    /// Removes every record that cannot be read as a countdown; returns what was removed.
-    public func removeUnreadable() throws -> [UnreadableCountdown] {
-        var removed: [UnreadableCountdown] = []
-        for record in try listing().unreadable where try delete(id: record.id) {
-            removed.append(record)
-        }
-        return removed
     }
 
     /// Nothing is written that could not be read back.

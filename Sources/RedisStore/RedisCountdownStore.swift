@@ -33,7 +33,7 @@ import Foundation
 /// This file holds its state; the rest is in extensions: `+Persistence` (what the
 /// host asks of a store), `+Writing` (the script and the queue), `+Connection`
 /// (connecting, going offline, a server that lost its data) and `+Replay`.
-public final class RedisCountdownStore: CountdownPersistence {
+public final class RedisCountdownStore: CountdownStoreBackend {
     public let url: RedisURL
     let clock: ServerClock
     /// Milliseconds a command may take before the server counts as lost.

@@ -81,7 +81,7 @@ public final class TestRunner {
 
     /// `--state-dir`, `--store`: the store specs run against (each test under
     /// an id prefix of its own, TestStore.swift); nil gives each test a store in memory.
-    public var store: CountdownPersistence?
+    public var store: CountdownStoreBackend?
     /// The store of every test of this run (made on first use, from `store`).
     public private(set) lazy var testStore = TestStore(shared: store)
 

@@ -12,11 +12,11 @@ import Foundation
 /// jobs on one Redis) therefore never see each other's countdowns.
 public final class TestStore {
     /// The run's own store, or nil for one in memory per test.
-    let shared: CountdownPersistence?
+    let shared: CountdownStoreBackend?
     /// `cdscript-test/RUN/`: what every id of this run starts with in `shared`.
     public let runPrefix: String
     /// This test's store and id prefix.
-    private(set) var current: CountdownPersistence
+    private(set) var current: CountdownStoreBackend
     private(set) var prefix: String
     private var testNumber = 0
     /// Called with the spec's id after each change made through a `view`, with
@@ -24,7 +24,7 @@ public final class TestStore {
     var changed: (_ member: Int, _ id: String) -> Void = { _, _ in }
 
     /// `shared`: the run's store (nil: in memory); `runID` tells this run's ids apart.
-    public init(shared: CountdownPersistence?, runID: String = TestStore.newRunID()) {
+    public init(shared: CountdownStoreBackend?, runID: String = TestStore.newRunID()) {
         self.shared = shared
         runPrefix = "cdscript-test/\(runID)/"
         current = shared ?? InMemoryCountdownStore()
@@ -62,7 +62,7 @@ public final class TestStore {
     /// Removes every countdown whose id starts with `prefix`: what a run left in
     /// a real store. Returns why it could not, or nil.
     @discardableResult
-    public static func remove(prefix: String, from store: CountdownPersistence) -> String? {
+    public static func remove(prefix: String, from store: CountdownStoreBackend) -> String? {
         do {
             let listing = try store.listing()
             let ids = listing.countdowns.map(\.id) + listing.unreadable.filter(\.idIsText).map(\.id)
@@ -76,7 +76,7 @@ public final class TestStore {
     }
 
     /// The store as process `member` sees it.
-    func view(member: Int) -> CountdownPersistence {
+    func view(member: Int) -> CountdownStoreBackend {
         TestStoreView(owner: self, member: member)
     }
 
@@ -105,7 +105,7 @@ public final class TestStore {
 
 /// One process's door to the test's store: ids mapped to and from the test's
 /// prefix, and each change announced, so that the other processes follow it.
-private final class TestStoreView: CountdownPersistence {
+private final class TestStoreView: CountdownStoreBackend {
     let owner: TestStore
     let member: Int
 
@@ -114,7 +114,7 @@ private final class TestStoreView: CountdownPersistence {
         self.member = member
     }
 
-    var store: CountdownPersistence { owner.current }
+    var store: CountdownStoreBackend { owner.current }
 
     func load(id: String) throws -> StoredCountdown? {
         try store.load(id: owner.stored(id)).flatMap(owner.toSpec)

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 
 struct CancelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

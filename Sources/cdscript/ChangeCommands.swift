@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 
 /// `cdscript append ID DURATION`: moves a stored countdown's end later (or, with
 /// a negative DURATION, earlier), in one transaction on the stored record, as

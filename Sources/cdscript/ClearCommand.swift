@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 
 struct ClearCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

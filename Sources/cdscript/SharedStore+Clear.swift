@@ -1,15 +1,10 @@
 import CountdownCore
-import CountdownStore
-import RedisStore
 
-extension SQLiteSharedStore {
+extension SharedStore {
+    /// Removes the countdowns that have finished by `now` and the records that
+    /// cannot be read as countdowns; returns what was removed (`cdscript clear`).
+    /// Each store does it its own way (`CountdownStoreBackend.clear(at:)`).
     func clear(at now: StoreInstant) throws -> (finished: [String], unreadable: [UnreadableCountdown]) {
-        try store.clear(at: now)
-    }
-}
-
-extension RedisSharedStore {
-    func clear(at now: StoreInstant) throws -> (finished: [String], unreadable: [UnreadableCountdown]) {
-        try store.clear(at: now)
+        try persistence.clear(at: now)
     }
 }

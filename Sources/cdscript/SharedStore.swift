@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import RedisStore
 
 /// The store a command works on, whichever kind it is: the SQLite file of
@@ -9,7 +9,7 @@ protocol SharedStore: AnyObject {
     /// Where it is, for messages: a file path or a Redis URL without its password.
     var location: String { get }
     /// The countdowns, as the Lua host and the commands read and change them.
-    var persistence: CountdownPersistence { get }
+    var persistence: CountdownStoreBackend { get }
     /// False when nothing was ever stored there (read-only commands then create nothing).
     var exists: Bool { get }
     /// The instant stored countdowns are read at.
@@ -17,10 +17,6 @@ protocol SharedStore: AnyObject {
     /// A feed of the changes other processes make; its timers come from `timers`
     /// (the run loop that follows it).
     func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed
-    /// Removes the countdowns that have finished by `now` and the records that
-    /// cannot be read as countdowns, in one pass over the store; returns what was
-    /// removed (`cdscript clear`; see SharedStore+Clear.swift).
-    func clear(at now: StoreInstant) throws -> (finished: [String], unreadable: [UnreadableCountdown])
 
     /// The boot id a run stamps on the countdowns it stores: instants on this
     /// machine's boot clock are valid only until it reboots. Nil for a store that
@@ -48,13 +44,13 @@ extension SharedStore {
 
 /// The SQLite store of `--state-dir`.
 final class SQLiteSharedStore: SharedStore {
-    let store: CountdownStore
+    let store: SQLiteCountdownStore
     private var feed: SQLiteChangeWatcher?
 
-    init(_ store: CountdownStore) { self.store = store }
+    init(_ store: SQLiteCountdownStore) { self.store = store }
 
     var location: String { store.path }
-    var persistence: CountdownPersistence { store }
+    var persistence: CountdownStoreBackend { store }
     var exists: Bool { store.fileExists }
     func now() throws -> StoreInstant { storeNow() }
 
@@ -83,7 +79,7 @@ final class RedisSharedStore: SharedStore {
     }
 
     var location: String { store.url.description }
-    var persistence: CountdownPersistence { store }
+    var persistence: CountdownStoreBackend { store }
     var exists: Bool { true }
 
     /// Read on the local clocks; the store turns its server-clock instants into

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import Foundation
 import RedisStore
 
@@ -17,10 +17,10 @@ struct StoreOptions: ParsableArguments {
     var store: String?
 
     /// The store; nothing is opened or created until it is used.
-    func makeStore() -> CountdownStore { Self.makeStore(stateDir: stateDir) }
+    func makeStore() -> SQLiteCountdownStore { Self.makeStore(stateDir: stateDir) }
 
-    static func makeStore(stateDir: String?) -> CountdownStore {
-        CountdownStore(directory: StateDirectory.resolve(option: stateDir))
+    static func makeStore(stateDir: String?) -> SQLiteCountdownStore {
+        SQLiteCountdownStore(directory: StateDirectory.resolve(option: stateDir))
     }
 
     /// The Redis URL chosen by `--store`, else `CDSCRIPT_STORE`; nil for the SQLite store.

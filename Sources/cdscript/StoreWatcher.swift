@@ -1,5 +1,5 @@
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import TerminalView
 
 /// What `cdscript watch` knows of one id it shows.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import Foundation
 import RedisStore
 import ScriptTesting
@@ -13,7 +13,7 @@ import ScriptTesting
 extension TestCommand {
     /// The store the options name, opened (so that one that cannot be used ends
     /// the run before any test, exit 6), or nil for a store in memory per test.
-    func openIntegrationStore() throws -> CountdownPersistence? {
+    func openIntegrationStore() throws -> CountdownStoreBackend? {
         if let url = storeURL {
             let redisURL: RedisURL
             do {
@@ -37,7 +37,7 @@ extension TestCommand {
             return store
         }
         if let stateDir {
-            let store = CountdownStore(directory: stateDir)
+            let store = SQLiteCountdownStore(directory: stateDir)
             do {
                 try store.open()
             } catch {
@@ -51,7 +51,7 @@ extension TestCommand {
 
     /// Removes what the run left in `store` under its prefix (a test stopped by
     /// --no-keep-going, say); says so when it cannot.
-    func cleanUp(_ store: CountdownPersistence, runner: TestRunner) {
+    func cleanUp(_ store: CountdownStoreBackend, runner: TestRunner) {
         if let problem = TestStore.remove(prefix: runner.testStore.runPrefix, from: store) {
             printError("cdscript test: the countdowns this run stored under \(runner.testStore.runPrefix) could not be removed: \(problem)")
         }

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import EventLoop
 import Foundation
 import TerminalView

@@ -6,7 +6,7 @@ import Testing
 private let s = Time.nanosecondsPerSecond
 
 /// A store that counts what it is asked, by kind, and can fail every write.
-private final class CountingStore: CountdownPersistence {
+private final class CountingStore: CountdownStoreBackend {
     let inner = InMemoryCountdownStore()
     var calls: [String] = []
     var batches: [Int] = []
@@ -45,7 +45,7 @@ private final class Host {
     let host: LuaHost
     var errors: [String] = []
 
-    init(store: CountdownPersistence) {
+    init(store: CountdownStoreBackend) {
         scheduler = Scheduler(clock: clock)
         host = LuaHost(scheduler: scheduler)
         host.store.persistence = store

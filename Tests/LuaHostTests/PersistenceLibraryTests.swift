@@ -6,7 +6,7 @@ import Testing
 private let s = Time.nanosecondsPerSecond
 
 /// A store that logs every operation, so tests can see what was committed and when.
-private final class LoggingStore: CountdownPersistence {
+private final class LoggingStore: CountdownStoreBackend {
     let inner = InMemoryCountdownStore()
     var log: [String] = []
     var failure: String?
@@ -35,7 +35,7 @@ private final class Process {
     let host: LuaHost
     var errors: [String] = []
 
-    init(store: CountdownPersistence?, boot: Nanoseconds = 100 * s, wall: Nanoseconds = 1_800_000_000 * s, bootID: String? = "boot-A") {
+    init(store: CountdownStoreBackend?, boot: Nanoseconds = 100 * s, wall: Nanoseconds = 1_800_000_000 * s, bootID: String? = "boot-A") {
         clock = VirtualClock(boot: boot, wall: wall)
         scheduler = Scheduler(clock: clock)
         host = LuaHost(scheduler: scheduler)

@@ -12,7 +12,7 @@ private final class Follower {
     let scheduler: Scheduler
     let host: LuaHost
 
-    init(store: CountdownPersistence) {
+    init(store: CountdownStoreBackend) {
         scheduler = Scheduler(clock: clock)
         host = LuaHost(scheduler: scheduler)
         host.store.persistence = store

@@ -45,20 +45,4 @@ struct RedisIDBytesTests: RedisSuite {
         #expect(try other.delete(id: nfc))
         #expect(try other.load(id: nfd) != nil)
     }
-
-    @Test("the change feed reports NFC and NFD apart")
-    func feedKeepsThemApart() throws {
-        let store = try store()
-        let feed = RedisChangeFeed(store: try self.store(), timer: try LoopTimer())
-        try store.save(record(nfc, seconds: 1))
-        try store.save(record(nfd, seconds: 1))
-        var seen: Set<CountdownID> = []
-        let deadline = Date().addingTimeInterval(2)
-        while seen.count < 2 && Date() < deadline {
-            var fds = feed.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), 100)
-            if case .ids(let ids) = feed.drain() { seen.formUnion(ids) }
-        }
-        #expect(seen == [CountdownID(nfc), CountdownID(nfd)])
-    }
 }

@@ -20,27 +20,6 @@ struct RedisOvertimeTests: RedisSuite {
                         bootID: nil, bootDeadline: nil, updatedAt: t.wall - 60 * s, overtime: true)
     }
 
-    @Test("an overtime record round-trips past its end, running and paused, and another connection sees the same +time")
-    func roundTrip() throws {
-        let store = try store()
-        let t = now
-        var paused = overtime("paused", at: t)
-        let didPause = paused.pause(at: t)
-        #expect(didPause)
-        try store.save(overtime("running", at: t))
-        try store.save(paused)
-        try store.save(record("plain", seconds: 60, now: t))
-        let other = try self.store()
-        let running = try #require(try other.load(id: "running"))
-        #expect(running.overtime && running.isPastEnd(at: t))
-        // Instants pass through the measured offset to the server's clock.
-        #expect(abs(running.timeLeft(at: t) + 25 * s) < s / 10)
-        let pausedBack = try #require(try other.load(id: "paused"))
-        #expect(pausedBack.overtime && pausedBack.pausedRemaining == paused.pausedRemaining)
-        #expect(try other.load(id: "plain")?.overtime == false)
-        #expect(try other.removeFinished(at: t).isEmpty, "past its end, an overtime countdown is not garbage until cancelled")
-    }
-
     @Test("only an overtime record has the 9th field; an 8-field record, as older builds write, reads as not overtime")
     func encoding() throws {
         let store = try store()

@@ -5,10 +5,6 @@ import RedisTestServer
 import Testing
 
 private let s = Time.nanosecondsPerSecond
-private let longest = CountdownRange.longestDuration
-
-/// Mutating calls cannot sit inside #expect.
-private func did(_ change: () -> Bool) -> Bool { change() }
 
 @Suite("The Redis store is as strict as the SQLite store: one range, bad records named and removable", .serialized)
 struct RedisRangeTests: RedisSuite {
@@ -19,57 +15,6 @@ struct RedisRangeTests: RedisSuite {
     func started(_ id: String, _ length: Nanoseconds, at now: StoreInstant, kind: StoredCountdown.Kind = .duration) -> StoredCountdown {
         StoredCountdown(id: id, state: .running, kind: kind, wallDeadline: now.wall + length, every: s, total: length,
                         bootID: nil, bootDeadline: nil, updatedAt: now.wall)
-    }
-
-    @Test("the extremes round-trip: the longest countdown from now, a deadline a second before the latest instant, appends adding up to the bound, a paused one")
-    func extremesRoundTrip() throws {
-        let store = try store()
-        let t = now
-        var latest = started("latest", s, at: t, kind: .wall)
-        // The server's clock may be ahead of this one by the offset's error: a second of room.
-        latest.wallDeadline = CountdownRange.latestInstant - s
-        var paused = started("paused", longest, at: t)
-        #expect(did { paused.pause(at: t) })
-        for record in [started("longest", longest, at: t), latest, paused, started("grown", 60 * s, at: t)] {
-            try store.save(record)
-        }
-        // Up to a second short of the bound: instants pass through the measured
-        // offset to the server's clock, whose error (a few ms under load) moves
-        // the time left by as much.
-        let target = longest - s
-        for _ in 0..<4 {
-            try store.modify(id: "grown") { record in
-                guard var r = record else { return }
-                let step = min(longest / 4, target - r.total)
-                #expect(r.appendRefusal(step, at: t) == nil)
-                #expect(did { r.append(step, at: t) })
-                record = r
-            }
-        }
-        let refusal = try store.modify(id: "grown") { $0?.appendRefusal(2 * s, at: t) }
-        #expect((refusal ?? nil)?.contains(CountdownRange.longestText) == true)
-
-        // Read back by another connection, as another process would.
-        let other = try self.store()
-        let listing = try other.listing()
-        #expect(listing.unreadable.isEmpty, "\(listing.unreadable)")
-        let byID = Dictionary(uniqueKeysWithValues: listing.countdowns.map { ($0.id, $0) })
-        #expect(byID["grown"]?.total == target)
-        #expect(byID["longest"]?.total == longest)
-        #expect(byID["paused"]?.pausedRemaining == longest)
-        #expect(abs((byID["latest"]?.wallDeadline ?? 0) - latest.wallDeadline) < 1_000_000_000)
-        #expect(abs((byID["longest"]?.wallDeadline ?? 0) - (t.wall + longest)) < 1_000_000_000)
-    }
-
-    @Test("a record beyond the range is never written")
-    func beyondNotWritten() throws {
-        let store = try store()
-        var late = started("late", s, at: now, kind: .wall)
-        late.wallDeadline = CountdownRange.latestInstant + s
-        #expect {
-            try store.save(late)
-        } throws: { "\($0)".contains("wall_deadline") }
-        #expect(try server.cli("HEXISTS", "cdscript:countdowns", "late") == "0")
     }
 
     /// Records another writer might leave: values near ±2^63, of the wrong type, the wrong shape.
@@ -94,7 +39,7 @@ struct RedisRangeTests: RedisSuite {
         } throws: { ($0 as? StoredValueError)?.field == field }
     }
 
-    @Test("bad records: listing skips and names each, load and modify fail naming it, delete and removeUnreadable remove them; the good one stays")
+    @Test("bad records: listing skips and names each, load and modify fail naming it, delete and clear remove them; the good one stays")
     func badRecordsNamedAndRemovable() throws {
         let store = try store()
         try store.save(started("good", 60 * s, at: now))
@@ -117,20 +62,8 @@ struct RedisRangeTests: RedisSuite {
         #expect(try store.load(id: "good")?.total == 61 * s)
 
         #expect(try store.delete(id: "max"))
-        let removed = try store.removeUnreadable()
+        let removed = try store.clear(at: now).unreadable
         #expect(Set(removed.map(\.id)) == Set(Self.badRecords.map(\.0)).subtracting(["max"]))
         #expect(try store.list().map(\.id) == ["good"])
-    }
-
-    @Test("removeFinished skips bad records instead of failing")
-    func clearSkipsBadRecords() throws {
-        let store = try store()
-        let t = now
-        var done = started("done", s, at: t)
-        done.state = .finished
-        try store.save(done)
-        _ = try server.cli("HSET", "cdscript:countdowns", "max", Self.badRecords[0].1)
-        #expect(try store.removeFinished(at: t) == ["done"])
-        #expect(try server.cli("HEXISTS", "cdscript:countdowns", "max") == "1")
     }
 }

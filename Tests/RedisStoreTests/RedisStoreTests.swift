@@ -25,43 +25,6 @@ struct RedisStoreTests: RedisSuite {
         #expect(throws: RedisURL.Invalid.self) { try RedisURL("http://h") }
     }
 
-    @Test("save, load, list, modify and delete round-trip; every change is published on the store's channel")
-    func roundTrip() throws {
-        let s = try store()
-        let feed = RedisChangeFeed(store: s, timer: try LoopTimer())
-        let t = now
-        try s.save(record("a", seconds: 60, now: t))
-        let loaded = try #require(try s.load(id: "a"))
-        #expect(abs(loaded.wallDeadline - (t.wall + 60_000_000_000)) < 1_000_000, "within the clock offset's error")
-        #expect(loaded.bootID == nil)
-        try s.modify(id: "a") { $0?.append(5_000_000_000, at: t) }
-        #expect(try s.load(id: "a")?.total == 65_000_000_000)
-        #expect(try s.list().map(\.id) == ["a"])
-        #expect(try s.delete(id: "a"))
-        #expect(try !s.delete(id: "a"))
-        #expect(try s.load(id: "a") == nil)
-        var seen: Set<CountdownID> = []
-        let deadline = Date().addingTimeInterval(2)
-        while !seen.contains("a") && Date() < deadline {
-            var fds = feed.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            _ = poll(&fds, nfds_t(fds.count), 100)
-            if case .ids(let ids) = feed.drain() { seen.formUnion(ids) }
-        }
-        #expect(seen == ["a"])
-    }
-
-    @Test("concurrent appends from several connections add up: none is lost")
-    func concurrentAppendsAddUp() throws {
-        let first = try store()
-        try first.save(record("c", seconds: 100, now: now))
-        let writers = 6, each = 40
-        DispatchQueue.concurrentPerform(iterations: writers) { _ in
-            let s = try! store()
-            for _ in 0..<each { try! s.modify(id: "c") { $0?.append(1_000_000_000, at: now) } }
-        }
-        #expect(try first.load(id: "c")?.total == Int64(100 + writers * each) * 1_000_000_000)
-    }
-
     @Test("the server clock: offset from the boot clock, measured with the round trip; instants stored on the server's clock")
     func serverClock() throws {
         let s = try store()

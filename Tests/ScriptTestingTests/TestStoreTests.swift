@@ -163,7 +163,7 @@ struct TestStoreTests {
     @Test("with a store of the run's own, each test works under a prefix the spec never sees, removed after it")
     func sharedStorePrefix() throws {
         let shared = InMemoryCountdownStore()
-        try shared.save(StoredCountdown(id: "a", state: .running, kind: .duration, wallDeadline: 1, every: 1, total: 1, bootID: nil, bootDeadline: nil, updatedAt: 0))
+        try shared.save(StoredCountdown(id: "a", state: .running, kind: .duration, wallDeadline: 1, every: Time.nanosecondsPerSecond, total: 1, bootID: nil, bootDeadline: nil, updatedAt: 0))
         let runner = TestRunner()
         runner.store = shared
         let path = try Fixture.write("""
@@ -178,7 +178,7 @@ struct TestStoreTests {
               assert(countdown.fetch("a") == nil, "saw the last test's countdown")
             end)
             """)
-        final class Spy: CountdownPersistence {
+        final class Spy: CountdownStoreBackend {
             let inner: InMemoryCountdownStore
             var savedIDs: [String] = []
             init(_ inner: InMemoryCountdownStore) { self.inner = inner }

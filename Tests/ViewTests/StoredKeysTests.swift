@@ -4,7 +4,7 @@ import TerminalView
 
 /// A store that remembers every removal: a restart must never remove the
 /// countdown, even for a moment (a follower would end it, cancelled).
-final class RemovalRecordingStore: CountdownPersistence {
+final class RemovalRecordingStore: CountdownStoreBackend {
     let inner = InMemoryCountdownStore()
     var removals: [String] = []
 

@@ -18,7 +18,7 @@ public final class StoreBinding {
     let scheduler: Scheduler
     /// Where `persist = true` countdowns are kept; nil: persistence is unavailable
     /// in this host.
-    public var persistence: CountdownPersistence?
+    public var persistence: CountdownStoreBackend?
     /// The current boot's id, stored with boot-clock deadlines.
     public var bootID: String?
     /// Distinct store failures so far; the run ends non-zero when there were any.

@@ -17,7 +17,7 @@ extension StoreBinding {
     }
 
     /// The store, or nil after reporting why there is none.
-    func configuredStore() -> CountdownPersistence? {
+    func configuredStore() -> CountdownStoreBackend? {
         if persistence == nil { reportError("no countdown store is configured for this run") }
         return persistence
     }
@@ -25,7 +25,7 @@ extension StoreBinding {
     /// Runs one store operation; a failure is reported (once per distinct message)
     /// and turned into nil.
     @discardableResult
-    func withStore<T>(_ body: (CountdownPersistence) throws -> T) -> T? {
+    func withStore<T>(_ body: (CountdownStoreBackend) throws -> T) -> T? {
         // What the running callback started is written first: nothing reads around it.
         if !heldSaves.isEmpty { writeHeldSaves() }
         guard let store = configuredStore() else { return nil }

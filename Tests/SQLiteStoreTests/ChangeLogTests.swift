@@ -1,5 +1,5 @@
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import EventLoop
 import Foundation
 import GRDB
@@ -27,10 +27,10 @@ struct ChangeLogTests {
     @Test("one change elsewhere costs a follower of 5,000 countdowns one change-log entry and no countdown row")
     func oneChangeReadsOneEntry() throws {
         let dir = temporaryDirectory()
-        let mine = CountdownStore(directory: dir)
+        let mine = SQLiteCountdownStore(directory: dir)
         try mine.saveAll(many(5_000))
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
-        let other = CountdownStore(directory: dir)
+        let other = SQLiteCountdownStore(directory: dir)
         let before = mine.rowsRead
         try other.modify(id: "s17") { $0?.total += 1 }
         #expect(firstChange(watcher) == .ids(["s17"]))
@@ -40,11 +40,11 @@ struct ChangeLogTests {
     @Test("changes made elsewhere are named together, deletions included, and this store's own are left out")
     func severalChanges() throws {
         let dir = temporaryDirectory()
-        let mine = CountdownStore(directory: dir)
+        let mine = SQLiteCountdownStore(directory: dir)
         try mine.saveAll(many(10))
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         try mine.save(record("mine"))
-        let other = CountdownStore(directory: dir)
+        let other = SQLiteCountdownStore(directory: dir)
         try other.saveAll([record("new"), record("s1")])
         #expect(try other.delete(id: "s2"))
         var seen = CountdownChanges.none
@@ -56,10 +56,10 @@ struct ChangeLogTests {
     @Test("a follower more than the log's window behind is told to re-read what it holds")
     func fellBehind() throws {
         let dir = temporaryDirectory()
-        let mine = CountdownStore(directory: dir)
+        let mine = SQLiteCountdownStore(directory: dir)
         try mine.save(record("a"))
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
-        let other = CountdownStore(directory: dir)
+        let other = SQLiteCountdownStore(directory: dir)
         try other.saveAll(many(Int(ChangeLog.window) + 1))
         #expect(firstChange(watcher) == .unknown)
         try other.modify(id: "a") { $0?.total += 1 }
@@ -69,7 +69,7 @@ struct ChangeLogTests {
     @Test("the log keeps its last entries only")
     func logIsBounded() throws {
         let dir = temporaryDirectory()
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         try store.saveAll(many(Int(ChangeLog.window) + 500))
         try store.save(record("x"))
         let count = try store.open().read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM countdown_change") }
@@ -78,7 +78,7 @@ struct ChangeLogTests {
 
     @Test("saveAll stores every record in one transaction, or none")
     func saveAllIsAllOrNothing() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
+        let store = SQLiteCountdownStore(directory: temporaryDirectory())
         try store.saveAll(many(3))
         var bad = record("bad")
         bad.total = -1
@@ -93,8 +93,8 @@ struct IntegrityCheckTests {
     @Test("opening a current store reads no row and checks nothing; a change reads one row")
     func noCheckAtOpen() throws {
         let dir = temporaryDirectory()
-        try CountdownStore(directory: dir).saveAll(many(2_000))
-        let store = CountdownStore(directory: dir)
+        try SQLiteCountdownStore(directory: dir).saveAll(many(2_000))
+        let store = SQLiteCountdownStore(directory: dir)
         try store.modify(id: "s5") { $0?.total += 1 }
         #expect(store.integrityChecks == 0)
         #expect(store.rowsRead == 1)
@@ -104,11 +104,11 @@ struct IntegrityCheckTests {
     func checkedBeforeMigration() throws {
         let dir = temporaryDirectory()
         try writeSchemaV1Store(in: dir, holding: [record("old")])
-        let old = CountdownStore(directory: dir)
+        let old = SQLiteCountdownStore(directory: dir)
         #expect(try old.load(id: "old") == record("old"))
         #expect(old.integrityChecks == 1)
         try old.save(record("new"))
-        let reopened = CountdownStore(directory: dir)
+        let reopened = SQLiteCountdownStore(directory: dir)
         #expect(try reopened.list().map(\.id) == ["new", "old"])
         #expect(reopened.integrityChecks == 0)
         let version = try reopened.open().read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }

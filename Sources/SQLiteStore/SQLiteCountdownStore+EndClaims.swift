@@ -19,7 +19,7 @@ enum EndClaimTable {
 /// End claims in SQLite: each one transaction (IMMEDIATE, as every write here),
 /// the claim itself one conditional UPDATE ... WHERE claimed_by IS NULL, so
 /// that of any number of processes exactly one sees it change a row.
-extension CountdownStore: EndClaiming {
+extension SQLiteCountdownStore: EndClaiming {
     public func recordEndAndClaim(id: String, record: ((inout StoredCountdown?) -> Void)?, fallbackEnd: Nanoseconds,
                                   owner: String, lease: Nanoseconds, now: StoreInstant) throws -> (end: Nanoseconds, outcome: EndClaimOutcome) {
         try access { db in

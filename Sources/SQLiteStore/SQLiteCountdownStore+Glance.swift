@@ -17,7 +17,7 @@ import GRDB
 /// open migrates; a newer one; a file that is not a store; damage; contention)
 /// falls back to `listing()`, which opens the store fully and reports problems as
 /// every command does: the outcome is the same, only the ordinary case is cheaper.
-extension CountdownStore {
+extension SQLiteCountdownStore {
     /// Every stored countdown, as `listing()` reads them, the cheapest way (see above).
     public func glance() throws -> StoredCountdownListing {
         // Open already (this process writes too), missing or empty: `listing()` knows best.

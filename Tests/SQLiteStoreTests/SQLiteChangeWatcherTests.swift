@@ -1,6 +1,6 @@
 import CountdownCore
 import EventLoop
-import CountdownStore
+import SQLiteStore
 import Foundation
 import Testing
 
@@ -36,12 +36,12 @@ struct SQLiteChangeWatcherTests {
     @Test("another connection's commit is reported; this store's own commits are not")
     func othersNotOwn() throws {
         let dir = temporaryDirectory()
-        let mine = CountdownStore(directory: dir)
+        let mine = SQLiteCountdownStore(directory: dir)
         try mine.save(record("a"))
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         try mine.save(record("b"))
         #expect(changes(watcher, within: 0.8) == .none, "its own write")
-        let other = CountdownStore(directory: dir)
+        let other = SQLiteCountdownStore(directory: dir)
         try other.modify(id: "a") { $0?.total += 1 }
         #expect(changes(watcher) == .ids(["a"]), "only what changed, not this store's own write")
         #expect(changes(watcher, within: 0.8) == .none, "nothing more after the change was seen")
@@ -56,11 +56,11 @@ struct SQLiteChangeWatcherTests {
         let dir = temporaryDirectory()
         do {
             // Written and closed by an earlier run: its last connection removed the `-wal`.
-            let earlier = CountdownStore(directory: dir)
+            let earlier = SQLiteCountdownStore(directory: dir)
             try earlier.save(record("a"))
         }
         #expect(!FileManager.default.fileExists(atPath: dir + "/state.sqlite-wal"))
-        let mine = CountdownStore(directory: dir)
+        let mine = SQLiteCountdownStore(directory: dir)
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         #expect(!mine.hasOpened)
         #expect(!FileManager.default.fileExists(atPath: dir + "/state.sqlite-wal"), "the watcher opened the store")
@@ -69,7 +69,7 @@ struct SQLiteChangeWatcherTests {
         #expect(wakes(watcher, within: 0.7) == 0, "opening the store woke the watcher")
         try mine.save(record("b"))
         #expect(changes(watcher, within: 0.8) == .none, "its own open and write")
-        let other = CountdownStore(directory: dir)
+        let other = SQLiteCountdownStore(directory: dir)
         try other.modify(id: "a") { $0?.total += 1 }
         #expect(changes(watcher) == .ids(["a"]))
     }
@@ -77,9 +77,9 @@ struct SQLiteChangeWatcherTests {
     @Test("a commit from elsewhere before this process ever opened the store is reported")
     func changeBeforeFirstUse() throws {
         let dir = temporaryDirectory()
-        let other = CountdownStore(directory: dir)
+        let other = SQLiteCountdownStore(directory: dir)
         try other.save(record("a"))
-        let mine = CountdownStore(directory: dir)
+        let mine = SQLiteCountdownStore(directory: dir)
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         try other.modify(id: "a") { $0?.total += 1 }
         #expect(changes(watcher) == .unknown, "nothing was seen before it: what changed since cannot be told")
@@ -90,10 +90,10 @@ struct SQLiteChangeWatcherTests {
     @Test("a store whose directory does not exist yet is reported when another process creates it")
     func directoryCreatedLater() throws {
         let root = temporaryDirectory()
-        let mine = CountdownStore(directory: root + "/x/y")
+        let mine = SQLiteCountdownStore(directory: root + "/x/y")
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         #expect(!FileManager.default.fileExists(atPath: root))
-        let other = CountdownStore(directory: root + "/x/y")
+        let other = SQLiteCountdownStore(directory: root + "/x/y")
         try other.save(record("late"))
         #expect(changes(watcher, within: 1.5) == .unknown)
         #expect(try mine.load(id: "late") != nil)
@@ -104,12 +104,12 @@ struct SQLiteChangeWatcherTests {
         let root = temporaryDirectory()
         let dir = root + "/state"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let mine = CountdownStore(directory: dir)
+        let mine = SQLiteCountdownStore(directory: dir)
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         #expect(rename(dir, root + "/state.old") == 0)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
         #expect(changes(watcher, within: 0.3) == .none, "an empty folder is no change")
-        let other = CountdownStore(directory: dir)
+        let other = SQLiteCountdownStore(directory: dir)
         try other.save(record("new"))
         #expect(changes(watcher) == .unknown)
     }
@@ -120,12 +120,12 @@ struct SQLiteChangeWatcherTests {
         let dir = root + "/state"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         try "not a folder".write(toFile: dir, atomically: false, encoding: .utf8)
-        let mine = CountdownStore(directory: dir)
+        let mine = SQLiteCountdownStore(directory: dir)
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
         try "still not".write(toFile: dir, atomically: false, encoding: .utf8)
         #expect(wakes(watcher, within: 0.3) == 0, "writes to the file woke the watcher")
         try FileManager.default.removeItem(atPath: dir)
-        let other = CountdownStore(directory: dir)
+        let other = SQLiteCountdownStore(directory: dir)
         try other.save(record("new"))
         #expect(changes(watcher) == .unknown)
     }
@@ -133,17 +133,17 @@ struct SQLiteChangeWatcherTests {
     @Test("a commit made by another tool (no signal file) is still seen, through the re-checks")
     func foreignWriter() throws {
         let dir = temporaryDirectory()
-        let mine = CountdownStore(directory: dir)
+        let mine = SQLiteCountdownStore(directory: dir)
         try mine.save(record("a"))
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
-        try FileManager.default.removeItem(atPath: dir + "/" + CountdownStore.changeSignalName)
+        try FileManager.default.removeItem(atPath: dir + "/" + SQLiteCountdownStore.changeSignalName)
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
         sqlite.arguments = [dir + "/state.sqlite", "UPDATE countdown SET total = total + 1 WHERE id = 'a'"]
         try sqlite.run()
         sqlite.waitUntilExit()
         #expect(sqlite.terminationStatus == 0)
-        #expect(!FileManager.default.fileExists(atPath: dir + "/" + CountdownStore.changeSignalName))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/" + SQLiteCountdownStore.changeSignalName))
         #expect(changes(watcher) == .ids(["a"]), "the change log's triggers log every writer")
     }
 }

@@ -21,7 +21,7 @@ import GRDB
 ///   without "database is locked" errors.
 /// - The file is created with mode 0600 (SQLite gives its -wal and -shm files the
 ///   same), new directories with 0700.
-public final class CountdownStore: CountdownPersistence {
+public final class SQLiteCountdownStore: CountdownStoreBackend {
     public let directory: String
     public let path: String
     /// How long a write waits for another process's transaction.
@@ -33,7 +33,7 @@ public final class CountdownStore: CountdownPersistence {
     public internal(set) var rowsRead = 0
     /// Whole-file integrity checks (`PRAGMA quick_check`) run so far.
     public internal(set) var integrityChecks = 0
-    /// The SQL statements `glance()` ran (CountdownStore+Glance.swift).
+    /// The SQL statements `glance()` ran (SQLiteCountdownStore+Glance.swift).
     public let glanceCounter = GlanceCounter()
     /// The last change-log entry this process has accounted for, once a change
     /// watcher follows the store (`ChangeLog.swift`); nil: nobody follows.
@@ -72,7 +72,7 @@ public final class CountdownStore: CountdownPersistence {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_size == 0
     }
 
-    // MARK: CountdownPersistence
+    // MARK: CountdownStoreBackend
 
     public func load(id: String) throws -> StoredCountdown? {
         try checkID(id)
@@ -157,39 +157,6 @@ public final class CountdownStore: CountdownPersistence {
                 try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
             }
             return result
-        }
-    }
-
-    /// Removes every countdown that has finished by `now`, including running ones
-    /// whose end passed while no process ran them. Returns their ids. Rows that
-    /// cannot be read are left (see `removeUnreadable`).
-    public func removeFinished(at now: StoreInstant) throws -> [String] {
-        if isUnopenedEmptyFile { return [] }
-        return try access { db in
-            let finished = try self.readAll(db).countdowns
-                .filter { $0.effectiveState(at: now) == .finished }.map(\.id)
-            for id in finished {
-                try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
-            }
-            return finished
-        }
-    }
-
-    /// Removes every row that cannot be read as a countdown (by its rowid: an id
-    /// that is not text cannot be named). Returns what was removed.
-    public func removeUnreadable() throws -> [UnreadableCountdown] {
-        if isUnopenedEmptyFile { return [] }
-        return try access { db in
-            var removed: [UnreadableCountdown] = []
-            for row in try Row.fetchAll(db, sql: "SELECT rowid AS cdscript_rowid, * FROM countdown ORDER BY id") {
-                do {
-                    _ = try StoredCountdown(row: row, path: path)
-                } catch let error as StoreError {
-                    try db.execute(sql: "DELETE FROM countdown WHERE rowid = ?", arguments: [row["cdscript_rowid"] as Int64])
-                    if let unreadable = error.unreadable { removed.append(unreadable) }
-                }
-            }
-            return removed
         }
     }
 

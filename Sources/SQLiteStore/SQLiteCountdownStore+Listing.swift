@@ -3,7 +3,7 @@ import GRDB
 
 /// Reading every countdown without holding them all: `cdscript list` streams
 /// them, and `cdscript clear` looks for what to remove before it writes anything.
-extension CountdownStore {
+extension SQLiteCountdownStore {
     /// Every row in id order, a batch at a time, from one read transaction (a
     /// consistent picture, which in WAL mode never waits for a writer nor holds
     /// one up). Rows come from a cursor: a batch is all that is held.

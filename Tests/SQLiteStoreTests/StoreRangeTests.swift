@@ -1,14 +1,10 @@
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import Foundation
 import GRDB
 import Testing
 
 private let s = Time.nanosecondsPerSecond
-
-/// Mutating calls cannot sit inside #expect.
-private func did(_ change: () -> Bool) -> Bool { change() }
-private let longest = CountdownRange.longestDuration
 
 /// The present as the commands read it.
 private func currentInstant() -> StoreInstant {
@@ -24,58 +20,10 @@ private func started(_ id: String, _ length: Nanoseconds, at now: StoreInstant, 
 
 @Suite("The SQLite store keeps every value the range allows and names every row it cannot read")
 struct StoreRangeTests {
-    @Test("the extremes round-trip: the longest countdown from now, the latest deadline, appends adding up to the bound, a paused one")
-    func extremesRoundTrip() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
-        let now = currentInstant()
-        var latest = started("latest", s, at: now, kind: .wall)
-        latest.wallDeadline = CountdownRange.latestInstant
-        var paused = started("paused", longest, at: now)
-        #expect(did { paused.pause(at: now) })
-        let records = [started("longest", longest, at: now), latest, paused, started("grown", 60 * s, at: now)]
-        for record in records { try store.save(record) }
-        // Appends from now up to the longest length, as `cdscript append` makes them.
-        for _ in 0..<4 {
-            try store.modify(id: "grown") { record in
-                guard var r = record else { return }
-                let step = min(longest / 4, longest - r.total)
-                #expect(r.appendRefusal(step, at: now) == nil)
-                #expect(did { r.append(step, at: now) })
-                record = r
-            }
-        }
-        let refused = try store.modify(id: "grown") { $0?.appendRefusal(1, at: now) }
-        #expect((refused ?? nil)?.contains(CountdownRange.longestText) == true)
 
-        let listing = try store.listing()
-        #expect(listing.unreadable.isEmpty)
-        #expect(listing.countdowns.map(\.id) == ["grown", "latest", "longest", "paused"])
-        let grown = try #require(try store.load(id: "grown"))
-        #expect(grown.total == longest)
-        for record in records where record.id != "grown" {
-            #expect(try store.load(id: record.id) == record)
-        }
-        // And a fresh process (a new connection) reads the same.
-        #expect(try CountdownStore(directory: store.directory).list() == listing.countdowns)
-    }
-
-    @Test("a record beyond the range is never written: the error names the field and the bound")
-    func beyondNotWritten() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
-        var late = started("late", s, at: currentInstant(), kind: .wall)
-        late.wallDeadline = CountdownRange.latestInstant + 1
-        #expect {
-            try store.save(late)
-        } throws: { "\($0)".contains("wall_deadline") && "\($0)".contains(CountdownRange.latestInstantText) }
-        try store.save(started("ok", s, at: currentInstant()))
-        let result: Void? = try? store.modify(id: "ok") { $0?.total = longest + 1 }
-        #expect(result == nil)
-        #expect(try store.load(id: "ok")?.total == s)
-    }
-
-    @Test("a row beyond the range is named, skipped by listing, removable by delete and removeUnreadable")
+    @Test("a row beyond the range is named, skipped by listing, removed by delete and clear; the file and the column are named")
     func badRowNamedAndRemovable() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
+        let store = SQLiteCountdownStore(directory: temporaryDirectory())
         let now = currentInstant()
         for id in ["a", "b", "c"] { try store.save(started(id, 60 * s, at: now)) }
         let queue = try DatabaseQueue(path: store.path)
@@ -97,7 +45,7 @@ struct StoreRangeTests {
         #expect(throws: StoreError.self) { try store.list() }
 
         #expect(try store.delete(id: "a"))
-        #expect(try store.removeUnreadable().map(\.id) == ["c"])
+        #expect(try store.clear(at: now).unreadable.map(\.id) == ["c"])
         #expect(try store.list().map(\.id) == ["b"])
     }
 
@@ -108,10 +56,10 @@ struct StoreRangeTests {
         let path = StateDirectory.storePath(in: dir)
         let bytes = Data(repeating: 0x53, count: size)
         try bytes.write(to: URL(fileURLWithPath: path))
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         #expect(throws: StoreError.self) { try store.listing() }
         #expect(throws: StoreError.self) { try store.load(id: "x") }
-        #expect(throws: StoreError.self) { try CountdownStore(directory: dir).save(record("x")) }
+        #expect(throws: StoreError.self) { try SQLiteCountdownStore(directory: dir).save(record("x")) }
         #expect(contents(path) == bytes)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
     }
@@ -122,10 +70,10 @@ struct StoreRangeTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let path = StateDirectory.storePath(in: dir)
         FileManager.default.createFile(atPath: path, contents: Data())
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         #expect(try store.listing().countdowns.isEmpty)
         #expect(try store.load(id: "x") == nil)
-        #expect(try store.removeFinished(at: currentInstant()).isEmpty)
+        #expect(try store.clear(at: currentInstant()).finished.isEmpty)
         #expect(contents(path) == Data())
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
         try store.save(record("x"))
@@ -139,7 +87,7 @@ struct StoreRangeTests {
         let file = root + "/state"
         FileManager.default.createFile(atPath: file, contents: Data("not a folder".utf8))
         for dir in [file, file + "/below"] {
-            let store = CountdownStore(directory: dir)
+            let store = SQLiteCountdownStore(directory: dir)
             #expect(store.fileExists, "\(dir)")
             #expect {
                 try store.listing()

@@ -20,7 +20,7 @@ public enum ChangeLog {
     public static let largestReport = 2_000
 }
 
-extension CountdownStore {
+extension SQLiteCountdownStore {
     /// The last entry of the change log, 0 when it is empty.
     static func lastChange(_ db: Database) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM countdown_change")) ?? 0

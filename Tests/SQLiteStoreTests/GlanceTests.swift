@@ -1,5 +1,5 @@
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import Foundation
 import GRDB
 import Testing
@@ -11,7 +11,7 @@ struct GlanceTests {
     /// A store holding `count` countdowns, written and closed by another store object.
     private func filled(_ count: Int) throws -> String {
         let dir = temporaryDirectory()
-        let writer = CountdownStore(directory: dir)
+        let writer = SQLiteCountdownStore(directory: dir)
         try writer.saveAll((0..<count).map { record("countdown-\($0)", seconds: Int64(60 + $0)) })
         try writer.open().close()
         return dir
@@ -22,9 +22,9 @@ struct GlanceTests {
         var statements: [Int] = []
         for count in [1, 1000] {
             let dir = try filled(count)
-            let store = CountdownStore(directory: dir)
+            let store = SQLiteCountdownStore(directory: dir)
             let glanced = try store.glance()
-            #expect(glanced == (try CountdownStore(directory: dir).listing()))
+            #expect(glanced == (try SQLiteCountdownStore(directory: dir).listing()))
             #expect(glanced.countdowns.count == count)
             #expect(!store.hasOpened, "no journal-mode switch, migration check or change-log set-up")
             #expect(store.integrityChecks == 0)
@@ -41,10 +41,10 @@ struct GlanceTests {
         let dir = try filled(3)
         let path = StateDirectory.storePath(in: dir)
         // A store a writer still holds open: its changes are in the write-ahead log.
-        let holder = CountdownStore(directory: dir)
+        let holder = SQLiteCountdownStore(directory: dir)
         try holder.save(record("late"))
         let before = (contents(path), contents(path + "-wal"))
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         #expect(try store.glance().countdowns.map(\.id).contains("late"))
         #expect(contents(path) == before.0)
         #expect(contents(path + "-wal") == before.1)
@@ -55,7 +55,7 @@ struct GlanceTests {
     func olderSchema() throws {
         let dir = temporaryDirectory()
         try writeSchemaV1Store(in: dir, holding: [record("old")])
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         #expect(try store.glance().countdowns.map(\.id) == ["old"])
         #expect(store.hasOpened)
         let version = try DatabaseQueue(path: store.path).read { try Int.fetchOne($0, sql: "PRAGMA user_version") }
@@ -78,8 +78,8 @@ struct GlanceTests {
         for dir in [newer, unknown, garbage] {
             let bytes = contents(StateDirectory.storePath(in: dir))
             var glanced: StoreError?, listed: StoreError?
-            do { _ = try CountdownStore(directory: dir).glance() } catch let error as StoreError { glanced = error }
-            do { _ = try CountdownStore(directory: dir).listing() } catch let error as StoreError { listed = error }
+            do { _ = try SQLiteCountdownStore(directory: dir).glance() } catch let error as StoreError { glanced = error }
+            do { _ = try SQLiteCountdownStore(directory: dir).listing() } catch let error as StoreError { listed = error }
             #expect(glanced != nil, "\(dir)")
             #expect(glanced?.description == listed?.description)
             #expect(glanced?.kind == listed?.kind)
@@ -93,7 +93,7 @@ struct GlanceTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let path = StateDirectory.storePath(in: dir)
         #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-        #expect(try CountdownStore(directory: dir).glance().countdowns.isEmpty)
+        #expect(try SQLiteCountdownStore(directory: dir).glance().countdowns.isEmpty)
         #expect(contents(path) == Data())
     }
 }

@@ -16,7 +16,7 @@ import GRDB
 /// A commit writes the WAL (an inotify event) before it is synced and published
 /// in the shared-memory index (a memory write, no event); a reader woken by the
 /// write may look too early. So cdscript's own writers also write one byte to
-/// `state.sqlite-changed` once a commit is visible (`CountdownStore`), and for
+/// `state.sqlite-changed` once a commit is visible (`SQLiteCountdownStore`), and for
 /// other writers (an older cdscript, the sqlite3 shell) each burst of events is
 /// confirmed by re-checks on a one-shot timer from the run loop, 5 ms to 0.6 s
 /// later. The timer is armed only by a change: an idle store costs no wake-up at all.
@@ -24,7 +24,7 @@ import GRDB
 /// When the store's directory does not exist yet, the nearest existing ancestor is
 /// watched for its creation.
 public final class SQLiteChangeWatcher: CountdownChangeFeed {
-    public let store: CountdownStore
+    public let store: SQLiteCountdownStore
     private let inotifyFD: Int32
     private let recheck: WakeUpTimer
     private var watch: Int32 = -1
@@ -40,7 +40,7 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
     /// Watches `store`, which should be the very store this process writes through
     /// (its connection's own commits are then not reported); `recheck` is the
     /// timer of the re-checks, from the run loop (`WakeUpTimerSource`).
-    public init(store: CountdownStore, recheck: WakeUpTimer) throws(StoreError) {
+    public init(store: SQLiteCountdownStore, recheck: WakeUpTimer) throws(StoreError) {
         self.store = store
         self.recheck = recheck
         inotifyFD = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -121,7 +121,7 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
                         ? String(cString: (buffer.baseAddress! + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self))
                         : ""
                     if watchingStoreDirectory {
-                        if name == CountdownStore.changeSignalName {
+                        if name == SQLiteCountdownStore.changeSignalName {
                             signalled = true
                         } else if name.hasPrefix(StateDirectory.fileName) {
                             relevant = true

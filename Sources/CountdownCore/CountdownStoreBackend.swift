@@ -1,10 +1,26 @@
-/// Where countdowns are kept between processes. The Lua host uses this seam; an
-/// adapter (the SQLite store) implements it, and `InMemoryCountdownStore` stands in
-/// for it in tests. Every call commits before it returns.
+/// Where countdowns are kept between processes: what every store backend
+/// implements, and all the Lua host and the commands ask of one. Every call
+/// commits before it returns.
 ///
-/// Errors are the adapter's own; their description names the store and says what
+/// The stores, and the words for them:
+/// - `InMemoryCountdownStore` (here): one process's, for `cdscript test` and tests.
+/// - `SQLiteCountdownStore` (module SQLiteStore): the SQLite file of `--state-dir`.
+/// - `RedisCountdownStore` (module RedisStore): a Redis server, `--store redis://`.
+/// - Alongside: `EndClaiming` (EndClaims.swift), which all three implement, and
+///   `CountdownChangeFeed`, which the shared ones feed (`SQLiteChangeWatcher`,
+///   `RedisChangeFeed`).
+/// - Around them: `SharedStore` (cdscript) is the command line's choice of a
+///   shared store with what a command needs beside it (its location, the time,
+///   its change feed); `StoreBinding` (`host.store`) is the Lua host's part that
+///   keeps a store in step with the scheduler.
+///
+/// What every store promises is tested once, on each of them, by
+/// Tests/StoreConformanceTests; code that needs nothing of a store beyond this
+/// protocol is written once, in its extensions (`clear(at:)`, `saveAll`, ...).
+///
+/// Errors are the store's own; their description names the store and says what
 /// went wrong.
-public protocol CountdownPersistence: AnyObject {
+public protocol CountdownStoreBackend: AnyObject {
     /// The countdown stored under `id`, or nil.
     func load(id: String) throws -> StoredCountdown?
     /// Every stored countdown, ordered by id; fails when one cannot be read.
@@ -36,6 +52,13 @@ public protocol CountdownPersistence: AnyObject {
     /// can (one transaction); elsewhere a failure is a `PartialSaveError` saying
     /// how many were stored.
     func saveAll(_ records: [StoredCountdown]) throws
+    /// Removes the countdowns finished by `now` (running ones whose end passed
+    /// while no process ran them included; overtime ones stay until cancelled)
+    /// and the records that cannot be read as countdowns; returns what was
+    /// removed, in id order (`cdscript clear`). A record another process changed
+    /// meanwhile so that it no longer qualifies stays. With nothing to clear,
+    /// nothing is written.
+    func clear(at now: StoreInstant) throws -> (finished: [String], unreadable: [UnreadableCountdown])
 }
 
 /// `saveAll` stored the first `stored` of `total` records, then failed.
@@ -51,7 +74,7 @@ public struct PartialSaveError: Error, CustomStringConvertible {
     public var description: String { "\(underlying) (\(stored) of \(total) stored)" }
 }
 
-extension CountdownPersistence {
+extension CountdownStoreBackend {
     /// One `save` per record.
     public func saveAll(_ records: [StoredCountdown]) throws {
         for (index, record) in records.enumerated() {
@@ -103,7 +126,7 @@ extension StoredCountdownListing {
 }
 
 /// A store in memory, for tests and for hosts that run on a virtual clock.
-public final class InMemoryCountdownStore: CountdownPersistence {
+public final class InMemoryCountdownStore: CountdownStoreBackend {
     public private(set) var countdowns: [CountdownID: StoredCountdown] = [:]
     /// Changes committed so far.
     public private(set) var commits = 0
@@ -118,7 +141,10 @@ public final class InMemoryCountdownStore: CountdownPersistence {
         countdowns.values.sorted { $0.id.precedesInBytes($1.id) }
     }
 
+    /// Refuses, as every store does, a record beyond `CountdownRange`: a test
+    /// run sees the error a real store would give.
     public func save(_ countdown: StoredCountdown) throws {
+        try CountdownRange.check(countdown)
         countdowns[CountdownID(countdown.id)] = countdown
         commits += 1
     }
@@ -129,8 +155,10 @@ public final class InMemoryCountdownStore: CountdownPersistence {
     }
 
     public func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result {
-        var record = countdowns[CountdownID(id)]
+        let before = countdowns[CountdownID(id)]
+        var record = before
         let result = change(&record)
+        if let record, record != before { try CountdownRange.check(record) }
         countdowns[CountdownID(id)] = record
         commits += 1
         return result

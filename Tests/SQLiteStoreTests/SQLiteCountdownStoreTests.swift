@@ -1,5 +1,5 @@
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import Foundation
 import GRDB
 import Testing
@@ -23,12 +23,12 @@ func mode(_ path: String) -> Int {
 func contents(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
 @Suite("The SQLite countdown store")
-struct CountdownStoreTests {
+struct SQLiteCountdownStoreTests {
     @Test("creates nothing until it is used, then the file with mode 0600 in new directories with mode 0700")
     func lazyCreationAndModes() throws {
         let root = temporaryDirectory()
         let dir = root + "/a/b"
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         #expect(!FileManager.default.fileExists(atPath: root))
         try store.save(record("x"))
         #expect(store.path == dir + "/state.sqlite")
@@ -40,38 +40,9 @@ struct CountdownStoreTests {
         }
     }
 
-    @Test("keeps every field; saves, loads, lists by id, modifies and deletes")
-    func roundTrip() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
-        var paused = record("b", seconds: 5)
-        paused.state = .paused
-        paused.pausedRemaining = 3 * s
-        paused.bootDeadline = nil
-        paused.kind = .wall
-        try store.save(record("c"))
-        try store.save(paused)
-        #expect(try store.load(id: "b") == paused)
-        #expect(try store.load(id: "nope") == nil)
-        #expect(try store.list().map(\.id) == ["b", "c"])
-        let moved = try store.modify(id: "c") { $0!.append(10 * s, at: StoreInstant(boot: 100 * s, wall: 1_000_000 * s, bootID: "A")) }
-        #expect(moved)
-        #expect(try store.load(id: "c")?.total == 70 * s)
-        #expect(try store.delete(id: "c"))
-        #expect(try !store.delete(id: "c"))
-        try store.modify(id: "b") { $0 = nil }
-        #expect(try store.list().isEmpty)
-    }
-
-    @Test("what one store object commits, another one on the same file reads at once")
-    func sharedBetweenConnections() throws {
-        let dir = temporaryDirectory()
-        try CountdownStore(directory: dir).save(record("x"))
-        #expect(try CountdownStore(directory: dir).load(id: "x") == record("x"))
-    }
-
     @Test("uses WAL, synchronous FULL and a versioned schema")
     func pragmas() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
+        let store = SQLiteCountdownStore(directory: temporaryDirectory())
         let queue = try store.open()
         let (journal, synchronous, version, migrations) = try queue.read { db throws in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"),
@@ -84,37 +55,12 @@ struct CountdownStoreTests {
         #expect(version == 4)
         #expect(migrations == ["v1", "v2", "v3", "v4"])
     }
-
-    @Test("removes finished countdowns, also running ones whose end passed meanwhile")
-    func removeFinished() throws {
-        let store = CountdownStore(directory: temporaryDirectory())
-        try store.save(record("done", state: .finished))
-        try store.save(record("ended", seconds: 10))
-        try store.save(record("running", seconds: 600))
-        let removed = try store.removeFinished(at: StoreInstant(boot: 200 * s, wall: 1_000_100 * s, bootID: "A"))
-        #expect(removed == ["done", "ended"])
-        #expect(try store.list().map(\.id) == ["running"])
-    }
-
-    @Test("concurrent read-change-writes from several connections lose no update")
-    func concurrentModify() throws {
-        let dir = temporaryDirectory()
-        try CountdownStore(directory: dir).save(record("x"))
-        let now = StoreInstant(boot: 100 * s, wall: 1_000_000 * s, bootID: "A")
-        DispatchQueue.concurrentPerform(iterations: 4) { _ in
-            let store = CountdownStore(directory: dir)
-            for _ in 0..<50 {
-                try! store.modify(id: "x") { $0!.append(s, at: now) }
-            }
-        }
-        #expect(try CountdownStore(directory: dir).load(id: "x")?.total == 260 * s)
-    }
 }
 
 @Suite("A store that cannot be used is refused with the file named, and left as it is")
 struct StoreRefusalTests {
     private func expectRefused(_ dir: String, _ kind: StoreError.Kind, mentioning text: String? = nil) throws {
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         let before = contents(store.path)
         var caught: StoreError?
         do {
@@ -143,7 +89,7 @@ struct StoreRefusalTests {
     @Test("a store whose pages were overwritten")
     func damagedPages() throws {
         let dir = temporaryDirectory()
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         for i in 0..<200 { try store.save(record("countdown-\(i)")) }
         let queue = try store.open()
         try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
@@ -159,7 +105,7 @@ struct StoreRefusalTests {
     @Test("a store written by a newer cdscript")
     func newerSchema() throws {
         let dir = temporaryDirectory()
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         try store.save(record("x"))
         let queue = try store.open()
         try queue.write { db in
@@ -173,7 +119,7 @@ struct StoreRefusalTests {
     @Test("a newer migration without a version number is refused too")
     func unknownMigration() throws {
         let dir = temporaryDirectory()
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         let queue = try store.open()
         try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9-future')") }
         try queue.close()
@@ -209,7 +155,7 @@ struct StoreRefusalTests {
     func unreadable() throws {
         guard getuid() != 0 else { return }
         let dir = temporaryDirectory()
-        let store = CountdownStore(directory: dir)
+        let store = SQLiteCountdownStore(directory: dir)
         try store.save(record("x"))
         chmod(store.path, 0)
         defer { chmod(store.path, 0o600) }

@@ -1,0 +1,25 @@
+import CountdownCore
+import SQLiteStore
+import Foundation
+import GRDB
+import Testing
+
+private let s = Time.nanosecondsPerSecond
+
+/// Issue 37: an overtime countdown is kept in the store (StoreConformanceTests),
+/// also by a store made before overtime was.
+@Suite("The SQLite store keeps overtime countdowns")
+struct OvertimeStoreTests {
+    @Test("a row written before migration v4 reads as not overtime, and the column is added with its default")
+    func olderRowsAreNotOvertime() throws {
+        let dir = temporaryDirectory()
+        try writeSchemaV1Store(in: dir, holding: [record("old")])
+        let store = SQLiteCountdownStore(directory: dir)
+        #expect(try store.load(id: "old") == record("old"))
+        let (version, flag) = try store.open().read { db in
+            (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "SELECT overtime FROM countdown WHERE id = 'old'"))
+        }
+        #expect(version == 4)
+        #expect(flag == 0)
+    }
+}
