@@ -26,8 +26,9 @@ extension RedisCountdownStore {
 
     private func saveSlice(_ records: ArraySlice<StoredCountdown>, shift: Nanoseconds) throws {
         guard let connection, !answersFromCache, records.count > 1 else {
-            // Offline (queued), or one alone: as `save` does it.
-            for record in records { try save(record) }
+            // Offline (queued), or one alone: as `save` does it, with the queue's
+            // rows on disk written together.
+            try queueingTogether { for record in records { try save(record) } }
             return
         }
         if scriptSHA == nil {

@@ -23,6 +23,26 @@ extension RedisCountdownStore {
         }
     }
 
+    /// Runs `body`, which queues many changes, with their journal rows written in
+    /// one transaction (`PendingJournal.batch`). A journal that fails is told once
+    /// and left, as `keepOnDisk` does; `body` runs exactly once either way.
+    func queueingTogether(_ body: () throws -> Void) throws {
+        guard let journal else { return try body() }
+        var ran = false
+        var failure: Error?
+        do {
+            try journal.batch {
+                ran = true
+                do { try body() } catch { failure = error }
+            }
+        } catch {
+            notice("cdscript: could not keep the changes queued for \(url) on disk in \(journal.path): \(error); they are kept in memory only")
+            self.journal = nil
+            if !ran { return try body() }
+        }
+        if let failure { throw failure }
+    }
+
     /// Queues `change` in memory and on disk.
     func enqueue(_ change: PendingChange) {
         var change = change
