@@ -73,7 +73,7 @@ extension RedisCountdownStore {
         var ids: [String] = []
         do {
             try scanIDs(connection) { ids.append($0) }
-            ids = Self.sortedOnce(ids)
+            Self.sortOnce(&ids)
             let size = max(1, min(batchSize, Self.scanCount))
             var start = 0
             while start < ids.count {
@@ -103,10 +103,15 @@ extension RedisCountdownStore {
         }
     }
 
-    /// `ids` in byte order, each once.
-    static func sortedOnce(_ ids: [String]) -> [String] {
-        let sorted = ids.sorted { $0.precedesInBytes($1) }
-        return sorted.enumerated().compactMap { i, id in i > 0 && sorted[i - 1].sameBytes(as: id) ? nil : id }
+    /// Puts `ids` in byte order, each once, in place (no copy of 100,000 ids).
+    static func sortOnce(_ ids: inout [String]) {
+        ids.sort { $0.precedesInBytes($1) }
+        var kept = 0
+        for i in ids.indices where i == 0 || !ids[i].sameBytes(as: ids[kept - 1]) {
+            ids.swapAt(kept, i)
+            kept += 1
+        }
+        ids.removeLast(ids.count - kept)
     }
 
     /// Every id in the hash, in no order, read in `HSCAN` slices; an id may come
@@ -161,7 +166,8 @@ extension RedisCountdownStore {
             finishedIDs = cache.values.filter { RedisRecord.shifted($0, by: -shift).effectiveState(at: now) == .finished }.map(\.id)
         }
         var removed: [String] = []
-        for id in Self.sortedOnce(finishedIDs) {
+        Self.sortOnce(&finishedIDs)
+        for id in finishedIDs {
             let gone = try modify(id: id) { stored -> Bool in
                 guard let s = stored, s.effectiveState(at: now) == .finished else { return false }
                 stored = nil
