@@ -17,12 +17,15 @@ public struct WatchIndex {
     /// An entry without its record.
     public struct Summary: Equatable, Sendable {
         public enum Status: UInt8, Sendable { case stored, unreadable, removed, notStored }
-        public var status: Status
         /// Tells one stored record from another: a hash of every field (0 for the other statuses).
-        public var digest: Int
+        public private(set) var digest: Int
+        /// `runsUntil`, `Nanoseconds.min` for nil: 24 bytes a summary, not 32.
+        private var until: Nanoseconds
+        public private(set) var status: Status
+
         /// On the boot clock, until when it runs; nil: it does not run; `Nanoseconds.max`:
         /// an overtime countdown, which runs on past its end.
-        public var runsUntil: Nanoseconds?
+        public var runsUntil: Nanoseconds? { until == .min ? nil : until }
 
         public init(_ entry: Entry, at now: StoreInstant) {
             switch entry {
@@ -30,13 +33,13 @@ public struct WatchIndex {
                 status = .stored
                 digest = Self.digest(record)
                 if record.effectiveState(at: now) != .running {
-                    runsUntil = nil
+                    until = .min
                 } else {
-                    runsUntil = record.overtime ? .max : now.boot + record.timeLeft(at: now)
+                    until = record.overtime ? .max : now.boot + record.timeLeft(at: now)
                 }
-            case .unreadable: (status, digest, runsUntil) = (.unreadable, 0, nil)
-            case .removed: (status, digest, runsUntil) = (.removed, 0, nil)
-            case .notStored: (status, digest, runsUntil) = (.notStored, 0, nil)
+            case .unreadable: (status, digest, until) = (.unreadable, 0, .min)
+            case .removed: (status, digest, until) = (.removed, 0, .min)
+            case .notStored: (status, digest, until) = (.notStored, 0, .min)
             }
         }
 
@@ -59,9 +62,11 @@ public struct WatchIndex {
         }
     }
 
-    private var summaries: [CountdownID: Summary] = [:]
     /// Every id known, in byte order (the listing's).
     public private(set) var order: [CountdownID] = []
+    /// The summary of each id in `order`, at the same index: two arrays, not a
+    /// dictionary, which at 100,000 ids took 10 MB and twice that while it grew.
+    private var summaries: [Summary] = []
     /// The whole records kept: those of the ids shown.
     private var records: [CountdownID: StoredCountdown] = [:]
     /// The most records kept at once so far: what a test bounds.
@@ -69,23 +74,29 @@ public struct WatchIndex {
     /// Records kept now.
     public var recordsHeld: Int { records.count }
 
-    /// The ids in a pass over the whole listing, in order, and where it stands in the ids known before.
-    private var passOrder: [CountdownID]?
-    private var passBefore: [CountdownID] = []
+    /// During a pass over the whole listing: where it stands in `order`, the last id it
+    /// saw, the ids known before that it went past, and, once it met an id not known
+    /// before, the new order being built (until then the summaries change in place).
+    private var inPass = false
     private var passCursor = 0
+    private var passLast: CountdownID?
     private var passGone: [CountdownID] = []
+    private var passNew: (order: [CountdownID], summaries: [Summary])?
 
     public init() {}
 
     /// Ids known.
     public var count: Int { order.count }
 
-    public func summary(_ id: CountdownID) -> Summary? { summaries[id] }
+    public func summary(_ id: CountdownID) -> Summary? {
+        let i = insertionIndex(id)
+        return i < order.count && order[i] == id ? summaries[i] : nil
+    }
 
     /// The entry of `id` as kept: a stored one only when its record is (it is shown);
     /// nil when it is not known or its record is not kept.
     public func entry(_ id: CountdownID) -> Entry? {
-        guard let summary = summaries[id] else { return nil }
+        guard let summary = summary(id) else { return nil }
         switch summary.status {
         case .stored: return records[id].map { .stored($0) }
         case .unreadable: return .unreadable
@@ -95,21 +106,31 @@ public struct WatchIndex {
     }
 
     /// Takes in what `id` is now; `keepRecord` when it is shown. Returns whether it
-    /// differs from what was known, and whether the id is new (it is put in order,
-    /// or, during a pass, at the pass's end).
+    /// differs from what was known, and whether the id is new (it is put in order).
     @discardableResult
     public mutating func update(_ id: CountdownID, _ entry: Entry, at now: StoreInstant,
                                 keepRecord: Bool) -> (changed: Bool, added: Bool) {
         let summary = Summary(entry, at: now)
-        let before = summaries.updateValue(summary, forKey: id)
         if keepRecord, case .stored(let record) = entry {
             records[id] = record
             peakRecordsHeld = max(peakRecordsHeld, records.count)
-        } else {
+        } else if !records.isEmpty {
             records[id] = nil
         }
-        if passOrder != nil { seeInPass(id) } else if before == nil { order.insert(id, at: insertionIndex(id)) }
+        let before = inPass ? seeInPass(id, summary) : put(id, summary)
         return (before.map { !$0.sameEntry(as: summary) } ?? true, before == nil)
+    }
+
+    /// Sets the summary of `id`, in order; returns the one it replaced.
+    private mutating func put(_ id: CountdownID, _ summary: Summary) -> Summary? {
+        let i = insertionIndex(id)
+        if i < order.count && order[i] == id {
+            defer { summaries[i] = summary }
+            return summaries[i]
+        }
+        order.insert(id, at: i)
+        summaries.insert(summary, at: i)
+        return nil
     }
 
     /// Keeps the records of `shown` alone.
@@ -122,57 +143,89 @@ public struct WatchIndex {
     /// The ids of `shown` that are stored and whose records are not kept: what to read
     /// (together) to show them.
     public func missingRecords(of shown: [CountdownID]) -> [CountdownID] {
-        shown.filter { summaries[$0]?.status == .stored && records[$0] == nil }
+        shown.filter { summary($0)?.status == .stored && records[$0] == nil }
     }
 
     /// True when some id known runs at `now` (on the boot clock).
     public func anyRunning(at now: Nanoseconds) -> Bool {
-        summaries.values.contains { ($0.runsUntil ?? .min) > now }
+        summaries.contains { ($0.runsUntil ?? .min) > now }
     }
 
     // MARK: A pass over the whole listing
 
     /// Starts a pass: the listing's ids follow by `update`, in byte order.
     public mutating func beginPass() {
-        passOrder = []
-        passOrder?.reserveCapacity(order.count)
-        passBefore = order
+        inPass = true
         passCursor = 0
+        passLast = nil
         passGone = []
+        passNew = nil
     }
 
     /// Ends a pass; returns the ids known before, not seen in it, that were stored or
     /// unreadable (the caller marks them removed). The order is the union of both.
     public mutating func endPass() -> [CountdownID] {
-        guard passOrder != nil else { return [] }
-        while passCursor < passBefore.count { passSkip() }
-        var merged = passOrder ?? []
-        // A listing out of byte order (it never should be) still ends in order.
-        if zip(merged, merged.dropFirst()).contains(where: { !($0 < $1) }) {
-            merged = Array(Set(merged)).sorted()
+        guard inPass else { return [] }
+        while passCursor < order.count { passSkip() }
+        if let built = passNew {
+            order = built.order
+            summaries = built.summaries
         }
-        order = merged
-        passOrder = nil
-        passBefore = []
+        inPass = false
+        passNew = nil
+        passLast = nil
         let gone = passGone
         passGone = []
         return gone
     }
 
-    private mutating func seeInPass(_ id: CountdownID) {
-        while passCursor < passBefore.count, passBefore[passCursor] < id { passSkip() }
-        if passCursor < passBefore.count, passBefore[passCursor] == id { passCursor += 1 }
-        passOrder?.append(id)
+    private mutating func seeInPass(_ id: CountdownID, _ summary: Summary) -> Summary? {
+        // Out of byte order (a listing never should be): the rest of the pass is taken
+        // in as outside one (and tells no ids that went).
+        if let last = passLast, !(last < id) {
+            if var built = passNew {
+                built.order += order[passCursor...]
+                built.summaries += summaries[passCursor...]
+                (order, summaries) = (built.order, built.summaries)
+                passNew = nil
+            }
+            passCursor = order.count
+            inPass = false
+            return put(id, summary)
+        }
+        passLast = id
+        while passCursor < order.count, order[passCursor] < id { passSkip() }
+        if passCursor < order.count, order[passCursor] == id {
+            let before = summaries[passCursor]
+            if passNew != nil {
+                passNew!.order.append(id)
+                passNew!.summaries.append(summary)
+            } else {
+                summaries[passCursor] = summary
+            }
+            passCursor += 1
+            return before
+        }
+        if passNew == nil {
+            passNew = (Array(order[..<passCursor]), Array(summaries[..<passCursor]))
+        }
+        passNew!.order.append(id)
+        passNew!.summaries.append(summary)
+        return nil
     }
 
     /// An id known before that the pass went past without seeing.
     private mutating func passSkip() {
-        let id = passBefore[passCursor]
+        let id = order[passCursor]
+        let summary = summaries[passCursor]
         passCursor += 1
-        passOrder?.append(id)
-        switch summaries[id]?.status {
+        if passNew != nil {
+            passNew!.order.append(id)
+            passNew!.summaries.append(summary)
+        }
+        switch summary.status {
         case .stored, .unreadable: passGone.append(id)
-        case .removed, .notStored, nil: break
+        case .removed, .notStored: break
         }
     }
 

@@ -79,6 +79,16 @@ struct WatchIndexTests {
         #expect(pass(&index, count: 3000, shown: [], skipping: [0, 1500, 2999]).isEmpty)
     }
 
+    @Test("a pass given an id twice, or out of order, still ends with each id once, in order")
+    func passOutOfOrder() {
+        var index = WatchIndex()
+        _ = pass(&index, count: 10, shown: [])
+        index.beginPass()
+        for i in [0, 1, 20, 2, 2, 15, 30] { index.update(id(i), .stored(record(id(i).string)), at: now, keepRecord: false) }
+        _ = index.endPass()
+        #expect(index.order == ((0..<10).map(id) + [id(15), id(20), id(30)]))
+    }
+
     @Test("a change is told from the same record read again, without keeping the record")
     func changeIsTold() {
         var index = WatchIndex()
