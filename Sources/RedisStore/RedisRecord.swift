@@ -23,22 +23,24 @@ enum RedisRecord {
     /// SQLite store uses too. The error names the field (by the SQLite column's
     /// name), its value and why it cannot be used; nothing traps.
     static func read(id: String, _ text: String) throws(StoredValueError) -> StoredCountdown {
-        let f = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        // Split on the bytes, into views of `text`: splitting into Characters and copying
+        // each field into a String of its own was a fifth of a bulk fetch's CPU.
+        let f = text.utf8.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false).map { Substring($0) }
         guard f.count == 8 || f.count == 9 else {
             throw StoredValueError(field: "record", value: text, reason: "expected 8 or 9 fields separated by '|', got \(f.count)")
         }
         guard f.count == 8 || f[8] == overtimeField else {
-            throw StoredValueError(field: "overtime", value: f[8], reason: "expected '\(overtimeField)' or no 9th field")
+            throw StoredValueError(field: "overtime", value: String(f[8]), reason: "expected '\(overtimeField)' or no 9th field")
         }
-        guard f[0] == "1" else { throw StoredValueError(field: "version", value: f[0], reason: "expected 1") }
-        guard let state = StoredCountdown.State(rawValue: f[1]) else {
-            throw StoredValueError(field: "state", value: f[1], reason: "expected running, paused or finished")
+        guard f[0] == "1" else { throw StoredValueError(field: "version", value: String(f[0]), reason: "expected 1") }
+        guard let state = StoredCountdown.State(rawValue: String(f[1])) else {
+            throw StoredValueError(field: "state", value: String(f[1]), reason: "expected running, paused or finished")
         }
-        guard let kind = StoredCountdown.Kind(rawValue: f[2]) else {
-            throw StoredValueError(field: "kind", value: f[2], reason: "expected duration or wall")
+        guard let kind = StoredCountdown.Kind(rawValue: String(f[2])) else {
+            throw StoredValueError(field: "kind", value: String(f[2]), reason: "expected duration or wall")
         }
-        func integer(_ field: String, _ text: String) throws(StoredValueError) -> Int64 {
-            guard let n = Int64(text) else { throw StoredValueError(field: field, value: text, reason: "expected an integer (nanoseconds)") }
+        func integer(_ field: String, _ text: Substring) throws(StoredValueError) -> Int64 {
+            guard let n = Int64(text) else { throw StoredValueError(field: field, value: String(text), reason: "expected an integer (nanoseconds)") }
             return n
         }
         let record = StoredCountdown(

@@ -3,27 +3,22 @@ import SQLiteStore
 import TerminalView
 
 /// What `cdscript watch` knows of one id it shows.
-enum WatchedEntry: Equatable {
-    case stored(StoredCountdown)
-    case unreadable
-    /// It was shown, then went from the store.
-    case removed
-    /// Asked for by id, and not stored.
-    case notStored
-}
+typealias WatchedEntry = WatchIndex.Entry
 
 /// Follows the stored countdowns a watch shows, with work in proportion to what
 /// is shown rather than to what is stored:
 ///
 /// - In the terminal, a page of rows (`WatchPage`): only the running countdowns
 ///   on it tick on this process's scheduler (aligned to their stored deadlines)
-///   and only its rows are formatted and drawn. The rest are records in memory.
+///   and only its rows are formatted and drawn. Only its records are kept; of the
+///   rest, a compact summary (`WatchIndex`), and a page's records are read together
+///   when it comes on screen.
 /// - In plain output, a line when a countdown appears, changes (append, pause,
 ///   resume), ends or goes; no line per tick (unless `--ticks`). A running
 ///   countdown is on the scheduler for its end alone.
 ///
 /// A change the store names by id re-reads that id; a change it cannot name
-/// re-reads the listing (in batches) and shows the differences.
+/// re-reads the listing (in batches, each let go before the next) and shows the differences.
 final class StoreWatcher: SchedulerDelegate {
     let store: SharedStore
     /// Keyed by bytes: ids that differ only in Unicode normal form are two countdowns.
@@ -36,9 +31,9 @@ final class StoreWatcher: SchedulerDelegate {
     /// The terminal's rows (for the page); nil in plain output.
     let terminalRows: (() -> Int)?
 
-    private var entries: [CountdownID: WatchedEntry] = [:]
-    /// Every id in `entries`, in byte order (the listing's).
-    private var order: [CountdownID] = []
+    /// Every id shown, in byte order, summed up; the records of the page's rows.
+    private(set) var index = WatchIndex()
+    private var order: [CountdownID] { index.order }
     private(set) var page = WatchPage()
     /// The scheduler's countdowns: those on the page (terminal), or all running ones (plain).
     private var keys: [CountdownID: CountdownKey] = [:]
@@ -50,8 +45,8 @@ final class StoreWatcher: SchedulerDelegate {
     private var rowElements = 0
     /// Plain output waiting for the end of the pass (one write for many lines).
     private var plainBuffer = ""
-    /// Plain output: the last line's text per id.
-    private var lastPlain: [CountdownID: String] = [:]
+    /// Plain output: the last line's text per id, as a hash (the text itself would grow with the store).
+    private var lastPlain: [CountdownID: Int] = [:]
     private var reportedError: String?
 
     /// A change naming more ids than this re-reads the listing instead.
@@ -86,14 +81,14 @@ final class StoreWatcher: SchedulerDelegate {
         if let only {
             // A few ids, named: each read alone.
             for id in only.sorted() where changes.contains(id.string) && filter.matches(id.string) {
-                if let entry = try read(id), entry != entries[id] { changed.append((id, entry)) }
+                if let entry = try read(id) { changed.append((id, entry)) }
             }
         } else if case .ids(let ids) = changes, ids.count <= Self.mostReadOneByOne {
             for id in ids.sorted() where filter.matches(id.string) {
-                if let entry = try read(id), entry != entries[id] { changed.append((id, entry)) }
+                if let entry = try read(id) { changed.append((id, entry)) }
             }
         } else {
-            changed = try readAll()
+            return try readAll(at: now)
         }
         apply(changed, at: now)
     }
@@ -109,7 +104,7 @@ final class StoreWatcher: SchedulerDelegate {
             return .unreadable
         }
         if let record { return .stored(record) }
-        switch entries[id] {
+        switch index.summary(id)?.status {
         case .stored, .unreadable: return .removed
         case .removed: return .removed
         case .notStored, nil: return only != nil ? .notStored : nil
@@ -121,33 +116,45 @@ final class StoreWatcher: SchedulerDelegate {
         (error as? UnreadableCountdown) ?? (error as? StoreError)?.unreadable
     }
 
-    /// Every matching id, read from the listing in batches; returns those that differ.
-    private func readAll() throws -> [(CountdownID, WatchedEntry)] {
-        var fresh: [CountdownID: WatchedEntry] = [:]
+    /// Every matching id, read from the listing in batches, each batch shown and
+    /// let go before the next is read; then the ids that went are shown removed.
+    private func readAll(at now: StoreInstant) throws {
         var problems: [String] = []
-        if store.exists {
-            try store.persistence.forEachListed(batchSize: 1000) { batch in
-                for record in batch.countdowns where filter.matches(record.id) {
-                    fresh[CountdownID(record.id)] = .stored(record)
+        var layOutNeeded = false
+        var redraw: [CountdownID] = []
+        index.beginPass()
+        do {
+            if store.exists {
+                try store.persistence.forEachListed(batchSize: 1000) { batch in
+                    var changed: [(CountdownID, WatchedEntry)] = []
+                    for record in batch.countdowns where filter.matches(record.id) {
+                        changed.append((CountdownID(record.id), .stored(record)))
+                    }
+                    for bad in batch.unreadable where filter.matches(bad.id) {
+                        changed.append((CountdownID(bad.id), .unreadable))
+                        problems.append(bad.description)
+                    }
+                    // The listing is in id order; unreadable ones were appended after the batch's readable ones.
+                    changed.sort { $0.0 < $1.0 }
+                    for (id, entry) in changed {
+                        let (differs, added) = index.update(id, entry, at: now, keepRecord: rowOf[id] != nil)
+                        if added { layOutNeeded = true }
+                        if differs { shownChanged(id, entry, at: now, redraw: &redraw) }
+                    }
+                    return true
                 }
-                for bad in batch.unreadable where filter.matches(bad.id) {
-                    fresh[CountdownID(bad.id)] = .unreadable
-                    problems.append(bad.description)
-                }
-                return true
             }
+        } catch {
+            _ = index.endPass()
+            throw error
+        }
+        for id in index.endPass() {
+            index.update(id, .removed, at: now, keepRecord: false)
+            shownChanged(id, .removed, at: now, redraw: &redraw)
         }
         // An unreadable record is named (once) and shown as such; the others go on.
         if problems.isEmpty { reportedError = nil } else { showError(problems.joined(separator: "\ncdscript: ")) }
-        var changed: [(CountdownID, WatchedEntry)] = []
-        for (id, entry) in fresh where entries[id] != entry { changed.append((id, entry)) }
-        for (id, entry) in entries where fresh[id] == nil {
-            switch entry {
-            case .stored, .unreadable: changed.append((id, .removed))
-            case .removed, .notStored: break
-            }
-        }
-        return changed.sorted { $0.0 < $1.0 }
+        finishApplying(redraw, layOut: layOutNeeded, at: now)
     }
 
     func showError(_ message: String) {
@@ -159,33 +166,33 @@ final class StoreWatcher: SchedulerDelegate {
     // MARK: Showing
 
     private func apply(_ changed: [(CountdownID, WatchedEntry)], at now: StoreInstant) {
-        var added: [CountdownID] = []
+        var layOutNeeded = false
+        var redraw: [CountdownID] = []
         for (id, entry) in changed {
-            if entries.updateValue(entry, forKey: id) == nil { added.append(id) }
+            let (differs, added) = index.update(id, entry, at: now, keepRecord: rowOf[id] != nil)
+            if added { layOutNeeded = true }
+            if differs { shownChanged(id, entry, at: now, redraw: &redraw) }
         }
-        if added.count > 64 {
-            order = entries.keys.sorted()
-        } else {
-            for id in added { order.insert(id, at: insertionIndex(id)) }
-        }
+        finishApplying(redraw, layOut: layOutNeeded, at: now)
+    }
+
+    /// An entry changed: plain output shows it now; the terminal redraws its row
+    /// (when it has one) once every change is in.
+    private func shownChanged(_ id: CountdownID, _ entry: WatchedEntry, at now: StoreInstant, redraw: inout [CountdownID]) {
         if view.isPlain {
-            for (id, entry) in changed { showPlain(id, entry, at: now) }
-            return
-        }
-        if !added.isEmpty {
-            layOut(at: now)
-        } else {
-            for (id, _) in changed where rowOf[id] != nil { showRow(id, at: now, restart: true) }
+            showPlain(id, entry, at: now)
+        } else if rowOf[id] != nil {
+            redraw.append(id)
         }
     }
 
-    private func insertionIndex(_ id: CountdownID) -> Int {
-        var low = 0, high = order.count
-        while low < high {
-            let mid = (low + high) / 2
-            if order[mid] < id { low = mid + 1 } else { high = mid }
+    private func finishApplying(_ redraw: [CountdownID], layOut layOutNeeded: Bool, at now: StoreInstant) {
+        guard !view.isPlain else { return }
+        if layOutNeeded {
+            layOut(at: now)
+        } else {
+            for id in redraw where rowOf[id] != nil { showRow(id, at: now, restart: true) }
         }
-        return low
     }
 
     /// Terminal: fills the page's rows again (the terminal's size or the ids changed,
@@ -199,6 +206,8 @@ final class StoreWatcher: SchedulerDelegate {
         for id in rowIDs where !shown.contains(id) { stop(id) }
         rowIDs = shown
         rowOf = Dictionary(uniqueKeysWithValues: shown.enumerated().map { ($1, $0) })
+        index.keepRecords(of: shown)
+        if let now { readRecords(of: shown, at: now) }
         // Row elements are made once and kept: rows the page does not fill are blank.
         while rowElements < shown.count {
             _ = try? view.add(.label, id: Self.rowID(rowElements), fields: [("text", .string(""))])
@@ -209,6 +218,29 @@ final class StoreWatcher: SchedulerDelegate {
             for id in shown { showRow(id, at: now, restart: keys[id] == nil) }
         }
         try? view.set(Self.statusID, fields: [("text", .string(page.status(count: order.count, filter: filter)))])
+    }
+
+    /// Terminal: reads the records of the rows shown that are not kept, together
+    /// (one transaction, or one `HMGET`).
+    private func readRecords(of shown: [CountdownID], at now: StoreInstant) {
+        let missing = index.missingRecords(of: shown)
+        guard !missing.isEmpty, store.exists else { return }
+        do {
+            for (id, result) in try store.persistence.loadEach(ids: missing.map(\.string)) {
+                let entry: WatchedEntry
+                switch result {
+                case .success(let record?): entry = .stored(record)
+                case .success(nil): entry = .removed
+                case .failure(let error):
+                    guard let unreadable = Self.unreadable(error) else { throw error }
+                    showError(unreadable.description)
+                    entry = .unreadable
+                }
+                index.update(CountdownID(id), entry, at: now, keepRecord: true)
+            }
+        } catch {
+            showError("\(error)")
+        }
     }
 
     /// Terminal: a key that moves the page. Returns false for other keys.
@@ -223,7 +255,7 @@ final class StoreWatcher: SchedulerDelegate {
     /// Terminal: shows `id`'s row as the record says at `now`; a running one
     /// (re)starts ticking when `restart`.
     private func showRow(_ id: CountdownID, at now: StoreInstant, restart: Bool) {
-        guard let entry = entries[id] else { return }
+        guard let entry = index.entry(id) else { return }
         if case .stored(let record) = entry {
             // A (re)started countdown's first tick draws its row at once.
             if restart || keys[id] == nil {
@@ -308,12 +340,7 @@ final class StoreWatcher: SchedulerDelegate {
     }
 
     /// True when a countdown shown (on any page) is still running at `now`.
-    func anyRunning(at now: StoreInstant) -> Bool {
-        entries.values.contains { entry in
-            if case .stored(let record) = entry { return record.effectiveState(at: now) == .running }
-            return false
-        }
-    }
+    func anyRunning(at now: StoreInstant) -> Bool { index.anyRunning(at: now.boot) }
 
     // MARK: Output
 
@@ -324,7 +351,7 @@ final class StoreWatcher: SchedulerDelegate {
             // The same line twice says nothing new (a countdown that ended here, then
             // its record marked finished by the process that ran it).
             let text = state + time
-            guard lastPlain.updateValue(text, forKey: id) != text else { return }
+            guard lastPlain.updateValue(text.hashValue, forKey: id) != text.hashValue else { return }
             plainBuffer += PlainLine.printable("\(VisibleText.escaped(id.string)): \(text)")
             plainBuffer += "\n"
             if plainBuffer.utf8.count >= 64 * 1024 { flush() }
