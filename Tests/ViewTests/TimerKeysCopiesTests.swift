@@ -62,7 +62,7 @@ struct TimerKeysCopiesTests {
         Copy(file: "Sources/cdscript/BuiltinScripts/timer.lua", from: "-- Keys (the built-in plugin timer_keys):", to: "quits."),
         Copy(file: "Sources/cdscript/TimerCommand.swift", from: "Keys: ", to: "quits."),
         Copy(file: "README.md", from: "Keys: `+`", to: "quits"),
-        Copy(file: "README.md", from: "is `countdown.start(options)` with", to: "acting on that countdown", namesStep: false),
+        Copy(file: "docs/plugins.md", from: "is `countdown.start(options)` with", to: "acting on that countdown", namesStep: false),
         Copy(file: "types/cdscript.lua", from: "is countdown.start with the keys", to: "acting on that countdown", namesStep: false),
         Copy(file: "examples/flash_sale.lua", from: "-- Keys (the built-in timer_keys plugin", to: "only)."),
         Copy(file: "docs/plugins.md", from: "| `timer_keys` |", to: "timer_keys.lua` |"),
@@ -108,10 +108,10 @@ struct TimerKeysCopiesTests {
         #expect(String(field.1) == step, "types/cdscript.lua's timer_keys step: \(field.1), the plugin's: \(step)")
     }
 
-    @Test("README's table of the timer's keys has a row for each key the plugin binds, and no other")
+    @Test("The command line page's table of the timer's keys has a row for each key the plugin binds, and no other")
     func readmeTable() throws {
         let bound = try Self.boundKeys()
-        let rows = try Self.text("README.md").split(separator: "\n").filter { $0.hasPrefix("| key ") }
+        let rows = try Self.text("docs/command-line.md").split(separator: "\n").filter { $0.hasPrefix("| key ") }
         // The first cell: "| key `r` (or `R`) |" names r (and its capital).
         let named = rows.map { row -> String in
             let cell = row.dropFirst("| key ".count).prefix { $0 != "|" }
@@ -119,6 +119,6 @@ struct TimerKeysCopiesTests {
         }
         let keys = Self.namedKeys(named.joined(separator: " "))
         #expect(keys.subtracting(bound.union(bound.map { $0.uppercased() }).union(["q"])).isEmpty, "\(keys.sorted())")
-        #expect(bound.isSubset(of: keys), "README's key rows: \(keys.sorted()), bound: \(bound.sorted())")
+        #expect(bound.isSubset(of: keys), "docs/command-line.md's key rows: \(keys.sorted()), bound: \(bound.sorted())")
     }
 }
