@@ -13,8 +13,8 @@ struct CheckCommand: ParsableCommand {
         abstract: "Check the countdown store for damage, without changing it.",
         discussion: """
             SQLite: every page (PRAGMA quick_check; --full: integrity_check, which also \
-            compares every index with its table), the schema, every countdown, the change \
-            log and the end claims. Redis: every countdown record and end claim key, read \
+            compares every index with its table), the schema (the change log's triggers \
+            included), every countdown and the end claims. Redis: every countdown record and end claim key, read \
             in pieces. Exit 0 when nothing is wrong, 9 when something is (each problem on \
             a line of its own), 6 when the store cannot be checked.
             """
