@@ -183,29 +183,3 @@ struct JournalError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
-
-/// Who owns queued changes: this process, named so that another process can tell
-/// whether it still runs (a pid alone is reused; the boot id and the start time
-/// make it unique).
-enum ProcessIdentity {
-    static let current: String = identity(of: getpid()) ?? "unknown:\(getpid())"
-
-    /// `bootid:pid:starttime`, or nil when no such process runs.
-    static func identity(of pid: pid_t) -> String? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        // Fields after the command name; the start time is field 22 of the whole line.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 19 else { return nil }
-        let boot = (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
-        return "\(boot):\(pid):\(fields[19])"
-    }
-
-    /// True when the process named by `owner` still runs.
-    static func isRunning(_ owner: String) -> Bool {
-        let parts = owner.split(separator: ":")
-        guard parts.count == 3, let pid = pid_t(parts[1]) else { return false }
-        return identity(of: pid) == owner
-    }
-}

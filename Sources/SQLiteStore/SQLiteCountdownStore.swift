@@ -35,6 +35,12 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     public internal(set) var integrityChecks = 0
     /// The SQL statements `glance()` ran (SQLiteCountdownStore+Glance.swift).
     public let glanceCounter = GlanceCounter()
+    /// The processes that have the store open for writing (`SQLiteCountdownStore+Crash.swift`).
+    let writers: StoreWriters
+    /// True once this store registered the process among them.
+    var isRegisteredWriter = false
+    /// True when opening found migrations to apply (they write).
+    private var needsMigration = false
     /// The last change-log entry this process has accounted for, once a change
     /// watcher follows the store (`ChangeLog.swift`); nil: nobody follows.
     var changeLogPosition: Int64?
@@ -49,6 +55,11 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
         self.directory = directory
         self.path = StateDirectory.storePath(in: directory)
         self.busyTimeout = busyTimeout
+        self.writers = StoreWriters(directory: directory)
+    }
+
+    deinit {
+        if isRegisteredWriter { writers.release() }
     }
 
     /// True when the store file exists (read-only commands do not create one),
@@ -231,6 +242,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
         try makeDirectory()
         try createFileIfMissing()
         try checkHeader()
+        try checkAfterCrash()
         var config = Configuration()
         // No journal mode yet: nothing may be written before the file is inspected.
         config.busyMode = .timeout(busyTimeout)
@@ -253,6 +265,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
             try? queue.close()
             throw classify(error)
         }
+        if needsMigration { registerAsWriter() }
         try migrate(queue)
         return queue
     }
@@ -297,7 +310,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     /// and would write a new one over it: a file that has bytes but not SQLite's
     /// header is refused here, before SQLite opens it. (An empty file is a store
     /// being created, by this process or another.)
-    private func checkHeader() throws(StoreError) {
+    func checkHeader() throws(StoreError) {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw StoreError(.unavailable, path: path, reason: "\(String(cString: strerror(errno))); it was left as it is")
@@ -334,7 +347,8 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
             // The whole file is checked where it pays, not at every open (that cost
             // every command O(file)): before a migration writes to an existing store,
             // and when an operation finds it damaged (`checkIntegrity`).
-            if tables.contains("countdown"), try !StoreSchema.migrator.hasCompletedMigrations(db) {
+            needsMigration = try !StoreSchema.migrator.hasCompletedMigrations(db)
+            if tables.contains("countdown"), needsMigration {
                 integrityChecks += 1
                 try Self.quickCheck(db, path: path)
             }
@@ -378,6 +392,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
         do {
             if single { return try queue.inDatabase { db in try body(db) } }
             if readOnly { return try queue.read { db in try body(db) } }
+            if !isRegisteredWriter { registerAsWriter() }
             var wrote = false
             let result = try queue.write { db in
                 let before = db.totalChangesCount
@@ -417,7 +432,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
         close(fd)
     }
 
-    private func classify(_ error: any Error) -> StoreError {
+    func classify(_ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
         guard let error = error as? DatabaseError else {
             return StoreError(.failed, path: path, reason: "\(error)")

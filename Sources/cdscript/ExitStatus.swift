@@ -21,6 +21,8 @@ enum ExitStatus: Int32 {
     case unknownCountdown = 7
     /// `q` closed the view while countdowns were still running.
     case quitEarly = 8
+    /// `cdscript check` found the store damaged, or records in it that cannot be read.
+    case storeDamaged = 9
     /// Bad command-line usage (swift-argument-parser's own code).
     case usage = 64
     /// Standard output could not be written (ENOSPC, EIO, ...): sysexits' EX_IOERR.

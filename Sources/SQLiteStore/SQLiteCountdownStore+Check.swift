@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CountdownCore
+import GRDB
+
+/// `cdscript check`: the whole file, read through a connection of its own that
+/// SQLite opens read-only, in one read transaction. Nothing is created, migrated
+/// or written, not even the registrations of processes that died with the store
+/// open (the next ordinary open checks and clears those).
+extension SQLiteCountdownStore {
+    /// Checks the store: SQLite's own check of every page (`PRAGMA quick_check`,
+    /// or with `full` `integrity_check`, which also compares every index with its
+    /// table), the schema against the one this cdscript would have written (the
+    /// change log's triggers included: without them followers miss changes),
+    /// every countdown row as the store reads it, and the end claims.
+    /// Damage is reported in the result; throws only when the file cannot be
+    /// checked at all (unreadable, written by a newer cdscript, held locked).
+    public func check(full: Bool = false) throws(StoreError) -> StoreCheckReport {
+        var report = StoreCheckReport(location: path)
+        var info = stat()
+        if stat(path, &info) != 0 {
+            guard errno == ENOENT else {
+                throw StoreError(.unavailable, path: path, reason: "\(String(cString: strerror(errno))); it was left as it is")
+            }
+            report.notes.append("there is no store at \(path) (nothing was ever stored there)")
+            return report
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw StoreError(.unavailable, path: path, reason: "it is a directory; it was left as it is")
+        }
+        do {
+            try checkHeader()
+        } catch where error.kind == .corrupt {
+            report.problems.append(.init(subject: "file", problem: error.reason))
+            return report
+        }
+        if info.st_size == 0 {
+            report.notes.append("the file is empty: a store not set up yet (the first write sets it up)")
+            return report
+        }
+        for name in writers.stale() {
+            report.notes.append("cdscript process \(ProcessIdentity.pid(in: StoreWriters.owner(of: name))) ended without closing the store; the next command that opens it checks it too")
+        }
+        do {
+            let queue = try readOnlyQueue()
+            defer { try? queue.close() }
+            try queue.read { db in try self.check(db, full: full, into: &report) }
+        } catch {
+            let failure = classify(error)
+            guard failure.kind == .corrupt else { throw failure }
+            report.problems.append(.init(subject: "file", problem: failure.reason))
+        }
+        return report
+    }
+
+    private func check(_ db: Database, full: Bool, into report: inout StoreCheckReport) throws {
+        let integrity = try String.fetchAll(db, sql: full ? "PRAGMA integrity_check" : "PRAGMA quick_check")
+        if integrity != ["ok"] {
+            for line in integrity { report.problems.append(.init(subject: "file", problem: line)) }
+        }
+        guard try checkSchema(db, into: &report) else { return }
+        try checkCountdowns(db, into: &report)
+        if try db.tableExists("end_claim") { try checkEndClaims(db, into: &report) }
+    }
+
+    /// The tables, triggers and indexes, compared with those the migrations this
+    /// store records would make. False when there is no countdown table to read.
+    private func checkSchema(_ db: Database, into report: inout StoreCheckReport) throws -> Bool {
+        func problem(_ text: String) { report.problems.append(.init(subject: "schema", problem: text)) }
+        let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
+        if version > StoreSchema.version {
+            throw StoreError(.newerSchema, path: path, reason: "schema version \(version); this one knows up to \(StoreSchema.version)")
+        }
+        let objects = try Self.schemaObjects(db)
+        if objects.isEmpty { return false }
+        guard try db.tableExists("grdb_migrations") else {
+            problem("no migration table (grdb_migrations): not a store cdscript set up")
+            return try db.tableExists("countdown")
+        }
+        if try StoreSchema.migrator.hasBeenSuperseded(db) {
+            let known = try StoreSchema.migrator.appliedIdentifiers(db)
+            throw StoreError(.newerSchema, path: path, reason: "it has migrations this cdscript does not know, beyond \(known.sorted().joined(separator: ", "))")
+        }
+        let applied = try StoreSchema.migrator.appliedMigrations(db)
+        if version != applied.count {
+            problem("user_version is \(version) but \(applied.count) migration\(applied.count == 1 ? " is" : "s are") recorded (\(applied.joined(separator: ", ")))")
+        }
+        // What this cdscript would have made, migrated as far as the store says it is.
+        let reference = try DatabaseQueue()
+        if let last = applied.last { try StoreSchema.migrator.migrate(reference, upTo: last) }
+        let expected = try reference.read(Self.schemaObjects)
+        for (name, sql) in expected.sorted(by: { $0.key < $1.key }) {
+            guard let found = objects[name] else {
+                problem("\(name) is missing (schema \(applied.last ?? "none"))")
+                continue
+            }
+            if found.map(Self.normalized) != sql.map(Self.normalized) { problem("\(name) differs from schema \(applied.last ?? "none"): \(found ?? "NULL")") }
+        }
+        for name in objects.keys.sorted() where expected[name] == nil {
+            report.notes.append("the schema has \(name), which cdscript does not make")
+        }
+        return try db.tableExists("countdown")
+    }
+
+    /// SQL as written, without the white space that does not change its meaning
+    /// (a store made by hand, or by an older build's formatting, is not damaged).
+    static func normalized(_ sql: String) -> String {
+        var out = ""
+        var pendingSpace = false
+        for character in sql {
+            if character.isWhitespace {
+                pendingSpace = true
+                continue
+            }
+            if pendingSpace, let last = out.last, !"(,".contains(last), !"),".contains(character) { out.append(" ") }
+            pendingSpace = false
+            out.append(character)
+        }
+        return out
+    }
+
+    /// `type name` -> its SQL, for every table, index and trigger but SQLite's own.
+    private static func schemaObjects(_ db: Database) throws -> [String: String?] {
+        var objects: [String: String?] = [:]
+        // grdb_migrations is GRDB's; its rows are checked above.
+        for row in try Row.fetchAll(db, sql: "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name <> 'grdb_migrations'") {
+            let type: String = row["type"], name: String = row["name"]
+            objects["\(type) \(name)"] = row["sql"] as String?
+        }
+        return objects
+    }
+
+    /// Every row read as `list` reads it, one at a time (a cursor: memory does
+    /// not grow with the store).
+    private func checkCountdowns(_ db: Database, into report: inout StoreCheckReport) throws {
+        let rows = try Row.fetchCursor(db, sql: "SELECT * FROM countdown")
+        while let row = try rows.next() {
+            report.countdowns += 1
+            rowsRead += 1
+            do {
+                let countdown = try StoredCountdown(row: row, path: path)
+                if countdown.id.isEmpty || countdown.id.utf8.contains(0) {
+                    report.problems.append(.init(subject: "countdown \(VisibleText.escaped(countdown.id).debugDescription)", id: countdown.id,
+                                                 problem: "an id cdscript never stores (empty, or with a NUL byte)"))
+                }
+            } catch {
+                guard let unreadable = error.unreadable else { throw error }
+                report.problems.append(.init(subject: "countdown \(unreadable.shownID)", id: unreadable.idIsText ? unreadable.id : nil,
+                                             problem: unreadable.problem + "; " + unreadable.removal))
+            }
+        }
+    }
+
+    /// Each end claim as the claim statements expect it. A claim whose countdown
+    /// is gone is not damage: claims outlive their countdowns by design (a later
+    /// countdown under the same id makes a new claim over it).
+    private func checkEndClaims(_ db: Database, into report: inout StoreCheckReport) throws {
+        let rows = try Row.fetchCursor(db, sql: "SELECT rowid AS cdscript_rowid, * FROM end_claim")
+        while let row = try rows.next() {
+            let idValue: DatabaseValue = row["id"]
+            let id: String? = if case .string(let text) = idValue.storage { text } else { nil }
+            let subject = "end claim " + (id.map { "'\(VisibleText.escaped($0))'" } ?? "row \(row["cdscript_rowid"] as Int64)")
+            func problem(_ text: String) { report.problems.append(.init(subject: subject, id: id, problem: text)) }
+            if id == nil { problem("id = \(idValue): expected text") }
+            for column in ["end_at", "lease_until", "token", "done"] {
+                let value: DatabaseValue = row[column]
+                guard case .int64(let n) = value.storage else {
+                    problem("column \(column) = \(value): expected an integer")
+                    continue
+                }
+                if column == "token", n < 0 { problem("column token = \(n): less than 0") }
+                if column == "end_at", !CountdownRange.instants.contains(n) { problem("column end_at = \(n): outside the instants a countdown can have") }
+            }
+            let claimedBy: DatabaseValue = row["claimed_by"]
+            var claimedIsText = false
+            if case .string = claimedBy.storage { claimedIsText = true }
+            if !claimedBy.isNull, !claimedIsText { problem("column claimed_by = \(claimedBy): expected text or NULL") }
+            let doneValue: DatabaseValue = row["done"]
+            if case .int64(1) = doneValue.storage, !claimedBy.isNull { problem("done, yet still claimed by \(claimedBy)") }
+        }
+        let orphans = try Int.fetchOne(db, sql: "SELECT count(*) FROM end_claim WHERE id NOT IN (SELECT id FROM countdown)") ?? 0
+        if orphans > 0 {
+            report.notes.append("\(orphans) end claim\(orphans == 1 ? " is" : "s are") kept for countdowns no longer stored (by design: a later countdown under the same id claims over it)")
+        }
+    }
+}
