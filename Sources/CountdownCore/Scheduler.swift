@@ -14,6 +14,9 @@
 /// Not thread-safe by design: one thread owns the scheduler and the Lua state.
 public final class Scheduler {
     public let clock: TimeSource
+    /// The thread that made the scheduler, the only one that may use it (checked
+    /// in debug builds where it is entered: start, runDue, the changes).
+    public let owner = OwnerThread()
     /// Receives every event. Not retained (the hot path pays no reference counting
     /// for it): the delegate must outlive its use, and clear itself when it goes.
     public unowned(unsafe) var delegate: SchedulerDelegate? {
@@ -82,6 +85,7 @@ public final class Scheduler {
     /// countdowns passes them in registers, where a spec is copied through memory.
     public func start(id: String?, deadline: Deadline, every: Nanoseconds, wantsTicks: Bool, length: Nanoseconds?,
                       context: UInt64) -> CountdownKey {
+        owner.assertCurrent("the scheduler")
         precondition(every > 0, "tick interval must be positive")
         if let id, let old = ids[CountdownID(id)] {
             end(old, reason: .replaced, at: now)
@@ -185,6 +189,7 @@ public final class Scheduler {
     /// Fires every tick that is due now, in (instant, start order). Ticks queued
     /// by hooks during the pass are later than now, so a pass always ends.
     public func runDue() {
+        owner.assertCurrent("the scheduler")
         let now = clock.bootNow()
         rebaseIfWallMoved(now: now)
         // One strong reference for the whole pass: calls through it then need no

@@ -35,9 +35,6 @@ public final class FileChangeWatch {
         }
     }
 
-    /// The folders watched now.
-    public var watchedFolders: Set<String> { Set(folders.values) }
-
     /// The paths saved since the last call (each once), read without blocking.
     public func drain() -> Set<String> {
         var saved: Set<String> = []

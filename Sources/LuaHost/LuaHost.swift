@@ -24,6 +24,9 @@ public final class LuaHost {
     /// The Lua state every part binds into.
     public let vm: LuaVM
     public let scheduler: Scheduler
+    /// The thread that made the host and its Lua state, the only one that may
+    /// enter them (checked in debug builds: scripts, host functions, hooks, close).
+    public let owner = OwnerThread()
     /// Countdowns: the `countdown` library, handles and their methods, launching.
     public let countdowns: CountdownBinding
     /// Plugins and global hooks: plugin folders, `countdown.on`, formatters, plugins' side effects.
@@ -85,10 +88,6 @@ public final class LuaHost {
         scheduler.delegate = nil
     }
 
-    /// Bytes the host holds per countdown outside Lua (capacity), for benchmarks:
-    /// none since its per-countdown words moved into the scheduler's records.
-    public var storageBytes: Int { 0 }
-
     var context: UnsafeMutableRawPointer {
         Unmanaged.passUnretained(self).toOpaque()
     }
@@ -99,15 +98,13 @@ public final class LuaHost {
     @inline(__always)
     static func hostCall(_ L: OpaquePointer?, _ context: UnsafeMutableRawPointer?, _ body: (LuaHost, LuaState) throws(APIError) -> Int32) -> Int32 {
         // The context is the host itself, alive whenever its functions can run (once
-        // it goes, the trampoline refuses them: `run_over`), so a guaranteed
-        // reference serves: no retain and release per call.
-        Unmanaged<LuaHost>.fromOpaque(context!)._withUnsafeGuaranteedRef { host in
-            hostCall(host, LuaState(L!), body)
-        }
+        // it goes, the trampoline refuses them: `run_over`).
+        hostCall(Unmanaged<LuaHost>.fromOpaque(context!).takeUnretainedValue(), LuaState(L!), body)
     }
 
     @inline(__always)
     private static func hostCall(_ host: LuaHost, _ L: LuaState, _ body: (LuaHost, LuaState) throws(APIError) -> Int32) -> Int32 {
+        host.owner.assertCurrent("the Lua state")
         let outer = host.current
         host.current = L
         host.hostCallDepth += 1
@@ -159,6 +156,7 @@ extension LuaHost {
     /// then). Finalizers run with Lua's hooks off, so neither the budget nor a
     /// signal's hook can stop one: bound the time with a watchdog around this call.
     public func closeState() {
+        owner.assertCurrent("the Lua state")
         vm.close()
     }
 

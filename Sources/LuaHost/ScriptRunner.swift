@@ -39,6 +39,7 @@ extension LuaHost {
     /// Runs source text as a script. `arguments[0]` becomes `arg[0]`.
     public func runScript(source: Data, chunkName: String, arguments: [String] = [], settingArg: Bool = true,
                           prepareChunk: ((LuaState) -> Void)? = nil) -> ScriptFailure? {
+        owner.assertCurrent("the Lua state")
         let L = vm.state
         let base = L.top
         defer { L.setTop(base) }

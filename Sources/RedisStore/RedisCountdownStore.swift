@@ -142,9 +142,4 @@ public final class RedisCountdownStore: CountdownStoreBackend {
     public func connect() throws(RedisError) {
         _ = try live(timeout: timeoutMilliseconds)
     }
-
-    /// The instant stored countdowns are read at, in local wall terms.
-    public func now(boot: Nanoseconds, wall: Nanoseconds) -> StoreInstant {
-        StoreInstant(boot: boot, wall: wall, bootID: nil)
-    }
 }

@@ -32,7 +32,9 @@ struct Memory: ParsableCommand {
         m.set("bytes_per_countdown", Double(after - before) / Double(count))
         let luaKB = try Self.global(host, "lua_kb") - Self.global(host, "lua_kb_before")
         let luaBytes = luaKB * 1024 / Double(count)
-        let swiftBytes = Double(scheduler.storageBytes + host.storageBytes) / Double(count)
+        // The host holds nothing per countdown outside Lua: its per-countdown words
+        // (the handle's reference, the hook flags) live in the scheduler's records.
+        let swiftBytes = Double(scheduler.storageBytes) / Double(count)
         m.set("lua_bytes_per_countdown", luaBytes)
         m.set("core_bytes_per_countdown", swiftBytes)
         m.set("structural_bytes_per_countdown", luaBytes + swiftBytes)

@@ -1,7 +1,7 @@
 /// Exit codes of `cdscript`; docs/command-line.md ("Exit codes") lists them for users. A run exits 0 only
 /// when it ends by itself: no countdown active, or its view closed after every
 /// countdown ended.
-enum ExitStatus: Int32 {
+enum ExitStatus: Int32, CaseIterable {
     /// The script ran to its end without errors.
     case success = 0
     /// A hook raised an error; the other countdowns ran on.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CountdownCore
 import EventLoop
+import TerminalView
 
 extension MainLoop {
     /// The run loop for a command, or exit 5 with the system error on stderr.
@@ -10,6 +11,17 @@ extension MainLoop {
         } catch {
             printError("cdscript: \(error)")
             throw ExitCode(ExitStatus.systemError.rawValue)
+        }
+    }
+
+    /// What the script wrote with io.write (stdio's, not ours) goes out at the end
+    /// of each pass, after the view's redraw: a failure ends the run at the end of
+    /// the pass that made it.
+    func flushStandardOutputAfterEachPass() {
+        let render = afterPass
+        afterPass = {
+            render()
+            StandardOutput.flush()
         }
     }
 }

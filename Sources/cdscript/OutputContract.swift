@@ -31,19 +31,23 @@ enum OutputContract {
     /// The exit for output that could not be written (stdout flushed first), after
     /// its message; nil when everything was written. The message is printed once.
     static func failureExit() -> ExitCode? {
+        guard let failure = failure() else { return nil }
+        report(failure)
+        return ExitCode(failure == .closedPipe ? ExitStatus.closedPipe.rawValue : ExitStatus.outputError.rawValue)
+    }
+
+    /// Why standard output could not be written (stdout flushed first), or nil.
+    static func failure() -> StandardOutput.Failure? {
         StandardOutput.flush()
-        switch StandardOutput.failure {
-        case nil:
-            return nil
-        case .closedPipe:
-            return ExitCode(ExitStatus.closedPipe.rawValue)
-        case .error(let error, let what):
-            if !reported {
-                reported = true
-                printError("cdscript: could not write \(what) to standard output" + (error.map { ": " + String(cString: strerror($0)) } ?? ""))
-            }
-            return ExitCode(ExitStatus.outputError.rawValue)
-        }
+        return StandardOutput.failure
+    }
+
+    /// The one line on stderr that names what could not be written (none for a
+    /// reader that went away); printed once.
+    static func report(_ failure: StandardOutput.Failure) {
+        guard case .error(let error, let what) = failure, !reported else { return }
+        reported = true
+        printError("cdscript: could not write \(what) to standard output" + (error.map { ": " + String(cString: strerror($0)) } ?? ""))
     }
 
     /// For what ArgumentParser answers on stdout (`--help`, `--version`, a

@@ -65,7 +65,8 @@ struct RunCommand: ParsableCommand {
     }
 
     /// Runs what `load` loads into the host (the script file, or a built-in
-    /// script such as `timer`) until the run ends.
+    /// script such as `timer`) until the run ends. A sequence of steps, each an
+    /// idea of its own: a feature that reaches every run adds a step here.
     static func run(storeOptions: StoreOptions, hardening: HardeningOptions, speed: Double?, view viewOptions: ViewOptions,
                     coverage: Bool = false, watching: (path: String, arguments: [String])? = nil,
                     load: (LuaHost) -> ScriptFailure?) throws {
@@ -76,144 +77,36 @@ struct RunCommand: ParsableCommand {
         let host = LuaHost(scheduler: scheduler, limits: hardening.limits)
         let live = LiveHost(host)
         let coverageRun = try RunCoverage(enabled: coverage, host: host)
-        // Fast-forwarded time is not real time: a --speed run keeps its persistent
-        // countdowns in memory, so a demo never leaves scaled deadlines in the store.
-        // So does a sandboxed run (unless --allow-store): the store holds everyone's
-        // countdowns, and no script from elsewhere may read, change or fill it.
-        let shared: SharedStore?
-        var storeUnusable = false
-        if speed == nil, !hardening.opensStore, storeOptions.stateDir != nil || storeOptions.store != nil {
-            printError("cdscript: --sandbox keeps persistent countdowns in memory; add --allow-store to use the store")
-        }
-        do {
-            shared = speed == nil && hardening.opensStore ? try storeOptions.openShared() : nil
-        } catch {
-            printError("cdscript: \(error); persistent countdowns run on without the store")
-            shared = nil
-            storeUnusable = true
-        }
-        let memoryStore = InMemoryCountdownStore()
+        let store = RunStore(options: storeOptions, hardening: hardening, speed: speed)
         // Every host of the run alike: the first, and each reloaded version (--watch).
         let configure = { (host: LuaHost) in
             host.plugins.path = hardening.pluginDirectories
-            host.store.persistence = shared?.persistence ?? memoryStore
-            // Countdowns kept in memory (no store) are on this machine's boot clock.
-            host.store.bootID = shared == nil ? BootID.current() : shared?.bootID
-            if let tolerance = shared?.externalChangeTolerance { host.store.externalChangeTolerance = tolerance }
+            store.configure(host)
         }
         configure(host)
-        // Signals interrupt running Lua code, and whatever path ends the process
-        // gives the terminal back first (see docs/hardening.md, "Guarantees").
-        MainLoop.setSignalActions(interrupt: ScriptInterruption.interruptFromSignal, restore: TerminalSession.restoreFromSignal)
-        // Ctrl-Z stops the process within 0.5 s even while a hook runs; after `fg`
-        // the hook goes on where it was.
-        MainLoop.setStopActions(pause: ScriptInterruption.pauseFromSignal, suspend: TerminalSession.suspendFromSignal)
+        RunInterruption.installSignalActions()
         let loop = try MainLoop.forCommand(scheduler: scheduler)
-        // The CPU-time limit per callback reaches what no hook does (finalizers,
-        // loops in C): a timer on this thread's CPU clock, silent while it sleeps.
-        if hardening.cpuLimit > 0 {
-            let period = ScriptInterruption.configureCPULimit(seconds: hardening.cpuLimit)
-            let message = "cdscript: a callback ran for more than \(Self.seconds(hardening.cpuLimit)) s of CPU time (--cpu-limit) and could not be stopped (a finalizer or a loop in C); the run was ended\n"
-            do {
-                try MainLoop.startCPUTimer(periodNanoseconds: period, check: ScriptInterruption.cpuLimitCheck,
-                                           code: ExitStatus.hookError.rawValue, message: message)
-            } catch {
-                printError("cdscript: \(error); callbacks run without a CPU-time limit")
-            }
-        }
+        RunInterruption.startCPULimit(seconds: hardening.cpuLimit)
         if let scaled = clock as? ScaledClock {
             loop.realInstant = { scaled.baseInstant($0) }
         }
-        shared?.chargeHeldChanges { [weak live] in live?.host.vm.chargeMemory($0) ?? true }
-        // Changes other processes make to the countdowns this run holds arrive
-        // through the store's feed, in the loop's one poll (StoreFollowing.swift).
-        if let shared {
-            do {
-                loop.follow(try shared.changeFeed(timers: loop)) { [unowned live] changes in live.host.store.applyChanges(changes) }
-            } catch {
-                printError("cdscript: \(error); changes made elsewhere reach this run only when it reads the store")
-            }
-        }
+        store.follow(on: loop, live: live)
         let view = ViewRuntime(options: viewOptions, host: host, loop: loop)
-        // What the script wrote with io.write (stdio's, not ours): a failure ends
-        // the run at the end of the pass that made it.
-        let render = loop.afterPass
-        loop.afterPass = {
-            render()
-            StandardOutput.flush()
-        }
+        loop.flushStandardOutputAfterEachPass()
         defer {
             Self.closeState(of: live.host)
             view.finish()
         }
-        let failure = load(host)
-        if let signal = MainLoop.terminatingSignal {
-            // Interrupted while the main chunk ran: end as for a signal in the loop.
-            Self.closeState(of: host)
-            view.finish()
-            // What could not reach the store is reported (and kept) on every path.
-            if let shared, !shared.finishRun(withinMilliseconds: 100) { throw ExitCode(ExitStatus.storeError.rawValue) }
-            try Self.exit(afterSignal: signal)
-            return
-        }
-        if let failure {
-            let counted = coverageRun?.collect()
-            view.finish()
-            _ = shared?.finishRun(withinMilliseconds: 2_000)
-            if let counted { try coverageRun?.write(counted) }
-            switch failure.kind {
-            case .unreadable:
-                printError("cdscript: \(failure.message)")
-                throw ExitCode(ExitStatus.unreadableScript.rawValue)
-            case .syntax:
-                printError(failure.message)
-                throw ExitCode(ExitStatus.syntaxError.rawValue)
-            case .runtime:
-                printError("cdscript: error: \(VisibleText.escapedKeepingLayout(failure.message))")
-                throw ExitCode(ExitStatus.scriptError.rawValue)
-            }
-        }
+        let run = ScriptRun(live: live, loop: loop, view: view, store: store, coverage: coverageRun)
+        if let ending = run.load(load) { return try RunExit(ending).end() }
         let reloader = try watching.map { script in
-            do {
-                return try ScriptReloader(path: script.path, arguments: script.arguments, live: live, loop: loop, view: view,
-                                          makeHost: { scheduler in
-                                              let next = LuaHost(scheduler: scheduler, limits: hardening.limits)
-                                              configure(next)
-                                              return next
-                                          }, close: { Self.closeState(of: $0) })
-            } catch {
-                printError("cdscript: --watch: \(error)")
-                throw ExitCode(ExitStatus.systemError.rawValue)
+            try ScriptReloader.forRun(path: script.path, arguments: script.arguments, live: live, loop: loop, view: view) { scheduler in
+                let next = LuaHost(scheduler: scheduler, limits: hardening.limits)
+                configure(next)
+                return next
             }
         }
-        let outcome = loop.run()
-        // Countdowns the user left running with `q`: counted before the state closes.
-        let quitEarly = view.controller.quitKey != nil && loop.scheduler.activeCount > 0
-        let counted = coverageRun?.collect()
-        withExtendedLifetime(reloader) {}
-        Self.closeState(of: live.host)
-        view.finish()
-        // Bounded: after a signal the watchdog ends the process 0.3 s after it.
-        // First: nothing that may throw comes between the run and its store.
-        let budget = outcome == .finished || outcome == .stopped ? 2_000 : 100
-        let changesLost = shared.map { !$0.finishRun(withinMilliseconds: budget) } ?? false
-        if let counted { try coverageRun?.write(counted) }
-        // Stored countdowns lost or changes not sent outweigh how the run ended:
-        // 6 even after Ctrl-C, so that a script around it can tell.
-        if changesLost { throw ExitCode(ExitStatus.storeError.rawValue) }
-        if case .signal(let signal) = outcome { try Self.exit(afterSignal: signal) }
-        try OutputContract.check()
-        if view.controller.quitKey == "ctrl-c" { throw ExitCode(ExitStatus.interrupted.rawValue) }
-        if quitEarly { throw ExitCode(ExitStatus.quitEarly.rawValue) }
-        if let error = live.host.plugins.spawnFailure {
-            throw ExitCode(error == ENOENT ? ExitStatus.commandNotFound.rawValue : ExitStatus.commandNotExecutable.rawValue)
-        }
-        if live.hookErrorCount > 0 {
-            throw ExitCode(ExitStatus.hookError.rawValue)
-        }
-        if live.host.store.errorCount > 0 || storeUnusable {
-            throw ExitCode(ExitStatus.storeError.rawValue)
-        }
+        try RunExit(run.runLoop(reloader: reloader)).end()
     }
 }
 
@@ -233,18 +126,11 @@ extension RunCommand {
         MainLoop.disarmWatchdog()
     }
 
-    /// The exit status for a run ended by a terminating signal, 128 + the signal
-    /// as shells expect: Ctrl-C 130, SIGTERM 143, SIGHUP 129 (the watchdog exits
-    /// with the same codes when the run had to be forced). SIGPIPE stands for
-    /// output that could not be written (OutputContract): 141 or 74.
+    /// Ends a command that a terminating signal ended, as a run ends (RunExit):
+    /// 128 + the signal as shells expect, and SIGPIPE for output that could not
+    /// be written (OutputContract): 141 or 74.
     static func exit(afterSignal signal: Int32) throws {
-        switch signal {
-        case SIGINT: throw ExitCode(ExitStatus.interrupted.rawValue)
-        case SIGTERM: throw ExitCode(ExitStatus.terminated.rawValue)
-        case SIGHUP: throw ExitCode(ExitStatus.hangup.rawValue)
-        case SIGPIPE: throw OutputContract.failureExit() ?? ExitCode(ExitStatus.closedPipe.rawValue)
-        default: throw ExitCode(128 + signal)
-        }
+        try RunExit(RunEnding(signal: signal, output: OutputContract.failure())).end()
     }
 
     /// 10 -> "10", 0.5 -> "0.5".

@@ -43,14 +43,15 @@ struct RunCoverage {
     }
 
     /// Writes the reports (after the view has given the terminal back: the
-    /// summary goes to stderr). A report that cannot be written whole: exit 74.
-    func write(_ data: CoverageData) throws {
+    /// summary goes to stderr). Returns the run's exit when they could not be
+    /// written whole (said on stderr): 74, or 4 for bad `.luacov` patterns.
+    func write(_ data: CoverageData) -> ExitStatus? {
         let report: CoverageReport
         do {
             report = try CoverageReport(data, testFiles: [], helper: nil, luacov: luacov)
         } catch {
             printError("cdscript: \(error)")
-            throw ExitCode(ExitStatus.unreadableScript.rawValue)
+            return .unreadableScript
         }
         for (text, file, what) in [(report.luacovStats, "luacov.stats.out", "coverage statistics"),
                                    (report.lcovInfo, "lcov.info", "lcov tracefile")] {
@@ -58,9 +59,10 @@ struct RunCoverage {
                 try ReportFile.writeReplacing(text, to: file)
             } catch {
                 printError("cdscript: cannot write the \(what) \(file): \(error)")
-                throw ExitCode(ExitStatus.outputError.rawValue)
+                return .outputError
             }
         }
         report.summary.forEach { printError($0) }
+        return nil
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ArgumentParser
 import CountdownCore
 import EventLoop
 import Foundation
@@ -67,6 +68,19 @@ final class ScriptReloader {
         loop.watch(files.descriptor) { [unowned self] in
             let saved = files.drain()
             if saved.contains(where: isFollowed) { reload() }
+        }
+    }
+
+    /// The reloader of a run's script (`run --watch`), closing each host it
+    /// replaces as the run closes its own; exit 5 when the files cannot be watched.
+    static func forRun(path: String, arguments: [String], live: LiveHost, loop: MainLoop, view: ViewRuntime,
+                       makeHost: @escaping (Scheduler) -> LuaHost) throws -> ScriptReloader {
+        do {
+            return try ScriptReloader(path: path, arguments: arguments, live: live, loop: loop, view: view,
+                                      makeHost: makeHost, close: { RunCommand.closeState(of: $0) })
+        } catch {
+            printError("cdscript: --watch: \(error)")
+            throw ExitCode(ExitStatus.systemError.rawValue)
         }
     }
 

@@ -9,9 +9,6 @@ public enum ScriptInterruption {
     /// at its next instruction, in whichever coroutine it runs.
     public static let interruptFromSignal: @convention(c) (Int32) -> Void = cd_interrupt
 
-    /// The terminating signal that interrupted Lua code, or 0.
-    public static var interruptingSignal: Int32 { cd_interrupt_signal() }
-
     /// For the SIGTSTP handler: while a callback runs, its Lua code calls the
     /// function it is given at its next instruction (which gives the terminal back
     /// and stops the process) and, once continued, goes on where it was. Between

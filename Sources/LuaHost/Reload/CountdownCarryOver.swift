@@ -66,8 +66,6 @@ public final class CountdownCarryOver {
 
     /// Countdowns with an id that the new version did not start, in their start order.
     public var unclaimed: [CarriedCountdown] { order.compactMap { byID[$0] } }
-    /// Anonymous countdowns no anonymous start took over: they end with the old version.
-    public var unclaimedAnonymousCount: Int { anonymous.count - nextAnonymous }
 }
 
 extension LuaHost {

@@ -7,9 +7,10 @@ import TerminalView
 /// of its buttons and the `view.on_key` handlers, the text it holds against the
 /// memory limit, and the countdowns Space paused. Made by `LuaHost.installView`,
 /// and again by `replaceViewController` and `view.configure`. Owned by its
-/// `LuaHost`, which it points back to without a reference count.
+/// `LuaHost`, which it points back to without a reference count, through a
+/// checked `unowned` reference (a use after the host is gone traps).
 public final class ViewBinding {
-    unowned(unsafe) let host: LuaHost
+    unowned let host: LuaHost
     let scheduler: Scheduler
     public let controller: ViewController
     /// Registry references to `on_press` callbacks, by button id.

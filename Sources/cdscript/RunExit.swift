@@ -1,0 +1,124 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import LuaHost
+import TerminalView
+
+/// How a run (`run`, `timer`, `watch`) ended, as far as its exit status goes:
+/// the facts each step of the run gathered, nothing decided yet.
+struct RunEnding: Equatable, Sendable {
+    /// `--coverage`'s reports could not be written: bad `.luacov` patterns
+    /// (`unreadableScript`) or a file that could not be written (`outputError`).
+    var coverageFailure: ExitStatus?
+    /// The script's main chunk did not run to its end.
+    var scriptFailure: ScriptFailure.Kind?
+    /// The terminating signal that ended the run (while the main chunk ran or in
+    /// the loop). Output that could not be written ends a run as SIGPIPE.
+    var signal: Int32?
+    /// Stored countdowns were lost, or changes could not be sent to the store
+    /// (a Redis server out of reach at the end: they wait in the outage queue).
+    var changesLost = false
+    /// Standard output could not be written.
+    var output: StandardOutput.Failure?
+    /// The view was closed with Ctrl-C.
+    var quitWithCtrlC = false
+    /// The view was closed with `q` while countdowns were still running.
+    var quitEarly = false
+    /// A command to run at the end (`--exec`, the `exec` plugin) could not be
+    /// started: its errno.
+    var spawnFailure: Int32?
+    /// A hook raised an error (a limit hit in a hook included).
+    var hookErrors = false
+    /// The store could not be used: not opened at the start, or a read or write
+    /// failed during the run.
+    var storeFailed = false
+}
+
+/// Why a run exits as it does: the one decision every exit path of a run takes
+/// (`RunExit(ending)`), each case with its status from `ExitStatus`.
+enum RunExit: Equatable, Sendable {
+    case coverageNotWritten(ExitStatus)
+    case scriptFailed(ScriptFailure.Kind)
+    case changesLost
+    case signal(Int32)
+    case outputFailed(StandardOutput.Failure)
+    case quitWithCtrlC
+    case quitEarly
+    case commandNotRun(errno: Int32)
+    case hookErrors
+    case storeFailed
+    case finished
+
+    /// The first of these that holds decides: what could not be written outranks
+    /// everything; a main chunk that failed outranks the store (the run never
+    /// really started); stored countdowns lost or changes not sent outrank how the
+    /// run ended, 6 even after Ctrl-C, so that a script around it can tell; a
+    /// signal outranks what the loop counted.
+    init(_ ending: RunEnding) {
+        if let failure = ending.coverageFailure {
+            self = .coverageNotWritten(failure)
+        } else if ending.signal == nil, let kind = ending.scriptFailure {
+            self = .scriptFailed(kind)
+        } else if ending.changesLost {
+            self = .changesLost
+        } else if let signal = ending.signal {
+            // SIGPIPE stands for output that could not be written: 141, or 74 for
+            // an error other than a reader that went away.
+            self = signal == SIGPIPE ? .outputFailed(ending.output ?? .closedPipe) : .signal(signal)
+        } else if let output = ending.output {
+            self = .outputFailed(output)
+        } else if ending.quitWithCtrlC {
+            self = .quitWithCtrlC
+        } else if ending.quitEarly {
+            self = .quitEarly
+        } else if let error = ending.spawnFailure {
+            self = .commandNotRun(errno: error)
+        } else if ending.hookErrors {
+            self = .hookErrors
+        } else if ending.storeFailed {
+            self = .storeFailed
+        } else {
+            self = .finished
+        }
+    }
+
+    /// The process's exit status.
+    var status: Int32 {
+        switch self {
+        case .coverageNotWritten(let status): status.rawValue
+        case .scriptFailed(.unreadable): ExitStatus.unreadableScript.rawValue
+        case .scriptFailed(.syntax): ExitStatus.syntaxError.rawValue
+        case .scriptFailed(.runtime): ExitStatus.scriptError.rawValue
+        case .changesLost, .storeFailed: ExitStatus.storeError.rawValue
+        case .signal(let signal): Self.status(afterSignal: signal)
+        case .outputFailed(.closedPipe): ExitStatus.closedPipe.rawValue
+        case .outputFailed(.error): ExitStatus.outputError.rawValue
+        case .quitWithCtrlC: ExitStatus.interrupted.rawValue
+        case .quitEarly: ExitStatus.quitEarly.rawValue
+        case .commandNotRun(let error):
+            error == ENOENT ? ExitStatus.commandNotFound.rawValue : ExitStatus.commandNotExecutable.rawValue
+        case .hookErrors: ExitStatus.hookError.rawValue
+        case .finished: ExitStatus.success.rawValue
+        }
+    }
+
+    /// 128 + the signal, as shells report it: Ctrl-C 130, SIGTERM 143, SIGHUP 129
+    /// (the watchdog exits with the same codes when the run had to be forced).
+    private static func status(afterSignal signal: Int32) -> Int32 {
+        switch signal {
+        case SIGINT: ExitStatus.interrupted.rawValue
+        case SIGTERM: ExitStatus.terminated.rawValue
+        case SIGHUP: ExitStatus.hangup.rawValue
+        case SIGPIPE: ExitStatus.closedPipe.rawValue
+        default: 128 + signal
+        }
+    }
+
+    /// Ends the command with this exit: returns for `.finished`, else throws its
+    /// status, after the one line that says which output could not be written.
+    func end() throws {
+        if case .outputFailed(let failure) = self { OutputContract.report(failure) }
+        if self != .finished { throw ExitCode(status) }
+    }
+}

@@ -1,0 +1,30 @@
+import EventLoop
+import LuaHost
+import TerminalView
+
+/// How a run is stopped from outside while Lua code runs: signals, Ctrl-Z and
+/// the CPU-time limit per callback (see docs/hardening.md, "Guarantees").
+enum RunInterruption {
+    /// Signals interrupt running Lua code, and whatever path ends the process
+    /// gives the terminal back first. Ctrl-Z stops the process within 0.5 s even
+    /// while a hook runs; after `fg` the hook goes on where it was.
+    static func installSignalActions() {
+        MainLoop.setSignalActions(interrupt: ScriptInterruption.interruptFromSignal, restore: TerminalSession.restoreFromSignal)
+        MainLoop.setStopActions(pause: ScriptInterruption.pauseFromSignal, suspend: TerminalSession.suspendFromSignal)
+    }
+
+    /// The CPU-time limit per callback (`--cpu-limit`, 0: none) reaches what no
+    /// hook does (finalizers, loops in C): a timer on this thread's CPU clock,
+    /// silent while it sleeps.
+    static func startCPULimit(seconds: Double) {
+        guard seconds > 0 else { return }
+        let period = ScriptInterruption.configureCPULimit(seconds: seconds)
+        let message = "cdscript: a callback ran for more than \(RunCommand.seconds(seconds)) s of CPU time (--cpu-limit) and could not be stopped (a finalizer or a loop in C); the run was ended\n"
+        do {
+            try MainLoop.startCPUTimer(periodNanoseconds: period, check: ScriptInterruption.cpuLimitCheck,
+                                       code: ExitStatus.hookError.rawValue, message: message)
+        } catch {
+            printError("cdscript: \(error); callbacks run without a CPU-time limit")
+        }
+    }
+}
