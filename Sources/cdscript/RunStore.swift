@@ -1,5 +1,5 @@
 import CountdownCore
-import CountdownStore
+import SQLiteStore
 import EventLoop
 import LuaHost
 
