@@ -12,7 +12,10 @@ struct TestCommandTests {
         let last = try #require(result.lines.last)
         #expect(last.wholeMatch(of: /[1-9][0-9]* passed, 0 failed/) != nil, "\(last)")
         #expect(result.lines.contains("tests/sms_code_spec.lua"))
-        #expect(result.seconds < 10)
+        // On the virtual clock: the specs cover hours of countdown time (a flash sale
+        // days away, 60 s cooldowns) in seconds of CPU. A bound that holds on a busy
+        // 2-core machine (the run took 13-15 s there) and still fails if they slept.
+        #expect(result.seconds < 60)
     }
 
     @Test("a failing file: exit 1, FILE:LINE with expected and actual, totals with skips last")
