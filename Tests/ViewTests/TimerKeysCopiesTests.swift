@@ -62,7 +62,7 @@ struct TimerKeysCopiesTests {
         Copy(file: "Sources/cdscript/BuiltinScripts/timer.lua", from: "-- Keys (the built-in plugin timer_keys):", to: "quits."),
         Copy(file: "Sources/cdscript/TimerCommand.swift", from: "Keys: ", to: "quits."),
         Copy(file: "README.md", from: "Keys: `+`", to: "quits"),
-        Copy(file: "docs/plugins.md", from: "is `countdown.start(options)` with", to: "acting on that countdown", namesStep: false),
+        Copy(file: "docs/command-line.md", from: "is `countdown.start(options)` with", to: "acting on that countdown", namesStep: false),
         Copy(file: "types/cdscript.lua", from: "is countdown.start with the keys", to: "acting on that countdown", namesStep: false),
         Copy(file: "examples/flash_sale.lua", from: "-- Keys (the built-in timer_keys plugin", to: "only)."),
         Copy(file: "docs/plugins.md", from: "| `timer_keys` |", to: "timer_keys.lua` |"),
