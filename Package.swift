@@ -25,6 +25,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "cdscript", targets: ["cdscript"]),
+        // The plain Lua interpreter (lua5.4's command line) installed beside cdscript: what
+        // `cdscript test` gives specs as arg[-1]. C and Lua only, so it starts as fast as lua5.4.
+        .executable(name: "cdscript-lua", targets: ["cdscript-lua"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -120,6 +123,9 @@ let package = Package(
             ],
             linkerSettings: packedRelocations
         ),
+        // A C program: without Swift's start-up object (-nostartfiles) and linked to what it calls
+        // into only (Sources/cdscript-lua/link_only_what_is_used.c): Lua and libc.
+        .executableTarget(name: "cdscript-lua", dependencies: ["CLua"], linkerSettings: [.unsafeFlags(["-nostartfiles"])]),
         // Benchmarks (scripts/bench): not part of the product.
         .target(name: "CBenchFloor", dependencies: ["CLua"]),
         .executableTarget(

@@ -245,9 +245,7 @@ struct TestCommand: ParsableCommand {
         let runner = settings.runner(budget: budget, memoryLimit: memoryLimit, updateSnapshots: updateSnapshots,
                                      pluginPath: PluginPath.standard(extra: pluginPath))
         // busted's arg[-1] is the interpreter it runs on: cdscript-lua, which is lua5.4.
-        let plainLua = PlainLuaLink.forRun()
-        defer { plainLua.remove() }
-        runner.interpreter = plainLua.path
+        runner.interpreter = PlainLuaInterpreter.forRun()
         runner.store = try openIntegrationStore()
         defer { if let store = runner.store { cleanUp(store, runner: runner) } }
         if settings.list {

@@ -1,21 +1,17 @@
 import Foundation
 import Testing
 
-/// `cdscript-lua` (the binary under that name) against the real `lua5.4`, on the
-/// same command lines in the same folder (Fixtures/plain_lua): the same stdout,
-/// the same stderr once each program's own path is written PROGRAM, the same exit code.
+/// `cdscript-lua` (the executable built beside the binary under test) against the
+/// real `lua5.4`, on the same command lines in the same folder (Fixtures/plain_lua):
+/// the same stdout, the same stderr once each program's own path is written
+/// PROGRAM, the same exit code.
 @Suite("cdscript-lua is lua5.4: options, arg, errors, exit codes, stdin")
 struct PlainLuaInterpreterTests {
     static let fixtures = BinaryRunner.packageRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures/plain_lua")
 
-    /// A folder holding `cdscript-lua`, a symbolic link to the binary under test.
-    static func linked() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-lua-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let link = dir.appendingPathComponent("cdscript-lua")
-        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: BinaryRunner.binary)
-        return link
-    }
+    /// `cdscript-lua` in the folder of the binary under test, where `swift build`
+    /// and scripts/install put it and where `cdscript test` looks for it.
+    static var executable: URL { BinaryRunner.binary.deletingLastPathComponent().appendingPathComponent("cdscript-lua") }
 
     struct Outcome: Equatable, CustomStringConvertible {
         let status: Int32
@@ -36,11 +32,9 @@ struct PlainLuaInterpreterTests {
     @discardableResult
     static func expectSame(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
                            sourceLocation: SourceLocation = #_sourceLocation) throws -> Outcome {
-        let link = try linked()
-        defer { try? FileManager.default.removeItem(at: link.deletingLastPathComponent()) }
         let environment = ["LUA_INIT": "", "LUA_INIT_5_4": ""].merging(environment) { $1 }
         let lua = try outcome(URL(fileURLWithPath: StandardLuaTests.lua), arguments, stdin: stdin, environment: environment)
-        let plain = try outcome(link, arguments, stdin: stdin, environment: environment)
+        let plain = try outcome(executable, arguments, stdin: stdin, environment: environment)
         #expect(plain == lua, "\(arguments)\ncdscript-lua: \(plain)\nlua5.4: \(lua)", sourceLocation: sourceLocation)
         return plain
     }
@@ -116,31 +110,101 @@ struct PlainLuaInterpreterTests {
 
     @Test("only Lua's standard libraries: nothing of cdscript's host")
     func bareState() throws {
-        let link = try Self.linked()
-        defer { try? FileManager.default.removeItem(at: link.deletingLastPathComponent()) }
-        let result = try BinaryRunner.run(["-e", "print(countdown, clock, view, use, expect)"], executable: link)
+        let result = try BinaryRunner.run(["-e", "print(countdown, clock, view, use, expect)"], executable: Self.executable)
         #expect(result.status == 0 && result.stdout == "nil\tnil\tnil\tnil\tnil\n", "\(result.stderr)")
     }
 
-    @Test("a hard link named cdscript-lua is the interpreter too; cdscript under its own name is not")
-    func names() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-lua-hard-\(UUID().uuidString)")
+    @Test("an executable of its own, not cdscript under another name: small, and its messages start with the name it was run by")
+    func ownExecutable() throws {
+        let attributes = try FileManager.default.attributesOfItem(atPath: Self.executable.resolvingSymlinksInPath().path)
+        let cdscript = try FileManager.default.attributesOfItem(atPath: BinaryRunner.binary.resolvingSymlinksInPath().path)
+        #expect(attributes[.systemFileNumber] as? Int != cdscript[.systemFileNumber] as? Int)
+        let size = try #require(attributes[.size] as? Int)
+        #expect(size < 2_000_000, "cdscript-lua is \(size) bytes: it links only Lua")
+        // Under any name (here a link called lua), as lua5.4 writes its own.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-lua-name-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let hard = dir.appendingPathComponent("cdscript-lua")
-        if link(BinaryRunner.binary.path, hard.path) != 0 { try FileManager.default.copyItem(at: BinaryRunner.binary, to: hard) }
-        let result = try BinaryRunner.run(["error.lua"], in: Self.fixtures, executable: hard)
-        #expect(result.status == 1 && result.stderr.hasPrefix("\(hard.path): error.lua:2: deep down\n"), "\(result.stderr)")
-        let cdscript = try BinaryRunner.run(["error.lua"], in: Self.fixtures)
-        #expect(cdscript.status == 2, "cdscript FILE keeps its own exit code for a script error")
+        let renamed = dir.appendingPathComponent("lua")
+        try FileManager.default.createSymbolicLink(at: renamed, withDestinationURL: Self.executable)
+        let result = try BinaryRunner.run(["error.lua"], in: Self.fixtures, executable: renamed)
+        #expect(result.status == 1 && result.stderr.hasPrefix("\(renamed.path): error.lua:2: deep down\n"), "\(result.stderr)")
+        let cdscriptRun = try BinaryRunner.run(["error.lua"], in: Self.fixtures)
+        #expect(cdscriptRun.status == 2, "cdscript FILE keeps its own exit code for a script error")
+    }
+
+    @Test("it loads only Lua and the C library: none of the Swift runtime's libraries (each costs every start)")
+    func neededLibraries() throws {
+        let readelf = Process()
+        readelf.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        readelf.arguments = ["readelf", "--dynamic", Self.executable.path]
+        let out = Pipe()
+        readelf.standardOutput = out
+        try readelf.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        readelf.waitUntilExit()
+        let needed = text.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+            .compactMap { $0.split(separator: "[").last?.split(separator: "]").first.map(String.init) }
+        #expect(readelf.terminationStatus == 0 && needed.contains { $0.hasPrefix("liblua5.4") }, "\(text)")
+        let runtime = needed.filter { $0.hasPrefix("libswift") || $0.hasPrefix("libstdc++") || $0.hasPrefix("libFoundation")
+            || $0.hasPrefix("libdispatch") || $0.hasPrefix("libBlocksRuntime") }
+        #expect(runtime.isEmpty, "\(needed)")
     }
 
     @Test("the interactive prompt is refused with a message and exit 1 (-i, or no script with a terminal on stdin)")
     func noPrompt() throws {
-        let link = try Self.linked()
-        defer { try? FileManager.default.removeItem(at: link.deletingLastPathComponent()) }
-        let result = try BinaryRunner.run(["-i"], executable: link)
+        let result = try BinaryRunner.run(["-i"], executable: Self.executable)
         #expect(result.status == 1 && result.stdout.isEmpty)
         #expect(result.stderr.contains("no interactive mode here"), "\(result.stderr)")
+    }
+
+    /// Two spec files that write `arg[-1]` to a file of their own and run it as teal's specs do.
+    static func argSpecs(in project: URL) throws {
+        for name in ["first", "second"] {
+            try """
+            it('runs arg[-1] -e', function()
+              local f = assert(io.open('\(name).interpreter', 'w')) f:write(arg[-1]) f:close()
+              local ok, how, code = os.execute("'" .. arg[-1] .. "' -e 'os.exit(3)'")
+              assert.are.same({ 'exit', 3 }, { how, code })
+            end)
+
+            """.write(to: project.appendingPathComponent("\(name)_spec.lua"), atomically: true, encoding: .utf8)
+        }
+    }
+
+    @Test("cdscript test gives specs arg[-1] = the cdscript-lua beside the binary, with nothing said")
+    func argIsTheExecutableBeside() throws {
+        let project = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-lua-arg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: project) }
+        try Self.argSpecs(in: project)
+        let run = try BinaryRunner.run(["test", "."], in: project)
+        #expect(run.status == 0 && run.stderr.isEmpty, "\(run.stdout)\(run.stderr)")
+        for name in ["first", "second"] {
+            let seen = try String(contentsOf: project.appendingPathComponent("\(name).interpreter"), encoding: .utf8)
+            #expect(seen == Self.executable.resolvingSymlinksInPath().path)
+        }
+    }
+
+    @Test("without cdscript-lua beside the binary, cdscript test says so once on stderr and gives cdscript's own path")
+    func argFallsBackToCdscript() throws {
+        // The binary alone in a folder of its own, on the build's file system so that a hard link can stand for a copy.
+        let alone = BinaryRunner.packageRoot.appendingPathComponent(".build/cdscript-alone-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: alone, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: alone) }
+        let binary = alone.appendingPathComponent("cdscript")
+        let real = BinaryRunner.binary.resolvingSymlinksInPath()
+        if link(real.path, binary.path) != 0 { try FileManager.default.copyItem(at: real, to: binary) }
+        let project = alone.appendingPathComponent("project")
+        try FileManager.default.createDirectory(at: project, withIntermediateDirectories: true)
+        try Self.argSpecs(in: project)
+        // cdscript -e 'os.exit(3)' is no cdscript command line: the specs see a failure, as documented.
+        let run = try BinaryRunner.run(["test", "."], in: project, executable: binary)
+        let notes = run.stderr.components(separatedBy: "no cdscript-lua beside \(binary.path)").count - 1
+        #expect(notes == 1, "\(run.stderr)")
+        for name in ["first", "second"] {
+            let seen = try String(contentsOf: project.appendingPathComponent("\(name).interpreter"), encoding: .utf8)
+            #expect(seen == binary.path)
+        }
     }
 }

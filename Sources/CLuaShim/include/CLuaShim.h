@@ -21,7 +21,6 @@
 #include "CLuaPrint.h"
 #include "CLuaStdlib.h"
 #include "CLuaVersion.h"
-#include "CLuaStandalone.h" /* cdscript-lua, the plain interpreter */
 #include <lauxlib.h>
 #include <lualib.h>
 

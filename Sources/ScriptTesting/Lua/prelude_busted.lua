@@ -12,7 +12,7 @@ if H.first_in_state then
   if H.cpath and H.cpath ~= "" then package.cpath = (H.cpath .. ";" .. package.cpath):gsub(";;", ";") end
 end
 
--- arg as busted's: the interpreter at -1 and at 0 (cdscript-lua: cdscript as lua5.4),
+-- arg as busted's: the interpreter at -1 and at 0 (cdscript-lua, which is lua5.4),
 -- the command line after `test`. The host sets `arg` to the file's own just
 -- before the file's main chunk; the runner puts busted's back when the file's
 -- blocks run (suite.run), so describe bodies, hooks and tests see busted's.
