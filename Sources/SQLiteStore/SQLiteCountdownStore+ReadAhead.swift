@@ -12,7 +12,8 @@ import GRDB
 /// set, so every change committed after the copy was read is in the log past
 /// that position), and dropped at the next look at the log (`changesSinceLastLook`,
 /// where the changes since are reported and the countdowns held re-read), at any
-/// sign of a change the log cannot name, and at any write by this process.
+/// sign of a change the log cannot name, and at any write by this process. A
+/// record is handed out once; a second load of the same id reads the database.
 extension SQLiteCountdownStore {
     /// Loads since the change log was last looked at before a read-ahead is
     /// considered; then at each doubling, as long as the table holds at most
@@ -25,6 +26,10 @@ extension SQLiteCountdownStore {
     enum ReadAheadEntry {
         case stored(StoredCountdown)
         case unreadable(StoreError)
+        /// Answered once already: a second load of it asks the database. (A run
+        /// loads each id once; freeing each record as it is handed out keeps the
+        /// copy from costing the first change after the run a pause to free it all.)
+        case taken
     }
 
     /// The answer of the read-ahead copy for `id`, or nil when there is no copy
@@ -36,11 +41,15 @@ extension SQLiteCountdownStore {
            loadsSinceLook & (loadsSinceLook - 1) == 0 {
             readAheadNow()
         }
-        guard let copy = readAheadCopy else { return nil }
-        switch copy[CountdownID(id)] {
+        guard readAheadCopy != nil else { return nil }
+        let key = CountdownID(id)
+        switch readAheadCopy![key] {
         case nil: return .success(nil)
-        case .stored(let countdown): return .success(countdown)
+        case .stored(let countdown):
+            readAheadCopy![key] = .taken
+            return .success(countdown)
         case .unreadable(let error): return .failure(error)
+        case .taken: return nil
         }
     }
 

@@ -74,6 +74,20 @@ struct ReadAheadTests {
         #expect(try mine.load(id: "fresh") == record("fresh"))
     }
 
+    @Test("a record is handed out from the copy once: loading the same id again reads the database")
+    func secondLoadReadsTheDatabase() throws {
+        let dir = try storeOf(1_000)
+        let mine = SQLiteCountdownStore(directory: dir)
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        for id in ids(600) { _ = try mine.load(id: id) }
+        let before = mine.readTransactions
+        #expect(try mine.load(id: "s800") == record("s800"))
+        #expect(mine.readTransactions == before)
+        #expect(try mine.load(id: "s800") == record("s800"))
+        #expect(mine.readTransactions == before + 1)
+        withExtendedLifetime(watcher) {}
+    }
+
     @Test("this process's own writes are seen by its next load at once")
     func ownWrites() throws {
         let dir = try storeOf(1_000)
