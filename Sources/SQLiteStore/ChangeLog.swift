@@ -39,6 +39,7 @@ extension SQLiteCountdownStore {
 
     /// From now on the change log is followed: the entries so far are taken as seen.
     func startFollowingChanges() {
+        dropReadAhead()
         guard let queue = try? open() else { return }
         changeLogPosition = (try? queue.inDatabase { db in try Self.lastChange(db) }) ?? 0
     }
@@ -47,6 +48,7 @@ extension SQLiteCountdownStore {
     /// by the change log; `.unknown` when the log cannot tell (this process fell
     /// more than `ChangeLog.window` behind, the log was emptied, or it cannot be read).
     func changesSinceLastLook() -> CountdownChanges {
+        dropReadAhead()
         guard let queue = try? open() else { return .unknown }
         guard let from = changeLogPosition else {
             startFollowingChanges()

@@ -170,6 +170,7 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
             return .unknown
         }
         guard version != lastVersion || version == nil else { return .none }
+        if version == nil { store.dropReadAhead() }
         return version == nil ? .unknown : store.changesSinceLastLook()
     }
 

@@ -11,11 +11,11 @@ extension SQLiteCountdownStore {
         if isUnopenedEmptyFile { return }
         let size = max(1, batchSize)
         try access(readOnly: true) { db in
-            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM countdown ORDER BY id")
+            let rows = try Row.fetchCursor(db, sql: StoredCountdown.selectSQL + " ORDER BY id")
             var batch = StoredCountdownListing(countdowns: [])
             while let row = try rows.next() {
                 do {
-                    batch.countdowns.append(try StoredCountdown(row: row, path: path))
+                    batch.countdowns.append(try StoredCountdown(columnsOf: row, path: path))
                 } catch let error as StoreError {
                     guard let unreadable = error.unreadable else { throw error }
                     batch.unreadable.append(unreadable)

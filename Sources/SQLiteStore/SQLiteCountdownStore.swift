@@ -31,6 +31,13 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     /// work of following the store by (one change elsewhere reads a row or two,
     /// whatever the store holds).
     public internal(set) var rowsRead = 0
+    /// Read transactions (a lone statement counts as one) run so far: what tests
+    /// bound a run of loads by.
+    public internal(set) var readTransactions = 0
+    /// Loads since the change log was last looked at, and the rows read ahead
+    /// for the ones to come (`SQLiteCountdownStore+ReadAhead.swift`).
+    var loadsSinceLook = 0
+    var readAheadCopy: [CountdownID: ReadAheadEntry]?
     /// Whole-file integrity checks (`PRAGMA quick_check`) run so far.
     public internal(set) var integrityChecks = 0
     /// The SQL statements `glance()` ran (SQLiteCountdownStore+Glance.swift).
@@ -88,15 +95,16 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     public func load(id: String) throws -> StoredCountdown? {
         try checkID(id)
         if isUnopenedEmptyFile { return nil }
+        if let answer = readAhead(id) { return try answer.get() }
         return try access(readOnly: true, single: true) { db in try self.readRow(id: id, db) }
     }
 
     /// One row by its id, through a statement prepared once.
     func readRow(id: String, _ db: Database) throws -> StoredCountdown? {
-        let statement = try db.cachedStatement(sql: "SELECT * FROM countdown WHERE id = ?")
+        let statement = try db.cachedStatement(sql: StoredCountdown.selectSQL + " WHERE id = ?")
         guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
         rowsRead += 1
-        return try StoredCountdown(row: row, path: path)
+        return try StoredCountdown(columnsOf: row, path: path)
     }
 
     /// Every stored countdown; fails on the first row that cannot be read
@@ -173,10 +181,10 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
 
     func readAll(_ db: Database) throws -> StoredCountdownListing {
         var listing = StoredCountdownListing(countdowns: [])
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM countdown ORDER BY id") {
+        for row in try Row.fetchAll(db, sql: StoredCountdown.selectSQL + " ORDER BY id") {
             rowsRead += 1
             do {
-                listing.countdowns.append(try StoredCountdown(row: row, path: path))
+                listing.countdowns.append(try StoredCountdown(columnsOf: row, path: path))
             } catch {
                 guard let unreadable = error.unreadable else { throw error }
                 listing.unreadable.append(unreadable)
@@ -390,8 +398,11 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     func access<T>(readOnly: Bool = false, single: Bool = false, _ body: (Database) throws -> T) throws(StoreError) -> T {
         let queue = try open()
         do {
+            if readOnly || single { readTransactions += 1 }
             if single { return try queue.inDatabase { db in try body(db) } }
             if readOnly { return try queue.read { db in try body(db) } }
+            // What this process writes, a copy read ahead does not have.
+            readAheadCopy = nil
             if !isRegisteredWriter { registerAsWriter() }
             var wrote = false
             let result = try queue.write { db in

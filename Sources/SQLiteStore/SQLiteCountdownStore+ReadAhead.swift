@@ -1,0 +1,87 @@
+import CountdownCore
+import GRDB
+
+/// Many loads in a row (a script fetching 100,000 countdowns one `fetch` at a
+/// time): past a few hundred, the whole table is read ahead once, in one read
+/// transaction through one statement, decoded by position, and the following
+/// loads are answered from that copy instead of a read transaction (and its
+/// file locks) apiece.
+///
+/// The copy is never older than what the change log has yet to tell: it is
+/// taken only while the store's changes are followed (`changeLogPosition` is
+/// set, so every change committed after the copy was read is in the log past
+/// that position), and dropped at the next look at the log (`changesSinceLastLook`,
+/// where the changes since are reported and the countdowns held re-read), at any
+/// sign of a change the log cannot name, and at any write by this process. A
+/// record is handed out once; a second load of the same id reads the database.
+extension SQLiteCountdownStore {
+    /// Loads since the change log was last looked at before a read-ahead is
+    /// considered; then at each doubling, as long as the table holds at most
+    /// `readAheadRatio` times the loads so far (reading it all costs about that
+    /// many single loads).
+    public static let readAheadAfter = 256
+    public static let readAheadRatio = 16
+
+    /// What the read-ahead copy says of one id.
+    enum ReadAheadEntry {
+        case stored(StoredCountdown)
+        case unreadable(StoreError)
+        /// Answered once already: a second load of it asks the database. (A run
+        /// loads each id once; freeing each record as it is handed out keeps the
+        /// copy from costing the first change after the run a pause to free it all.)
+        case taken
+    }
+
+    /// The answer of the read-ahead copy for `id`, or nil when there is no copy
+    /// (the caller asks the database). An id not in the copy was not stored when
+    /// it was read.
+    func readAhead(_ id: String) -> Result<StoredCountdown?, StoreError>? {
+        loadsSinceLook += 1
+        if readAheadCopy == nil, changeLogPosition != nil, loadsSinceLook >= Self.readAheadAfter,
+           loadsSinceLook & (loadsSinceLook - 1) == 0 {
+            readAheadNow()
+        }
+        guard readAheadCopy != nil else { return nil }
+        let key = CountdownID(id)
+        switch readAheadCopy![key] {
+        case nil: return .success(nil)
+        case .stored(let countdown):
+            readAheadCopy![key] = .taken
+            return .success(countdown)
+        case .unreadable(let error): return .failure(error)
+        case .taken: return nil
+        }
+    }
+
+    /// Reads every row into the copy, unless the table is too large for the
+    /// loads so far. A failure leaves no copy: the loads then ask the database,
+    /// which reports it.
+    private func readAheadNow() {
+        let limit = Self.readAheadRatio * loadsSinceLook
+        let copy = try? access(readOnly: true) { db -> [CountdownID: ReadAheadEntry]? in
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM countdown") ?? 0
+            guard count <= limit else { return nil }
+            var copy: [CountdownID: ReadAheadEntry] = [:]
+            copy.reserveCapacity(count)
+            let rows = try Row.fetchCursor(db.cachedStatement(sql: StoredCountdown.selectSQL))
+            while let row = try rows.next() {
+                rowsRead += 1
+                // A row whose id is not text answers no load by a text id.
+                guard case .string(let id) = (row[0] as DatabaseValue).storage else { continue }
+                do throws(StoreError) {
+                    copy[CountdownID(id)] = .stored(try StoredCountdown(columnsOf: row, path: path))
+                } catch {
+                    copy[CountdownID(id)] = .unreadable(error)
+                }
+            }
+            return copy
+        }
+        readAheadCopy = copy ?? nil
+    }
+
+    /// What was read ahead may no longer be what is stored.
+    func dropReadAhead() {
+        loadsSinceLook = 0
+        readAheadCopy = nil
+    }
+}
