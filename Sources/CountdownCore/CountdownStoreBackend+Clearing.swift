@@ -13,8 +13,17 @@ extension CountdownStoreBackend {
             unreadableFound += batch.unreadable
             return true
         }
+        return try removeCandidates(finished: finishedIDs, unreadable: unreadableFound, at: now)
+    }
+
+    /// The second half of every `clear`: each id found finished is removed by a
+    /// change of its own, only if it is still finished by `now` (another process
+    /// may have resumed or appended to it since it was read), and each unreadable
+    /// record is deleted. Returns what was removed.
+    public func removeCandidates(finished ids: [String], unreadable records: [UnreadableCountdown],
+                                 at now: StoreInstant) throws -> (finished: [String], unreadable: [UnreadableCountdown]) {
         var finished: [String] = []
-        for id in finishedIDs {
+        for id in ids {
             let removed = try modify(id: id) { stored -> Bool in
                 guard let current = stored, current.effectiveState(at: now) == .finished else { return false }
                 stored = nil
@@ -23,7 +32,7 @@ extension CountdownStoreBackend {
             if removed { finished.append(id) }
         }
         var unreadable: [UnreadableCountdown] = []
-        for record in unreadableFound where try delete(id: record.id) {
+        for record in records where try delete(id: record.id) {
             unreadable.append(record)
         }
         return (finished, unreadable)

@@ -165,21 +165,10 @@ extension RedisCountdownStore {
         if connection == nil || answersFromCache {
             finishedIDs = cache.values.filter { RedisRecord.shifted($0, by: -shift).effectiveState(at: now) == .finished }.map(\.id)
         }
-        var removed: [String] = []
         Self.sortOnce(&finishedIDs)
-        for id in finishedIDs {
-            let gone = try modify(id: id) { stored -> Bool in
-                guard let s = stored, s.effectiveState(at: now) == .finished else { return false }
-                stored = nil
-                return true
-            }
-            if gone { removed.append(id) }
-        }
-        var removedUnreadable: [UnreadableCountdown] = []
+        // Each unreadable id once (a rehash may show one twice), in byte order.
         var named: Set<CountdownID> = []
-        for record in unreadable.sorted(by: { $0.id.precedesInBytes($1.id) }) where named.insert(CountdownID(record.id)).inserted {
-            if try delete(id: record.id) { removedUnreadable.append(record) }
-        }
-        return (removed, removedUnreadable)
+        let unreadableOnce = unreadable.sorted { $0.id.precedesInBytes($1.id) }.filter { named.insert(CountdownID($0.id)).inserted }
+        return try removeCandidates(finished: finishedIDs, unreadable: unreadableOnce, at: now)
     }
 }
