@@ -126,7 +126,6 @@ extension CountdownBinding {
     func launch(_ L: LuaState, handle: UnsafeMutablePointer<cd_handle>, handleIndex: Int32, deadline: Deadline,
                 resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, sharedTickHook: Int32,
                 ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?, persistentID: String? = nil, overtime: Overtime? = nil) {
-        assertHostLives()
         var flags = flags
         var deadline = deadline, resuming = resuming
         var pausedBySpace = false
@@ -163,7 +162,7 @@ extension CountdownBinding {
         if plugins.startHookCount != 0 {
             plugins.callGlobalHooks(.start, handleRef: ref, remaining: scheduler.remaining(key) ?? 0, total: scheduler.total(key) ?? 0, missed: 0)
         }
-        scheduler.announce(key, to: delegate!.takeUnretainedValue())
+        scheduler.announce(key, to: host)
     }
 
     /// How a countdown started with `overtime` is launched.

@@ -6,16 +6,17 @@ import CountdownCore
 /// store in step with the scheduler (StoreUpdates.swift, StoredTakeOff.swift)
 /// and the scheduler in step with the store (StoreFollowing.swift).
 ///
-/// Owned by its `LuaHost`, which it points back to without a reference count,
-/// through a checked `unowned` reference: a use after the host is gone traps
+/// Owned by its `LuaHost`, which it points back to without a strong reference,
+/// through a checked `unowned` one: a use after the host is gone traps
 /// instead of reading freed memory (no benchmark showed a cost; see
 /// docs/performance.md, "Back-pointers").
 public final class StoreBinding {
     /// The host this part belongs to, set once by the host as it is made (a
     /// part is made before its host is whole, so that the host can hold it in a
-    /// `let`, read without a reference count on the hot path).
+    /// `let`).
     unowned var host: LuaHost!
-    /// The Lua state and the scheduler, the host's, kept here for the same reason.
+    /// The Lua state and the scheduler, the host's, kept here so that its calls
+    /// read them without going through the host.
     let vm: LuaVM
     let scheduler: Scheduler
     /// Where `persist = true` countdowns are kept; nil: persistence is unavailable

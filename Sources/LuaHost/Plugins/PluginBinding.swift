@@ -9,16 +9,17 @@ import TerminalView
 /// `countdown.formatter`), and what plugins do to the world (commands, files,
 /// notices), recorded instead of done under `cdscript test`.
 ///
-/// Owned by its `LuaHost`, which it points back to without a reference count,
-/// through a checked `unowned` reference: a use after the host is gone traps
+/// Owned by its `LuaHost`, which it points back to without a strong reference,
+/// through a checked `unowned` one: a use after the host is gone traps
 /// instead of reading freed memory (no benchmark showed a cost; see
 /// docs/performance.md, "Back-pointers").
 public final class PluginBinding {
     /// The host this part belongs to, set once by the host as it is made (a
     /// part is made before its host is whole, so that the host can hold it in a
-    /// `let`, read without a reference count on the hot path).
+    /// `let`).
     unowned var host: LuaHost!
-    /// The Lua state, the host's, kept here for the same reason.
+    /// The Lua state, the host's, kept here so that its calls
+    /// read them without going through the host.
     let vm: LuaVM
     /// Folders searched by `use`/`require` for plugins, in order (see `PluginPath`).
     public var path: [PluginDirectory] = [] {

@@ -7,8 +7,8 @@ import TerminalView
 /// of its buttons and the `view.on_key` handlers, the text it holds against the
 /// memory limit, and the countdowns Space paused. Made by `LuaHost.installView`,
 /// and again by `replaceViewController` and `view.configure`. Owned by its
-/// `LuaHost`, which it points back to without a reference count, through a
-/// checked `unowned` reference (a use after the host is gone traps).
+/// `LuaHost`, which it points back to without a strong reference, through a
+/// checked `unowned` one (a use after the host is gone traps).
 public final class ViewBinding {
     unowned let host: LuaHost
     let scheduler: Scheduler
