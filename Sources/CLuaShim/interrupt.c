@@ -22,6 +22,11 @@ void cd_interrupt_attach(lua_State *L) {
     cd_interrupt_main = L;
 }
 
+void cd_interrupt_take(lua_State *L) {
+    cd_interrupt_running = NULL;
+    cd_interrupt_main = L;
+}
+
 void cd_interrupt_detach(lua_State *L) {
     if (cd_interrupt_main == L) {
         cd_interrupt_main = NULL;

@@ -43,6 +43,12 @@ public final class LuaVM {
         self.hookCaller = hookCaller
     }
 
+    /// Signals interrupt this VM's Lua code from now on, in place of the VM made
+    /// first (`run --watch`: the reloaded version takes its run's signals over).
+    public func takeSignals() {
+        cd_interrupt_take(state.raw)
+    }
+
     deinit {
         close()
         cd_hook_caller_free(hookCaller)

@@ -50,9 +50,6 @@ final class ScriptReloader {
     /// Closes a host's Lua state under the finalizers' watchdog.
     let close: (LuaHost) -> Void
     private let files: FileChangeWatch
-    /// Reloads so far, and when the last one finished: tests and `--watch`'s
-    /// measurements read them.
-    private(set) var reloads = 0
 
     init(path: String, arguments: [String], live: LiveHost, loop: MainLoop, view: ViewRuntime,
          makeHost: @escaping (Scheduler) -> LuaHost, close: @escaping (LuaHost) -> Void) throws {
@@ -114,10 +111,16 @@ final class ScriptReloader {
         let new = makeHost(scheduler)
         new.carryOver = CountdownCarryOver(old.carriedCountdowns())
         view.attach(new)
+        // Signals, the CPU limit and Ctrl-Z reach the new version's Lua code from
+        // its first line (its script, or a first tick, may never return).
+        new.vm.takeSignals()
         if let failure = new.runScript(atPath: path, arguments: arguments) {
+            old.vm.takeSignals()
             close(new)
             view.giveBack(to: old)
             view.controller.restore(contents)
+            // Interrupted by a signal: the run ends now, and the new version did nothing wrong.
+            if MainLoop.terminatingSignal != nil { return }
             let message = Self.describe(failure)
             printError("cdscript: \(VisibleText.escapedKeepingLayout(message)); the previous version runs on")
             view.controller.showError("reload failed: \(VisibleText.escaped(LuaHost.splitTraceback(message).0)); the previous version runs on")
@@ -127,7 +130,6 @@ final class ScriptReloader {
         loop.scheduler = scheduler
         live.replace(with: new)
         close(old)
-        reloads += 1
         follow()
     }
 

@@ -17,6 +17,9 @@ int cd_interrupt_signal(void);
  * attached already, and detaches it at close). */
 void cd_interrupt_attach(lua_State *L);
 void cd_interrupt_detach(lua_State *L);
+/* The state signals interrupt from now on, whichever was attached: a run's
+ * reloaded script (run --watch) takes its run's signals over. */
+void cd_interrupt_take(lua_State *L);
 /* For a signal handler: makes the running Lua code raise "interrupted". */
 void cd_interrupt(int signal);
 /* The hook cd_interrupt sets: raises "interrupted" at every instruction. */
