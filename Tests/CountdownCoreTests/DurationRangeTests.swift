@@ -53,6 +53,7 @@ struct DurationRangeTests {
     @Test("the shortest tick is the scripts' 0.1 s")
     func shortestTick() {
         #expect(CountdownRange.shortestTick == second / 10)
-        #expect(DurationRange.tickInterval.lowest == CountdownRange.shortestTick)
+        #expect((try? DurationRange.tickInterval.read("0.1")) == second / 10)
+        #expect(throws: DurationRangeError.self) { try DurationRange.tickInterval.read("0.09") }
     }
 }
