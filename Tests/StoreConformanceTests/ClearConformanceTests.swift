@@ -41,11 +41,15 @@ struct ClearConformanceTests {
         let store = fixture.store
         let t = fixture.now
         try store.saveAll([fixture.started("a", 60 * s, at: t), fixture.started("c", 60 * s, at: t)])
-        guard try fixture.plantUnreadable(id: "b"), try fixture.plantUnreadable(id: "d") else {
+        guard kind != .inMemory else {
             // Only what was given is held: nothing stored can be unreadable.
+            #expect(try fixture.plantUnreadable(id: "b") == false)
             #expect(try store.listing().unreadable.isEmpty)
             return
         }
+        // A store shared through a file or a server: a record can be damaged there.
+        try #require(try fixture.plantUnreadable(id: "b"))
+        try #require(try fixture.plantUnreadable(id: "d"))
         let listing = try store.listing()
         #expect(listing.countdowns.map(\.id) == ["a", "c"])
         #expect(listing.unreadable.map(\.id) == ["b", "d"])
