@@ -7,7 +7,6 @@ extension Scheduler {
     /// it was running or paused. Returns false when the countdown had ended.
     @discardableResult
     public func append(_ key: CountdownKey, _ amount: Nanoseconds) -> Bool {
-        owner.assertCurrent("the scheduler")
         guard let slot = liveSlot(key) else { return false }
         let takesOff = amount < 0
         // Never below nothing left: the length keeps what has elapsed.
@@ -61,7 +60,6 @@ extension Scheduler {
     /// shows, and `resume` shows the true remaining time again.
     @discardableResult
     public func pause(_ key: CountdownKey) -> Bool {
-        owner.assertCurrent("the scheduler")
         guard let slot = liveSlot(key), records[slot].state == .running else { return false }
         // Past the end, the time past it is kept (below zero) to count on from.
         records[slot].pausedRemaining = records[slot].pastEnd ? records[slot].deadline - now : max(0, records[slot].deadline - now)
@@ -76,7 +74,6 @@ extension Scheduler {
     /// Returns false unless the countdown was paused.
     @discardableResult
     public func resume(_ key: CountdownKey) -> Bool {
-        owner.assertCurrent("the scheduler")
         guard let slot = liveSlot(key), records[slot].state == .paused else { return false }
         let now = self.now
         if records[slot].isWall {
@@ -147,7 +144,6 @@ extension Scheduler {
     /// Returns false when it had already ended.
     @discardableResult
     public func cancel(_ key: CountdownKey, reason: EndReason = .cancelled) -> Bool {
-        owner.assertCurrent("the scheduler")
         guard liveSlot(key) != nil else { return false }
         end(key, reason: reason, at: now)
         return true

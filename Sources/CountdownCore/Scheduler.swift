@@ -15,7 +15,8 @@
 public final class Scheduler {
     public let clock: TimeSource
     /// The thread that made the scheduler, the only one that may use it (checked
-    /// in debug builds where it is entered: start, runDue, the changes).
+    /// in debug builds where it is entered: start, runDue, cancelAll, and every
+    /// call given a key, in `liveSlot`).
     public let owner = OwnerThread()
     /// Receives every event. Not retained: the delegate must outlive its use, and
     /// clear itself when it goes. `unowned(unsafe)`, not a checked `unowned`: the
@@ -226,8 +227,11 @@ public final class Scheduler {
 
     // MARK: Internals
 
+    /// The slot of a countdown still live under `key`. Every call given a key comes
+    /// through here, so the owner thread is checked here (debug builds).
     @inline(__always)
     func liveSlot(_ key: CountdownKey) -> Int? {
+        owner.assertCurrent("the scheduler")
         let slot = Int(key.slot)
         guard slot >= 0, slot < records.count else { return nil }
         let r = records[slot]
