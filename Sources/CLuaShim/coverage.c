@@ -12,6 +12,9 @@
  * source after a collection), then in a hash table by content. */
 #include "CLuaCoverage.h"
 #include "CLuaLimits.h"
+#include "CLuaInterrupt.h"
+#include "CLuaCPULimit.h"
+#include "CLuaScriptHooks.h"
 #include <stdlib.h>
 #include <string.h>
 

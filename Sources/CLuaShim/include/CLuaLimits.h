@@ -92,10 +92,4 @@ int cd_limits_charge(lua_State *L, int64_t delta);
 /* The message for a LUA_ERRMEM of this state (the message handler never ran). */
 const char *cd_memory_error_message(lua_State *L);
 
-/* The rest of the limits, each in a header of its own, for the files that use
- * all of them through this one (coverage.c). */
-#include "CLuaInterrupt.h"
-#include "CLuaCPULimit.h"
-#include "CLuaScriptHooks.h"
-
 #endif
