@@ -8,10 +8,9 @@ import CountdownCore
 public struct CarriedCountdown: Equatable, Sendable {
     /// Its id; nil for an anonymous countdown (matched in start order).
     public let id: String?
-    /// Where it ends, on the scheduler's clock (or the wall clock for `at`).
+    /// Where it ends, on the scheduler's clock (or the wall clock for `at`); for a
+    /// paused one, `.after` the time it had left.
     public let deadline: Deadline
-    /// The time left when it was carried, never negative.
-    public let remaining: Nanoseconds
     /// Its whole length, appends included: `elapsed` and `progress` go on from it.
     public let total: Nanoseconds
     public let paused: Bool
@@ -21,11 +20,10 @@ public struct CarriedCountdown: Equatable, Sendable {
     /// Paused by the Space key: the next Space resumes it.
     public let pausedBySpace: Bool
 
-    public init(id: String?, deadline: Deadline, remaining: Nanoseconds, total: Nanoseconds, paused: Bool, every: Nanoseconds,
+    public init(id: String?, deadline: Deadline, total: Nanoseconds, paused: Bool, every: Nanoseconds,
                 persistent: Bool, pausedBySpace: Bool = false) {
         self.id = id
         self.deadline = deadline
-        self.remaining = remaining
         self.total = total
         self.paused = paused
         self.every = every
@@ -92,7 +90,7 @@ extension LuaHost {
                 deadline = .boot(scheduler.bootDeadline(key) ?? scheduler.now + remaining)
             }
             let bySpace = paused && (view?.pausedBySpace.contains(key) ?? false)
-            return CarriedCountdown(id: id, deadline: deadline, remaining: remaining, total: total, paused: paused, every: every,
+            return CarriedCountdown(id: id, deadline: deadline, total: total, paused: paused, every: every,
                                     persistent: persistent, pausedBySpace: bySpace)
         }
     }
@@ -106,11 +104,9 @@ extension LuaHost {
     /// After the new version's main chunk: starts each carried countdown with an
     /// id that it did not start again, with no hooks of its own (global hooks and
     /// `countdown.get` see it), so that a countdown started by a key press keeps
-    /// running. Then the carry-over ends. Returns the ids started.
-    @discardableResult
-    public func adoptUnclaimedCountdowns() -> [String] {
-        guard let carryOver else { return [] }
-        var adopted: [String] = []
+    /// running. Then the carry-over ends.
+    public func adoptUnclaimedCountdowns() {
+        guard let carryOver else { return }
         let L = vm.state
         let base = L.top
         defer {
@@ -134,8 +130,8 @@ extension LuaHost {
                 lua_pushboolean(L.raw, 1)
                 L.setRawField(-2, "persist")
             }
-            if cd_pcall_traceback(L.raw, 1, 0) == LUA_OK { adopted.append(id) }
+            // A failure leaves that one countdown behind; the others are still adopted.
+            _ = cd_pcall_traceback(L.raw, 1, 0)
         }
-        return adopted
     }
 }
