@@ -90,19 +90,11 @@ extension RedisCountdownStore {
 
     /// Every key matching `pattern`, a piece at a time (`SCAN`, never `KEYS`).
     private func scanKeys(_ connection: RedisConnection, matching pattern: String, _ body: ([String]) throws -> Void) throws {
-        var cursor = "0"
+        // SCAN may return a key more than once.
         var seen: Set<String> = []
-        repeat {
-            let reply = try connection.command(["SCAN", cursor, "MATCH", pattern, "COUNT", String(Self.scanCount)])
-            guard case .array(let parts) = reply, parts.count == 2, let next = parts[0].string,
-                  case .array(let items) = parts[1] else {
-                if case .error(let e) = reply { throw RedisError(connectionLost: false, message: "\(url): \(e)") }
-                throw RedisError(connectionLost: false, message: "\(url): unexpected reply to SCAN")
-            }
-            // SCAN may return a key more than once.
+        try forEachSlice(connection, command: .keys(matching: pattern)) { items in
             let keys = items.compactMap(\.string).filter { seen.insert($0).inserted }
             if !keys.isEmpty { try body(keys) }
-            cursor = next
-        } while cursor != "0"
+        }
     }
 }
