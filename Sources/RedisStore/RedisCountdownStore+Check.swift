@@ -32,11 +32,8 @@ extension RedisCountdownStore {
     /// answers with an error; what is wrong in the data is in the report.
     public func check() throws -> StoreCheckReport {
         var report = StoreCheckReport(location: url.description)
-        let connection = try RedisConnection(url, timeoutMilliseconds: timeoutMilliseconds)
+        let connection = try connectAndPing(timeout: timeoutMilliseconds)
         defer { connection.close() }
-        if case .error(let e) = try connection.command(["PING"]) {
-            throw RedisError(connectionLost: false, message: "\(url): \(e)")
-        }
         var ids: Set<String> = []
         try scanAll(connection) { id, _, unreadable in
             report.countdowns += 1
