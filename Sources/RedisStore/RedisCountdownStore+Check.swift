@@ -36,8 +36,9 @@ extension RedisCountdownStore {
         defer { connection.close() }
         var ids: Set<String> = []
         try scanAll(connection) { id, _, unreadable in
+            // HSCAN hands a field on again when the hash is resized meanwhile: each once.
+            guard ids.insert(id).inserted else { return }
             report.countdowns += 1
-            ids.insert(id)
             if let unreadable {
                 report.problems.append(.init(subject: "countdown \(unreadable.shownID)", id: id,
                                              problem: unreadable.problem + "; " + unreadable.removal))
