@@ -32,15 +32,13 @@ extension RedisCountdownStore {
     /// answers with an error; what is wrong in the data is in the report.
     public func check() throws -> StoreCheckReport {
         var report = StoreCheckReport(location: url.description)
-        let connection = try RedisConnection(url, timeoutMilliseconds: timeoutMilliseconds)
+        let connection = try connectAndPing(timeout: timeoutMilliseconds)
         defer { connection.close() }
-        if case .error(let e) = try connection.command(["PING"]) {
-            throw RedisError(connectionLost: false, message: "\(url): \(e)")
-        }
         var ids: Set<String> = []
         try scanAll(connection) { id, _, unreadable in
+            // HSCAN hands a field on again when the hash is resized meanwhile: each once.
+            guard ids.insert(id).inserted else { return }
             report.countdowns += 1
-            ids.insert(id)
             if let unreadable {
                 report.problems.append(.init(subject: "countdown \(unreadable.shownID)", id: id,
                                              problem: unreadable.problem + "; " + unreadable.removal))
@@ -90,19 +88,11 @@ extension RedisCountdownStore {
 
     /// Every key matching `pattern`, a piece at a time (`SCAN`, never `KEYS`).
     private func scanKeys(_ connection: RedisConnection, matching pattern: String, _ body: ([String]) throws -> Void) throws {
-        var cursor = "0"
+        // SCAN may return a key more than once.
         var seen: Set<String> = []
-        repeat {
-            let reply = try connection.command(["SCAN", cursor, "MATCH", pattern, "COUNT", String(Self.scanCount)])
-            guard case .array(let parts) = reply, parts.count == 2, let next = parts[0].string,
-                  case .array(let items) = parts[1] else {
-                if case .error(let e) = reply { throw RedisError(connectionLost: false, message: "\(url): \(e)") }
-                throw RedisError(connectionLost: false, message: "\(url): unexpected reply to SCAN")
-            }
-            // SCAN may return a key more than once.
+        try forEachSlice(connection, command: .keys(matching: pattern)) { items in
             let keys = items.compactMap(\.string).filter { seen.insert($0).inserted }
             if !keys.isEmpty { try body(keys) }
-            cursor = next
-        } while cursor != "0"
+        }
     }
 }

@@ -21,13 +21,21 @@ extension RedisCountdownStore {
         return clock.wallShift()
     }
 
-    @discardableResult
-    func live(timeout: Int) throws(RedisError) -> RedisConnection {
-        if let connection { return connection }
+    /// A new connection to the server, which answered `PING` (an error reply,
+    /// such as a server still loading its data, is thrown): how the store's
+    /// connection (`live`) and `check`'s own one start.
+    func connectAndPing(timeout: Int) throws(RedisError) -> RedisConnection {
         let made = try RedisConnection(url, timeoutMilliseconds: timeout)
         if case .error(let e) = try made.command(["PING"]) {
             throw RedisError(connectionLost: false, message: "\(url): \(e)")
         }
+        return made
+    }
+
+    @discardableResult
+    func live(timeout: Int) throws(RedisError) -> RedisConnection {
+        if let connection { return connection }
+        let made = try connectAndPing(timeout: timeout)
         made.setTimeout(milliseconds: timeoutMilliseconds)
         try clock.measure(made)
         let seen = try currentEpoch(made)

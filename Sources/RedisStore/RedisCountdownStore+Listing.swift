@@ -20,9 +20,7 @@ extension RedisCountdownStore {
     /// the hash is resized meanwhile). Throws `RedisError` with `connectionLost` when the connection goes.
     func scanAll(_ connection: RedisConnection,
                  _ visit: (String, StoredCountdown?, UnreadableCountdown?) throws -> Void) throws {
-        var cursor = "0"
-        repeat {
-            let (next, items) = try scanSlice(connection, cursor: cursor)
+        try forEachSlice(connection, command: .hash(Self.hashKey)) { items in
             var i = 0
             while i + 1 < items.count {
                 defer { i += 2 }
@@ -33,8 +31,7 @@ extension RedisCountdownStore {
                     try visit(id, nil, error)
                 }
             }
-            cursor = next
-        } while cursor != "0"
+        }
     }
 
     /// The whole store read in pieces, in server terms, and the records that cannot be read.
@@ -117,28 +114,54 @@ extension RedisCountdownStore {
     /// Every id in the hash, in no order, read in `HSCAN` slices; an id may come
     /// more than once (when the hash is resized meanwhile).
     func scanIDs(_ connection: RedisConnection, _ visit: (String) throws -> Void) throws {
-        var cursor = "0"
-        repeat {
-            let (next, items) = try scanSlice(connection, cursor: cursor)
+        try forEachSlice(connection, command: .hash(Self.hashKey)) { items in
             var i = 0
             while i + 1 < items.count {
                 if let id = items[i].string { try visit(id) }
                 i += 2
             }
-            cursor = next
-        } while cursor != "0"
+        }
     }
 
-    /// One `HSCAN` slice: the next cursor and the fields and values, alternating.
-    func scanSlice(_ connection: RedisConnection, cursor: String) throws(RedisError) -> (next: String, items: [RedisReply]) {
-        let reply = try connection.command(["HSCAN", Self.hashKey, cursor, "COUNT", String(Self.scanCount)])
+    /// What is read a slice at a time: the fields and values of a hash (`HSCAN`),
+    /// or the keys matching a pattern (`SCAN ... MATCH`); `scanCount` per slice.
+    enum ScanCommand {
+        case hash(String)
+        case keys(matching: String)
+
+        /// The command for the slice at `cursor`.
+        func arguments(cursor: String) -> [String] {
+            let count = ["COUNT", String(RedisCountdownStore.scanCount)]
+            switch self {
+            case .hash(let key): return ["HSCAN", key, cursor] + count
+            case .keys(let pattern): return ["SCAN", cursor, "MATCH", pattern] + count
+            }
+        }
+    }
+
+    /// One slice: the next cursor, and the items (an `HSCAN`'s fields and values,
+    /// alternating; a `SCAN`'s keys).
+    func scanSlice(_ connection: RedisConnection, command: ScanCommand, cursor: String) throws(RedisError) -> (next: String, items: [RedisReply]) {
+        let arguments = command.arguments(cursor: cursor)
+        let reply = try connection.command(arguments)
         guard case .array(let parts) = reply, parts.count == 2, let next = parts[0].string,
               case .array(let items) = parts[1] else {
             if case .error(let e) = reply { throw RedisError(connectionLost: false, message: "\(url): \(e)") }
-            throw RedisError(connectionLost: false, message: "\(url): unexpected reply to HSCAN")
+            throw RedisError(connectionLost: false, message: "\(url): unexpected reply to \(arguments[0])")
         }
         largestSlice = max(largestSlice, items.count)
         return (next, items)
+    }
+
+    /// Every slice of `command`, from cursor 0 until the server answers 0, as
+    /// `body(items)`. Like the server, may hand an item on more than once.
+    func forEachSlice(_ connection: RedisConnection, command: ScanCommand, _ body: ([RedisReply]) throws -> Void) throws {
+        var cursor = "0"
+        repeat {
+            let (next, items) = try scanSlice(connection, command: command, cursor: cursor)
+            try body(items)
+            cursor = next
+        } while cursor != "0"
     }
 
     /// What `cdscript clear` removes, found in one pass over the store (HSCAN pieces,

@@ -41,23 +41,20 @@ extension RedisCountdownStore {
         // room made once, not by doubling (growing them was a tenth of fetching 100,000).
         cache.reserveCapacity(Int(length))
         used.reserveCapacity(Int(length))
-        var cursor = "0"
-        repeat {
-            let next: String, items: [RedisReply]
-            do {
-                (next, items) = try scanSlice(connection, cursor: cursor)
-            } catch where error.connectionLost {
-                throw error
-            } catch {
-                return
+        do {
+            try forEachSlice(connection, command: .hash(Self.hashKey)) { items in
+                var i = 0
+                while i + 1 < items.count {
+                    if let id = items[i].string, let value = items[i + 1].string { copy[CountdownID(id)] = value }
+                    i += 2
+                }
             }
-            var i = 0
-            while i + 1 < items.count {
-                if let id = items[i].string, let value = items[i + 1].string { copy[CountdownID(id)] = value }
-                i += 2
-            }
-            cursor = next
-        } while cursor != "0"
+        } catch let error as RedisError where error.connectionLost {
+            throw error
+        } catch {
+            // The server said no (an error reply): loads ask it one by one.
+            return
+        }
         readAheadCopy = copy
     }
 

@@ -83,7 +83,7 @@ public final class RedisCountdownStore: CountdownStoreBackend {
     /// work of following the store by.
     public internal(set) var recordsRead = 0
     /// The most elements (fields and values) in one reply to a slice of a read of the
-    /// whole hash (`HSCAN`, a listing's `HMGET`): what tests bound a slice by.
+    /// whole hash or of the keys (`HSCAN`, `SCAN`, a listing's `HMGET`): what tests bound a slice by.
     public internal(set) var largestSlice = 0
     /// The hash as read ahead for a run of loads (`+ReadAhead`), by id, records
     /// as stored; nil: none.

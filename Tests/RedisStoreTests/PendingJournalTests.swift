@@ -109,6 +109,88 @@ struct PendingJournalTests: RedisSuite {
         #expect(try self.store().load(id: "z")?.total == 102 * s)
     }
 
+    @Test("1,200 countdowns saved at once during an outage (three slices, each queued in one transaction): a row on disk for each, all sent when the server is back")
+    func offlineSaveAllOneRowEach() throws {
+        let store = try journaledStore(owner: "a", running: ["a"])
+        server.stop()
+        // One save finds the server gone, so each slice below is queued offline, its rows written together.
+        try store.save(record("first", seconds: 1000))
+        #expect(try rows() == 1)
+        let count = 1_200
+        try store.saveAll((0..<count).map { record("b\($0)", seconds: 1000) })
+        #expect(store.pendingCountdowns == count + 1)
+        #expect(try rows() == count + 1, "every queued change is on disk, not only in memory")
+        try server.start()
+        #expect(store.flush(withinMilliseconds: 60_000))
+        #expect(try rows() == 0)
+        let other = try self.store()
+        #expect(try other.listing().countdowns.count == count + 1)
+    }
+
+    @Test("changes queued together, then a throw: the ones queued before it stay queued, in memory and on disk, and the error goes on")
+    func throwInsideABatchKeepsWhatWasQueued() throws {
+        struct Stop: Error {}
+        var notices: [String] = []
+        let store = try journaledStore(owner: "a", running: ["a"]) { notices.append($0) }
+        server.stop()
+        let queued = 7
+        #expect(throws: Stop.self) {
+            try store.queueingTogether {
+                for i in 0..<queued { try store.save(record("t\(i)", seconds: 1000)) }
+                throw Stop()
+            }
+        }
+        #expect(store.pendingCountdowns == queued)
+        #expect(try rows() == queued, "the rows written before the throw were committed")
+        #expect(!notices.contains { $0.contains("kept in memory only") }, "the body's error is not the journal's: \(notices)")
+        #expect(store.pendingLocation == folder + "/" + PendingJournal.fileName)
+        try server.start()
+        #expect(store.flush(withinMilliseconds: 10_000))
+        #expect(try rows() == 0)
+        #expect(try self.store().listing().countdowns.count == queued)
+    }
+
+    @Test("a journal batch whose body throws after 5 inserts: the 5 rows are committed, and the error goes on")
+    func journalBatchCommitsBeforeAThrow() throws {
+        struct Stop: Error {}
+        let journal = PendingJournal(directory: folder)
+        let inserted = 5
+        #expect(throws: Stop.self) {
+            try journal.batch {
+                for i in 0..<inserted {
+                    let change = PendingChange(id: "j\(i)", before: nil, after: record("j\(i)", seconds: 100), instant: 0, unconditional: true)
+                    _ = try journal.insert(change, server: "s", owner: "a", writer: "w")
+                }
+                throw Stop()
+            }
+        }
+        #expect(try rows() == inserted)
+    }
+
+    @Test("a journal that cannot be opened for changes queued together: said once, the changes run once and are kept in memory")
+    func batchWithAnUnwritableJournal() throws {
+        var notices: [String] = []
+        let store = try journaledStore(owner: "a", running: ["a"]) { notices.append($0) }
+        // Placed after connecting: a symlink there at the start is found (and the journal
+        // left) by the adoption of orphaned rows, before any batch opens it.
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/" + PendingJournal.fileName, withDestinationPath: folder + "/elsewhere")
+        #expect(store.pendingLocation == folder + "/" + PendingJournal.fileName, "\(notices)")
+        server.stop()
+        var runs = 0
+        try store.queueingTogether {
+            runs += 1
+            for i in 0..<3 { try store.save(record("m\(i)", seconds: 1000)) }
+        }
+        #expect(runs == 1)
+        #expect(store.pendingCountdowns == 3)
+        #expect(notices.filter { $0.contains("kept in memory only") }.count == 1, "\(notices)")
+        #expect(store.pendingLocation == "this process's memory")
+        try server.start()
+        #expect(store.flush(withinMilliseconds: 10_000))
+        #expect(try self.store().listing().countdowns.count == 3)
+    }
+
     @Test("200,000 changes to 100 countdowns during an outage: 100 rows on disk, every append counted once when sent")
     func manyChangesFewRows() throws {
         let store = try journaledStore(owner: "a", running: ["a"])

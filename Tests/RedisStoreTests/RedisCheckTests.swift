@@ -46,6 +46,31 @@ struct RedisCheckTests: RedisSuite {
         #expect(try changesSinceSave() == before, "the check wrote to the server")
     }
 
+    @Test("a record that HSCAN hands on twice (the hash resized between two slices) is counted once, its problem named once")
+    func repeatedByHSCAN() throws {
+        // A real server repeats a field only when the hash shrinks between two of the
+        // check's own slices, which a test cannot time: a scripted one answers as it then would.
+        let good = RedisRecord.encode(record("good", seconds: 60))
+        let other = RedisRecord.encode(record("other", seconds: 60))
+        let bad = "1|running|duration|x|"
+        let hash = RedisCountdownStore.hashKey
+        let fake = try ScriptedRedisServer { words in
+            typealias R = ScriptedRedisServer
+            func slice(_ next: String, _ fields: [String]) -> String { R.array([R.bulk(next), R.array(fields.map(R.bulk))]) }
+            switch (words.first, words.count > 2 ? words[1] : "", words.count > 2 ? words[2] : "") {
+            case ("PING", _, _): return "+PONG\r\n"
+            case ("HSCAN", hash, "0"): return slice("6", ["good", good, "bad", bad])
+            case ("HSCAN", hash, "6"): return slice("0", ["bad", bad, "other", other, "good", good])
+            case ("SCAN", _, _): return slice("0", [])
+            default: return "-ERR not in the script: \(words)\r\n"
+            }
+        }
+        let report = try RedisCountdownStore(url: try RedisURL(fake.url)).check()
+        #expect(report.countdowns == 3)
+        #expect(report.problems.count == 1, "\(report.problems)")
+        #expect(report.problems.first?.id == "bad")
+    }
+
     @Test("an unreachable server is an error, not a report")
     func unreachable() throws {
         let url = try RedisURL("redis://127.0.0.1:\(try RedisServer.freePort())")
