@@ -7,7 +7,8 @@ import GRDB
 /// with the store open for writing is noticed by the next open, which checks the
 /// whole file once; an open after processes that all ended normally checks nothing.
 extension SQLiteCountdownStore {
-    /// Registers this process among the store's writers before its first write.
+    /// Registers this process among the store's writers before its first write;
+    /// later calls do nothing, so every write may call it.
     func registerAsWriter() {
         guard !isRegisteredWriter else { return }
         isRegisteredWriter = true
