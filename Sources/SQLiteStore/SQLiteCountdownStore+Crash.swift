@@ -41,12 +41,13 @@ extension SQLiteCountdownStore {
     }
 
     /// A connection that SQLite opens read-only: it can neither write the file nor
-    /// fold the WAL into it when it closes.
-    func readOnlyQueue(label: String = "cdscript.store.check") throws -> DatabaseQueue {
+    /// fold the WAL into it when it closes. `configure` adds to the set-up (a trace).
+    func readOnlyQueue(label: String = "cdscript.store.check", configure: (inout Configuration) -> Void = { _ in }) throws -> DatabaseQueue {
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(busyTimeout)
         config.label = label
+        configure(&config)
         return try DatabaseQueue(path: path, configuration: config)
     }
 }
