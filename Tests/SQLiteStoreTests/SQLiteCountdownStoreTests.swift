@@ -16,6 +16,25 @@ func record(_ id: String, seconds: Int64 = 60, state: StoredCountdown.State = .r
                     every: s, total: seconds * s, bootID: "A", bootDeadline: (100 + seconds) * s, updatedAt: 1_000_000 * s)
 }
 
+/// The ids s0, s1, ..., `count` of them.
+func ids(_ count: Int) -> [String] { (0..<count).map { "s\($0)" } }
+
+/// A `record` for each of `ids(count)`.
+func many(_ count: Int) -> [StoredCountdown] { ids(count).map { record($0) } }
+
+/// Waits on the watcher's descriptors for up to `timeout` seconds, until it reports something.
+func firstChange(_ watcher: SQLiteChangeWatcher, within timeout: Double = 5) -> CountdownChanges {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        var fds = watcher.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        if poll(&fds, nfds_t(fds.count), Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 {
+            let seen = watcher.drain()
+            if seen != .none { return seen }
+        }
+    }
+    return .none
+}
+
 func mode(_ path: String) -> Int {
     ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1
 }
