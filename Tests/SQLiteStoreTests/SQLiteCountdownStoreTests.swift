@@ -194,18 +194,4 @@ struct StateDirectoryTests {
         #expect(StateDirectory.resolve(option: nil, environment: { ["HOME": "/home/u"][$0] }) == "/home/u/.local/state/cdscript")
         #expect(StateDirectory.storePath(in: "/d/") == "/d/state.sqlite")
     }
-
-    @Test("the boot id is the kernel's, read from a file; a missing file gives nil")
-    func bootID() throws {
-        let path = temporaryDirectory()
-        try Data("0f1e2d3c-aaaa-bbbb-cccc-000011112222\n".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(BootID.current(path: path) == "0f1e2d3c-aaaa-bbbb-cccc-000011112222")
-        #expect(BootID.current(path: path + "-missing") == nil)
-        let blank = temporaryDirectory()
-        try Data(" \n".utf8).write(to: URL(fileURLWithPath: blank))
-        #expect(BootID.current(path: blank) == nil)
-        #if os(Linux)
-        #expect(BootID.current()?.count == 36)
-        #endif
-    }
 }
