@@ -76,10 +76,13 @@ let package = Package(
                 ], swiftSettings: hotPath),
         .target(name: "CLinux"),
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),
+        // This boot's id and processes named so that others can tell they still run, read from /proc
+        // (kept out of the pure core); both stores name their writers with it.
+        .target(name: "SystemIdentity"),
         // Adapter: countdowns kept across processes in SQLite (GRDB); only the executable and tests import it.
-        .target(name: "SQLiteStore", dependencies: ["CountdownCore", "CLinux", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "SQLiteStore", dependencies: ["CountdownCore", "CLinux", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")]),
         // Adapter: countdowns shared across machines in Redis (hiredis), with a change feed.
-        .target(name: "RedisStore", dependencies: ["CountdownCore", "CHiredis", "CLinux", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "RedisStore", dependencies: ["CountdownCore", "CHiredis", "CLinux", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")]),
         .target(
             name: "ScriptTesting",
             dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost", "TerminalView"],
@@ -110,7 +113,7 @@ let package = Package(
         .executableTarget(
             name: "cdscript",
             dependencies: [
-                "CountdownCore", "LuaHost", "EventLoop", "SQLiteStore", "RedisStore", "ScriptTesting", "TerminalView",
+                "CountdownCore", "LuaHost", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity", "ScriptTesting", "TerminalView",
                 "CLinux", "CLuaShim", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -145,7 +148,8 @@ let package = Package(
         .testTarget(name: "CLinuxTests", dependencies: ["CLinux"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RedisTestServer"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CountdownCore", "EventLoop", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "SystemIdentityTests", dependencies: ["SystemIdentity"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CountdownCore", "EventLoop", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Redis store against a real redis-server each suite starts on loopback and stops.
         // A real redis-server of a test's own, for the Redis tests of both suites below.
         .target(name: "RedisTestServer", path: "Tests/Support/RedisTestServer"),

@@ -35,7 +35,7 @@ public struct DurationRange: Equatable, Sendable {
         return lowest <= value && value <= highest
     }
 
-    /// How messages name the range: "from 0.1 s to 2305843009 s (about 73 years)".
+    /// How messages name the range: "from 0.1 s to 2305843009 seconds (about 73 years)".
     public var text: String {
         let range = "from \(Self.seconds(lowest)) to \(Self.seconds(highest))"
         if zeroAllowed { return "0 or " + range }
@@ -61,7 +61,8 @@ public struct DurationRange: Equatable, Sendable {
         return value
     }
 
-    /// Seconds as messages write them: 0.1 s, 30 s, 2305843009 s (about 73 years).
+    /// Seconds as messages write them: 0.1 s, 30 s, and the longest as
+    /// `CountdownRange.longestText`: 2305843009 seconds (about 73 years).
     static func seconds(_ ns: Nanoseconds) -> String {
         if abs(ns) == CountdownRange.longestDuration { return (ns < 0 ? "-" : "") + CountdownRange.longestText }
         let whole = ns / Time.nanosecondsPerSecond

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLinux
 
 /// Learns through inotify that files in some folders were saved: written and
 /// closed, or moved into place (how most editors save: a new file renamed over
@@ -38,20 +39,12 @@ public final class FileChangeWatch {
     /// The paths saved since the last call (each once), read without blocking.
     public func drain() -> Set<String> {
         var saved: Set<String> = []
-        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
-            while true {
-                let n = read(descriptor, buffer.baseAddress, buffer.count)
-                guard n > 0 else { break }
-                var offset = 0
-                while offset + MemoryLayout<inotify_event>.size <= n {
-                    let event = (buffer.baseAddress! + offset).assumingMemoryBound(to: inotify_event.self)
-                    let nameLength = Int(event.pointee.len)
-                    defer { offset += MemoryLayout<inotify_event>.size + nameLength }
-                    guard nameLength > 0, let folder = folders[event.pointee.wd] else { continue }
-                    let name = String(cString: (buffer.baseAddress! + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self))
-                    saved.insert(folder.hasSuffix("/") ? folder + name : folder + "/" + name)
-                }
-            }
+        let events = cdl_inotify_reader_open(descriptor)
+        defer { cdl_inotify_reader_close(events) }
+        var event = cdl_inotify_event()
+        while cdl_inotify_next(events, &event) != 0 {
+            guard let name = event.name.map({ String(cString: $0) }), let folder = folders[event.watch] else { continue }
+            saved.insert(folder.hasSuffix("/") ? folder + name : folder + "/" + name)
         }
         return saved
     }

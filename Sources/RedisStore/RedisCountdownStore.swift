@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CLinux
 import CountdownCore
+import SystemIdentity
 import Foundation
 
 /// Countdowns kept in Redis, shared by every process on every machine that uses

@@ -98,40 +98,30 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
         var relevant = false
         var signalled = false
         var moved = false
-        withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 8) { buffer in
-            while true {
-                let n = read(inotifyFD, buffer.baseAddress, buffer.count)
-                guard n > 0 else { break }
-                var offset = 0
-                while offset + MemoryLayout<inotify_event>.size <= n {
-                    let event = (buffer.baseAddress! + offset).assumingMemoryBound(to: inotify_event.self)
-                    let nameLength = Int(event.pointee.len)
-                    defer { offset += MemoryLayout<inotify_event>.size + nameLength }
-                    // Events of a watch this process already removed, above all the
-                    // IN_IGNORED that removing it queues: they say nothing about the
-                    // folder (taking that IN_IGNORED for "the folder appeared" and
-                    // watching again, which queues another, spun a core).
-                    guard event.pointee.wd == watch else { continue }
-                    let mask = event.pointee.mask
-                    if mask & Self.watchedFolderGone != 0 {
-                        moved = true
-                        continue
-                    }
-                    let name = nameLength > 0
-                        ? String(cString: (buffer.baseAddress! + offset + MemoryLayout<inotify_event>.size).assumingMemoryBound(to: CChar.self))
-                        : ""
-                    if watchingStoreDirectory {
-                        if name == SQLiteCountdownStore.changeSignalName {
-                            signalled = true
-                        } else if name.hasPrefix(StateDirectory.fileName) {
-                            relevant = true
-                        }
-                    } else if name == awaitedName {
-                        // Only the next component of the store's path matters; any
-                        // other file in an ancestor is a wake-up and nothing more.
-                        moved = true
-                    }
+        let events = cdl_inotify_reader_open(inotifyFD)
+        defer { cdl_inotify_reader_close(events) }
+        var event = cdl_inotify_event()
+        while cdl_inotify_next(events, &event) != 0 {
+            // Events of a watch this process already removed, above all the
+            // IN_IGNORED that removing it queues: they say nothing about the
+            // folder (taking that IN_IGNORED for "the folder appeared" and
+            // watching again, which queues another, spun a core).
+            guard event.watch == watch else { continue }
+            if event.mask & Self.watchedFolderGone != 0 {
+                moved = true
+                continue
+            }
+            let name = event.name.map { String(cString: $0) } ?? ""
+            if watchingStoreDirectory {
+                if name == SQLiteCountdownStore.changeSignalName {
+                    signalled = true
+                } else if name.hasPrefix(StateDirectory.fileName) {
+                    relevant = true
                 }
+            } else if name == awaitedName {
+                // Only the next component of the store's path matters; any
+                // other file in an ancestor is a wake-up and nothing more.
+                moved = true
             }
         }
         let timerFired = recheck.takeExpiry()

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CountdownCore
+import SystemIdentity
 import GRDB
 
 /// `cdscript check`: the whole file, read through a connection of its own that

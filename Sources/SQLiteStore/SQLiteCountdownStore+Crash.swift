@@ -7,7 +7,8 @@ import GRDB
 /// with the store open for writing is noticed by the next open, which checks the
 /// whole file once; an open after processes that all ended normally checks nothing.
 extension SQLiteCountdownStore {
-    /// Registers this process among the store's writers before its first write.
+    /// Registers this process among the store's writers before its first write;
+    /// later calls do nothing, so every write may call it.
     func registerAsWriter() {
         guard !isRegisteredWriter else { return }
         isRegisteredWriter = true
@@ -40,12 +41,13 @@ extension SQLiteCountdownStore {
     }
 
     /// A connection that SQLite opens read-only: it can neither write the file nor
-    /// fold the WAL into it when it closes.
-    func readOnlyQueue(label: String = "cdscript.store.check") throws -> DatabaseQueue {
+    /// fold the WAL into it when it closes. `configure` adds to the set-up (a trace).
+    func readOnlyQueue(label: String = "cdscript.store.check", configure: (inout Configuration) -> Void = { _ in }) throws -> DatabaseQueue {
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(busyTimeout)
         config.label = label
+        configure(&config)
         return try DatabaseQueue(path: path, configuration: config)
     }
 }

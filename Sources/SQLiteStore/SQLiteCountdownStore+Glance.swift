@@ -30,15 +30,12 @@ extension SQLiteCountdownStore {
 
     /// Nil when the store is not one this build reads as it is (the full open decides).
     private func glanceReadOnly() throws -> StoredCountdownListing? {
-        var config = Configuration()
-        config.readonly = true
-        config.busyMode = .timeout(busyTimeout)
-        config.label = "cdscript.store.glance"
         let counter = glanceCounter
-        config.prepareDatabase { db in
-            db.trace(options: .statement) { _ in counter.statements += 1 }
+        let queue = try readOnlyQueue(label: "cdscript.store.glance") { config in
+            config.prepareDatabase { db in
+                db.trace(options: .statement) { _ in counter.statements += 1 }
+            }
         }
-        let queue = try DatabaseQueue(path: path, configuration: config)
         defer { try? queue.close() }
         return try queue.read { db -> StoredCountdownListing? in
             // The version this build writes, and exactly the migrations it knows (a newer

@@ -37,17 +37,19 @@ extension SQLiteCountdownStore {
     /// written and no watcher is woken.
     public func clear(at now: StoreInstant) throws -> (finished: [String], unreadable: [UnreadableCountdown]) {
         if isUnopenedEmptyFile { return ([], []) }
+        // Through `access`, which migrates first: every row has `columns`, read by position.
+        let rowIDIndex = StoredCountdown.columns.count
         let (finishedIDs, unreadableRows) = try access(readOnly: true) { db -> ([String], [Int64]) in
             var finished: [String] = []
             var unreadable: [Int64] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT rowid AS cdscript_rowid, * FROM countdown ORDER BY id")
+            let rows = try Row.fetchCursor(db, sql: StoredCountdown.selectWithRowIDSQL + " ORDER BY id")
             while let row = try rows.next() {
                 do {
-                    let countdown = try StoredCountdown(row: row, path: path)
+                    let countdown = try StoredCountdown(columnsOf: row, path: path)
                     if countdown.effectiveState(at: now) == .finished { finished.append(countdown.id) }
                 } catch let error as StoreError {
                     guard error.unreadable != nil else { throw error }
-                    unreadable.append(row["cdscript_rowid"])
+                    unreadable.append(row[rowIDIndex])
                 }
             }
             return (finished, unreadable)
@@ -56,17 +58,22 @@ extension SQLiteCountdownStore {
         return try access { db in
             var finished: [String] = []
             for id in finishedIDs {
-                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id]),
-                      let countdown = try? StoredCountdown(row: row, path: path),
-                      countdown.effectiveState(at: now) == .finished else { continue }
+                let countdown: StoredCountdown?
+                do {
+                    countdown = try readRow(id: id, db)
+                } catch let error as StoreError where error.unreadable != nil {
+                    continue  // unreadable since: not finished, and not this pass's to remove
+                }
+                guard let countdown, countdown.effectiveState(at: now) == .finished else { continue }
                 try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
                 finished.append(id)
             }
             var removed: [UnreadableCountdown] = []
+            let byRowID = try db.cachedStatement(sql: StoredCountdown.selectWithRowIDSQL + " WHERE rowid = ?")
             for rowid in unreadableRows {
-                guard let row = try Row.fetchOne(db, sql: "SELECT rowid AS cdscript_rowid, * FROM countdown WHERE rowid = ?", arguments: [rowid]) else { continue }
+                guard let row = try Row.fetchOne(byRowID, arguments: [rowid]) else { continue }
                 do {
-                    _ = try StoredCountdown(row: row, path: path)
+                    _ = try StoredCountdown(columnsOf: row, path: path)
                 } catch let error as StoreError {
                     guard let unreadable = error.unreadable else { throw error }
                     try db.execute(sql: "DELETE FROM countdown WHERE rowid = ?", arguments: [rowid])

@@ -403,7 +403,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
             if readOnly { return try queue.read { db in try body(db) } }
             // What this process writes, a copy read ahead does not have.
             readAheadCopy = nil
-            if !isRegisteredWriter { registerAsWriter() }
+            registerAsWriter()
             var wrote = false
             let result = try queue.write { db in
                 let before = db.totalChangesCount

@@ -68,6 +68,9 @@ extension StoredCountdown {
                           "boot_id", "boot_deadline", "updated_at", "overtime"]
     /// Every row's `columns`, in that order (add WHERE or ORDER BY after it).
     static let selectSQL = "SELECT " + columns.joined(separator: ", ") + " FROM countdown"
+    /// `selectSQL` with the rowid after the columns (at index `columns.count`), for
+    /// rows that cannot be read and so are named by their rowid.
+    static let selectWithRowIDSQL = "SELECT " + columns.joined(separator: ", ") + ", rowid FROM countdown"
 
     /// Decodes a row by column name (a `SELECT *`, or a copy of an older schema
     /// without some columns); see `init(columnsOf:path:)`.

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CountdownCore
+import SystemIdentity
 import Synchronization
 
 /// The processes that have the store open for writing, so that the next one to

@@ -1,4 +1,5 @@
 import CountdownCore
+import SystemIdentity
 import SQLiteStore
 import EventLoop
 import LuaHost
@@ -36,7 +37,7 @@ final class RunStore {
     func configure(_ host: LuaHost) {
         host.store.persistence = shared?.persistence ?? memory
         // Countdowns kept in memory (no store) are on this machine's boot clock.
-        host.store.bootID = shared == nil ? BootID.current() : shared?.bootID
+        host.store.bootID = shared == nil ? BootID.current : shared?.bootID
         if let tolerance = shared?.externalChangeTolerance { host.store.externalChangeTolerance = tolerance }
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CountdownCore
+import SystemIdentity
 import SQLiteStore
 import RedisStore
 
@@ -61,7 +62,7 @@ final class SQLiteSharedStore: SharedStore {
         return made
     }
 
-    var bootID: String? { BootID.current() }
+    var bootID: String? { BootID.current }
     var externalChangeTolerance: Nanoseconds? { nil }
     /// Every change is written at once: nothing is held back.
     func chargeHeldChanges(to charge: @escaping (Int) -> Bool) {}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CountdownCore
+import SystemIdentity
 import SQLiteStore
 import Foundation
 import RedisStore
@@ -56,7 +57,7 @@ struct StoreOptions: ParsableArguments {
 /// The instant every stored countdown is read at.
 func storeNow() -> StoreInstant {
     let clock = BootClock()
-    return StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: BootID.current())
+    return StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: BootID.current)
 }
 
 /// Reports a store error and exits with its code.

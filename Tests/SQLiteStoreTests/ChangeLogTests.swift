@@ -5,23 +5,6 @@ import Foundation
 import GRDB
 import Testing
 
-/// Waits on the watcher's descriptors for up to `timeout` seconds, until it reports something.
-private func firstChange(_ watcher: SQLiteChangeWatcher, within timeout: Double = 5) -> CountdownChanges {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        var fds = watcher.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        if poll(&fds, nfds_t(fds.count), Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 {
-            let seen = watcher.drain()
-            if seen != .none { return seen }
-        }
-    }
-    return .none
-}
-
-private func many(_ count: Int, prefix: String = "s") -> [StoredCountdown] {
-    (0..<count).map { record("\(prefix)\($0)") }
-}
-
 @Suite("The SQLite store's change log: a change costs a follower what changed, not what the store holds", .serialized)
 struct ChangeLogTests {
     @Test("one change elsewhere costs a follower of 5,000 countdowns one change-log entry and no countdown row")

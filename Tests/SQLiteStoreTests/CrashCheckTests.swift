@@ -1,4 +1,5 @@
 import CountdownCore
+import SystemIdentity
 @testable import SQLiteStore
 import Foundation
 import GRDB

@@ -5,25 +5,10 @@ import GRDB
 import SQLiteStore
 import Testing
 
-/// Waits on the watcher's descriptors for up to `timeout` seconds, until it reports something.
-private func nextChange(_ watcher: SQLiteChangeWatcher, within timeout: Double = 5) -> CountdownChanges {
-    let deadline = Date().addingTimeInterval(timeout)
-    while Date() < deadline {
-        var fds = watcher.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-        if poll(&fds, nfds_t(fds.count), Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 {
-            let seen = watcher.drain()
-            if seen != .none { return seen }
-        }
-    }
-    return .none
-}
-
-private func ids(_ count: Int) -> [String] { (0..<count).map { "s\($0)" } }
-
 /// A store of `count` countdowns s0, s1, ... written by another process's store.
 private func storeOf(_ count: Int) throws -> String {
     let dir = temporaryDirectory()
-    try SQLiteCountdownStore(directory: dir).saveAll(ids(count).map { record($0) })
+    try SQLiteCountdownStore(directory: dir).saveAll(many(count))
     return dir
 }
 
@@ -67,7 +52,7 @@ struct ReadAheadTests {
         try other.save(record("fresh"))
         var seen = CountdownChanges.none
         let deadline = Date().addingTimeInterval(5)
-        while seen != .ids(["s700", "s701", "fresh"]) && Date() < deadline { seen = seen.merged(with: nextChange(watcher, within: 0.5)) }
+        while seen != .ids(["s700", "s701", "fresh"]) && Date() < deadline { seen = seen.merged(with: firstChange(watcher, within: 0.5)) }
         #expect(seen == .ids(["s700", "s701", "fresh"]))
         #expect(try mine.load(id: "s700")?.total == record("s700").total + 1)
         #expect(try mine.load(id: "s701") == nil)

@@ -16,6 +16,25 @@ func record(_ id: String, seconds: Int64 = 60, state: StoredCountdown.State = .r
                     every: s, total: seconds * s, bootID: "A", bootDeadline: (100 + seconds) * s, updatedAt: 1_000_000 * s)
 }
 
+/// The ids s0, s1, ..., `count` of them.
+func ids(_ count: Int) -> [String] { (0..<count).map { "s\($0)" } }
+
+/// A `record` for each of `ids(count)`.
+func many(_ count: Int) -> [StoredCountdown] { ids(count).map { record($0) } }
+
+/// Waits on the watcher's descriptors for up to `timeout` seconds, until it reports something.
+func firstChange(_ watcher: SQLiteChangeWatcher, within timeout: Double = 5) -> CountdownChanges {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        var fds = watcher.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        if poll(&fds, nfds_t(fds.count), Int32(max(1, deadline.timeIntervalSinceNow * 1000))) > 0 {
+            let seen = watcher.drain()
+            if seen != .none { return seen }
+        }
+    }
+    return .none
+}
+
 func mode(_ path: String) -> Int {
     ((try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions]) as? Int) ?? -1
 }
@@ -174,19 +193,5 @@ struct StateDirectoryTests {
         #expect(StateDirectory.resolve(option: nil, environment: { ["XDG_STATE_HOME": "relative", "HOME": "/home/u"][$0] }) == "/home/u/.local/state/cdscript")
         #expect(StateDirectory.resolve(option: nil, environment: { ["HOME": "/home/u"][$0] }) == "/home/u/.local/state/cdscript")
         #expect(StateDirectory.storePath(in: "/d/") == "/d/state.sqlite")
-    }
-
-    @Test("the boot id is the kernel's, read from a file; a missing file gives nil")
-    func bootID() throws {
-        let path = temporaryDirectory()
-        try Data("0f1e2d3c-aaaa-bbbb-cccc-000011112222\n".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(BootID.current(path: path) == "0f1e2d3c-aaaa-bbbb-cccc-000011112222")
-        #expect(BootID.current(path: path + "-missing") == nil)
-        let blank = temporaryDirectory()
-        try Data(" \n".utf8).write(to: URL(fileURLWithPath: blank))
-        #expect(BootID.current(path: blank) == nil)
-        #if os(Linux)
-        #expect(BootID.current()?.count == 36)
-        #endif
     }
 }

@@ -1,7 +1,7 @@
 #ifndef CLINUX_H
 #define CLINUX_H
 /* Linux descriptors the run loop waits on, which Swift's Glibc module does not export,
- * and the process's signal handling (signals.c). */
+ * the reader of inotify's records (inotify.c) and the process's signal handling (signals.c). */
 #include <sys/timerfd.h>
 #include <sys/signalfd.h>
 #include <sys/inotify.h>
@@ -10,6 +10,29 @@
 
 /* TFD_TIMER_CANCEL_ON_SET: report wall-clock changes on a CLOCK_REALTIME timerfd. */
 int cdl_timer_cancel_on_set(void);
+
+/* ---- inotify (inotify.c) ------------------------------------------------------
+ * The one reader of inotify's packed records (a header, then a NUL-padded name),
+ * for every watcher: FileChangeWatch (scripts) and SQLiteChangeWatcher (stores).
+ *
+ *     cdl_inotify_reader *events = cdl_inotify_reader_open(fd);
+ *     cdl_inotify_event event;
+ *     while (cdl_inotify_next(events, &event)) { ... }
+ *     cdl_inotify_reader_close(events);
+ */
+typedef struct cdl_inotify_reader cdl_inotify_reader;
+typedef struct {
+    int watch;        /* what inotify_add_watch returned */
+    uint32_t mask;    /* what happened: IN_CREATE, IN_MOVED_TO, ... */
+    const char *name; /* the file in the watched folder; NULL for the folder itself.
+                         Valid until the next cdl_inotify_next or the close. */
+} cdl_inotify_event;
+/* A reader of the events queued on `fd` (opened with IN_NONBLOCK); NULL when out of memory. */
+cdl_inotify_reader *cdl_inotify_reader_open(int fd);
+/* The next queued event, in order, read without blocking: 1 with `*event` filled,
+ * or 0 when none is left (or `reader` is NULL). */
+int cdl_inotify_next(cdl_inotify_reader *reader, cdl_inotify_event *event);
+void cdl_inotify_reader_close(cdl_inotify_reader *reader);
 
 /* ---- signals (signals.c) ---------------------------------------------------
  * Real handlers (sigaction), never a blocked mask, so that a signal is seen at

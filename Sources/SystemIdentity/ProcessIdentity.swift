@@ -13,13 +13,12 @@ public enum ProcessIdentity {
 
     /// `bootid:pid:starttime`, or nil when no such process runs.
     public static func identity(of pid: pid_t) -> String? {
-        guard let stat = contents(of: "/proc/\(pid)/stat"),
+        guard let stat = ProcFile.contents(of: "/proc/\(pid)/stat"),
               let close = stat.lastIndex(of: ")") else { return nil }
         // Fields after the command name; the start time is field 22 of the whole line.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 19 else { return nil }
-        let boot = contents(of: "/proc/sys/kernel/random/boot_id").map(trimmed) ?? "?"
-        return "\(boot):\(pid):\(fields[19])"
+        return "\(BootID.current ?? "?"):\(pid):\(fields[19])"
     }
 
     /// True when the process named by `owner` still runs.
@@ -33,29 +32,5 @@ public enum ProcessIdentity {
     public static func pid(in owner: String) -> String {
         let parts = owner.split(separator: ":")
         return parts.count == 3 ? String(parts[1]) : owner
-    }
-
-    /// A small file under /proc, read with `read(2)` (no Foundation: this is read
-    /// at every open of a store that a process ended without closing).
-    private static func contents(of path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += buffer[0..<count]
-        }
-        return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
-    }
-
-    private static func trimmed(_ text: String) -> String {
-        var scalars = Substring(text)
-        while let first = scalars.first, first.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
-        return String(scalars)
     }
 }
