@@ -1,4 +1,5 @@
 import Foundation
+import RedisTestServer
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,23 +16,9 @@ final class ScriptedRedisServer {
     private let finished = DispatchSemaphore(value: 0)
 
     init(answer: @escaping @Sendable (_ words: [String]) -> String) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard fd >= 0, listening else {
-            if fd >= 0 { close(fd) }
-            throw Failure()
-        }
+        let (fd, port) = try RedisServer.loopbackSocket(listening: true)
         listener = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         // Bounded waits: a client that never comes or never ends cannot hold the thread.
         Self.setReceiveTimeout(fd)
         let finished = finished
@@ -47,8 +34,6 @@ final class ScriptedRedisServer {
         finished.wait()
         close(listener)
     }
-
-    struct Failure: Error {}
 
     /// A bulk string reply.
     static func bulk(_ text: String) -> String { "$\(text.utf8.count)\r\n\(text)\r\n" }

@@ -77,17 +77,30 @@ public final class RedisServer: @unchecked Sendable {
     struct Failure: Error { let message: String }
 
     public static func freePort() throws -> Int {
+        let (fd, port) = try loopbackSocket(listening: false)
+        close(fd)
+        return port
+    }
+
+    /// A TCP socket bound to a port of the kernel's choice on 127.0.0.1, listening
+    /// for one client when `listening`, and that port; the caller closes it.
+    public static func loopbackSocket(listening: Bool) throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
+        guard fd >= 0 else { throw Failure(message: "no socket: errno \(errno)") }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && (!listening || listen(fd, 1) == 0) && getsockname(fd, $0, &length) == 0
+            }
         }
-        guard bound else { throw Failure(message: "no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        guard bound else {
+            close(fd)
+            throw Failure(message: "no free port")
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 }
