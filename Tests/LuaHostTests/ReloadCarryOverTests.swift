@@ -101,4 +101,22 @@ struct ReloadCarryOverTests {
         _ = v2.eval("again()")
         #expect(v2.eval("countdown.get('tea'):remaining()") == "10.0")
     }
+
+    @Test("an append that starts an ended countdown again takes over nothing: the carried countdowns stay for the starts that follow")
+    func restartTakesNothingOver() throws {
+        let clock = VirtualClock(boot: 0, wall: LuaTestbed.wallStart)
+        let v1 = try Version(clock, source: """
+            countdown.start{ seconds = 60 }
+            countdown.start{ seconds = 30 }
+            """)
+        v1.advance(to: 10)
+        let v2 = try Version(clock, source: """
+            restarted = countdown.start{ seconds = 60 }
+            restarted:cancel()
+            restarted:append(5)
+            second = countdown.start{ seconds = 30 }
+            """, carrying: v1)
+        #expect(v2.eval("restarted:remaining()") == "5.0", "a restart is fresh")
+        #expect(v2.eval("second:remaining()") == "20.0", "the second anonymous start takes the second carried countdown")
+    }
 }

@@ -99,12 +99,14 @@ extension CountdownBinding {
 
     /// Starts the countdown described by the handle at `handleIndex` (its user
     /// values hold id and hooks), keeps a reference to it for the run, and fires its first tick.
-    /// `resuming` is set for a countdown picked up from the store.
+    /// `resuming` is set for a countdown picked up from the store; `restart` for
+    /// an ended one started again (`h:append`), which takes over no countdown of
+    /// a reloaded script's previous version.
     /// Throws only when there is no memory to keep the id; `function` names the
     /// caller in that message.
     func launch(_ L: LuaState, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil,
                 handle: UnsafeMutablePointer<cd_handle>? = nil, persistentID: String? = nil, overtime: Overtime? = nil,
-                function: String = "countdown.start") throws(APIError) {
+                restart: Bool = false, function: String = "countdown.start") throws(APIError) {
         let handle = handle ?? cd_to_handle(L.raw, handleIndex)!
         let flags = cd_hook_flags(L.raw, vm.hookCaller, handleIndex)
         L.pushValue(at: handleIndex)
@@ -116,21 +118,25 @@ extension CountdownBinding {
         }
         let sharedTickHook = cd_share_tick_hook(L.raw, vm.hookCaller, handleIndex, flags)
         launch(L, handle: handle, handleIndex: handleIndex, deadline: deadline, resuming: resuming, flags: flags,
-               sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: persistentID, overtime: overtime)
+               sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: persistentID, overtime: overtime,
+               takingOver: !restart)
     }
 
     /// `launch` with the handle's `cd_hook_flags` and `cd_share_tick_hook` number
     /// known, its reference `ref` (cd_ref_handle) taken and its id already bound;
     /// `replaced` is the countdown that held the id until now, ended here as replaced.
     /// A persistent countdown's id is `persistentID`, or else read from the handle.
+    /// While a reloaded script's main chunk runs, a launch `takingOver` goes on
+    /// from the previous version's countdown of that id (or the next anonymous one).
     func launch(_ L: LuaState, handle: UnsafeMutablePointer<cd_handle>, handleIndex: Int32, deadline: Deadline,
                 resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, sharedTickHook: Int32,
-                ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?, persistentID: String? = nil, overtime: Overtime? = nil) {
+                ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?, persistentID: String? = nil, overtime: Overtime? = nil,
+                takingOver: Bool = true) {
         var flags = flags
         var deadline = deadline, resuming = resuming
         var pausedBySpace = false
         // A reloaded script taking over a countdown of its previous version.
-        if let carryOver, let carried = carryOver.claim(id: storedID(L, handleIndex: handleIndex)) {
+        if takingOver, let carryOver, let carried = carryOver.claim(id: storedID(L, handleIndex: handleIndex)) {
             deadline = carried.deadline
             resuming = (carried.total, carried.paused)
             pausedBySpace = carried.pausedBySpace
