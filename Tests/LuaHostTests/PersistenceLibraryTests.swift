@@ -287,6 +287,16 @@ struct FetchTests {
         #expect(typo?.message.contains("did you mean 'on_tick'") == true)
         let slow = p.host.runScript(source: Data(#"countdown.fetch("x", { every = 0.01 })"#.utf8), chunkName: "=test")
         #expect(slow?.message.contains("at least 0.1") == true)
+        // The same bounds and words as countdown.start's, the quick way and the long way.
+        for (every, said) in [("1e308", "'every' must be at most 2305843009 seconds"), ("0/0", "'every' must be a number of seconds from 0.1"),
+                              ("'1e308'", "'every' must be")] {
+            for extra in ["", ", on_tick = setmetatable({}, { __call = print })"] {
+                let fetched = p.host.runScript(source: Data("countdown.fetch('x', { every = \(every)\(extra) })".utf8), chunkName: "=test")
+                let started = p.host.runScript(source: Data("countdown.start{ seconds = 1, every = \(every)\(extra) }".utf8), chunkName: "=test")
+                #expect(fetched?.message.contains("countdown.fetch: \(said)") == true, "\(every)\(extra): \(fetched?.message ?? "accepted")")
+                #expect(started?.message.contains("countdown.start: \(said)") == true, "\(every)\(extra): \(started?.message ?? "accepted")")
+            }
+        }
     }
 
     /// Plain options are read in one pass in C (cd_fetch_read); anything else
@@ -318,7 +328,7 @@ struct FetchTests {
         #expect(message(#"{ every = "0.5" }"#) == "no error", "a duration string, as countdown.start takes it")
         #expect(message(#"{ every = "often" }"#).contains("'every' must be a duration from 0.1 s"))
         #expect(message("{ every = 0.01, on_tick = 5 }").contains("at least 0.1"), "every is checked before the hooks")
-        #expect(message("{ every = 0/0 }").contains("at least 0.1"))
+        #expect(message("{ every = 0/0 }").contains("'every' must be a number of seconds from 0.1"), "as countdown.start says it")
     }
 
     @Test("two processes share one countdown: appends from both add up in the store")

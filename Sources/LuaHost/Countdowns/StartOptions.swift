@@ -87,25 +87,7 @@ struct StartOptions {
             }
         }
 
-        var every = Time.nanosecondsPerSecond
-        if let text = try optionalDurationText(L, index, "every") {
-            do {
-                every = try DurationRange.tickInterval.read(text)
-            } catch {
-                throw APIError("\(fn): 'every' \(error)")
-            }
-        } else if let value = try optionalNumber(L, index, "every", fn) {
-            guard !value.isNaN else {
-                throw APIError("\(fn): 'every' must be a number of seconds from \(minimumEveryText) to \(longestText), got nan")
-            }
-            guard value <= longestSeconds else {
-                throw APIError("\(fn): 'every' must be at most \(longestText), got \(format(value))")
-            }
-            guard let ns = Time.nanoseconds(fromSeconds: value), ns >= minimumEvery else {
-                throw APIError("\(fn): 'every' must be at least \(minimumEveryText) seconds, got \(format(value))")
-            }
-            every = ns
-        }
+        let every = try optionalEvery(L, index, fn) ?? Time.nanosecondsPerSecond
         let onTick = try hook(L, index, "on_tick", fn)
         let onDone = try hook(L, index, "on_done", fn)
         let onError = try LuaHost.errorPolicyOption(L, index, fn)
@@ -119,6 +101,35 @@ struct StartOptions {
         }
         return StartOptions(idIndex: idIndex, deadline: deadline, every: every, onTick: onTick, onDone: onDone, onError: onError,
                             persist: persist, overtime: overtime, endAction: endAction, endLease: endLease)
+    }
+
+    /// The `every` option of the options table at `index` (countdown.start's and
+    /// countdown.fetch's): a number of seconds or a duration such as "1m"; nil
+    /// when not given.
+    static func optionalEvery(_ L: LuaState, _ index: Int32, _ fn: String) throws(APIError) -> Nanoseconds? {
+        if let text = try optionalDurationText(L, index, "every") {
+            do {
+                return try DurationRange.tickInterval.read(text)
+            } catch {
+                throw APIError("\(fn): 'every' \(error)")
+            }
+        }
+        guard let value = try optionalNumber(L, index, "every", fn) else { return nil }
+        return try every(seconds: value, fn)
+    }
+
+    /// `every` given as a number of seconds, within its bounds.
+    static func every(seconds value: Double, _ fn: String) throws(APIError) -> Nanoseconds {
+        guard !value.isNaN else {
+            throw APIError("\(fn): 'every' must be a number of seconds from \(minimumEveryText) to \(longestText), got nan")
+        }
+        guard value <= longestSeconds else {
+            throw APIError("\(fn): 'every' must be at most \(longestText), got \(format(value))")
+        }
+        guard let ns = Time.nanoseconds(fromSeconds: value), ns >= minimumEvery else {
+            throw APIError("\(fn): 'every' must be at least \(minimumEveryText) seconds, got \(format(value))")
+        }
+        return ns
     }
 
     /// An overtime countdown's end is not claimed across processes (yet): an end

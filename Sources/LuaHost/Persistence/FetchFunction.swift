@@ -18,12 +18,6 @@ extension StoreBinding {
             guard let id = StartOptions.storableID(L, at: 1) else {
                 throw APIError("\(fn): stored ids are UTF-8 text without NUL bytes, got \(StartOptions.quotedBytes(L, at: 1))")
             }
-            func interval(_ seconds: Double) throws(APIError) -> Nanoseconds {
-                guard let ns = Time.nanoseconds(fromSeconds: seconds), ns >= StartOptions.minimumEvery else {
-                    throw APIError("\(fn): 'every' must be at least \(StartOptions.minimumEveryText) seconds, got \(StartOptions.format(seconds))")
-                }
-                return ns
-            }
             var every: Nanoseconds?
             var onTick: Int32 = 0, onDone: Int32 = 0
             var endAction: Int32 = 0, endLease = StartOptions.defaultEndLease
@@ -37,20 +31,11 @@ extension StoreBinding {
                 isQuick = true
             case LUA_TTABLE where cd_fetch_read(L.raw, host.vm.hookCaller, 2, &quick) != 0:
                 // Plain options, read in one pass in C: on_tick and on_done are left on the stack.
-                if quick.has_every != 0 { every = try interval(quick.every) }
+                if quick.has_every != 0 { every = try StartOptions.every(seconds: quick.every, fn) }
                 isQuick = true
             case LUA_TTABLE:
                 try StartOptions.checkFieldNames(L, at: 2, allowed: fetchFields, function: fn)
-                if let text = try StartOptions.optionalDurationText(L, 2, "every") {
-                    // A duration such as "1m", as countdown.start takes it.
-                    do {
-                        every = try DurationRange.tickInterval.read(text)
-                    } catch {
-                        throw APIError("\(fn): 'every' \(error)")
-                    }
-                } else if let value = try StartOptions.optionalNumber(L, 2, "every", fn) {
-                    every = try interval(value)
-                }
+                every = try StartOptions.optionalEvery(L, 2, fn)
                 onTick = try StartOptions.hook(L, 2, "on_tick", fn)
                 onDone = try StartOptions.hook(L, 2, "on_done", fn)
                 (endAction, endLease) = try StartOptions.endActionOption(L, 2, persistent: true, fn)
