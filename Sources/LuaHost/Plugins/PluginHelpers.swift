@@ -183,11 +183,10 @@ extension PluginBinding {
     /// `wall_time()`: the wall clock as UTC ISO 8601 with milliseconds.
     static let wallTime: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            // Truncated to the millisecond, as the date formatter it replaces was given it
+            // (UTCTimestamp writes what that formatter wrote, without making one per call).
             let ns = host.scheduler.clock.wallNow()
-            let date = Date(timeIntervalSince1970: Double(ns / 1_000_000) / 1000)
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            L.push(formatter.string(from: date))
+            L.push(UTCTimestamp.iso8601(ns / 1_000_000 * 1_000_000))
             return 1
         }
     }
