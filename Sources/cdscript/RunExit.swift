@@ -36,7 +36,10 @@ struct RunEnding: Equatable, Sendable {
 }
 
 /// Why a run exits as it does: the one decision every exit path of a run takes
-/// (`RunExit(ending)`), each case with its status from `ExitStatus`.
+/// (`RunExit(ending)`), each case with its status from `ExitStatus`. A run that
+/// is refused before it starts exits where it is refused, with its own named
+/// status: a bad `--speed` 64 (the command line's), a `.luacov` that cannot be
+/// read 4 (`RunCoverage`), a run loop or `--watch` that cannot be set up 5.
 enum RunExit: Equatable, Sendable {
     case coverageNotWritten(ExitStatus)
     case scriptFailed(ScriptFailure.Kind)

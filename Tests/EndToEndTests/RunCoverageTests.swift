@@ -73,6 +73,19 @@ struct RunCoverageTests {
         #expect(after.contains("SF:main.lua") && !after.contains("SF:helper.lua"), "\(after)")
     }
 
+    @Test("a .luacov that cannot be read is refused before the script runs: exit 4, and the file named")
+    func unreadableLuacov() throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "print('ran')\n".write(to: dir.appendingPathComponent("main.lua"), atomically: true, encoding: .utf8)
+        try "exclude = { 'helper' \n".write(to: dir.appendingPathComponent(".luacov"), atomically: true, encoding: .utf8)
+        let refused = try BinaryRunner.run(["run", "--coverage", "main.lua"], in: dir)
+        #expect(refused.status == 4, "\(refused.stderr)")
+        #expect(refused.stderr.contains(".luacov"), "\(refused.stderr)")
+        #expect(!refused.stdout.contains("ran"), "the script did not run: \(refused.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("lcov.info").path))
+    }
+
     @Test("beside --budget and the script's own debug.sethook; coroutines' lines count")
     func besideOtherHooks() throws {
         let dir = try folder()
