@@ -19,15 +19,17 @@ public final class Scheduler {
     /// call given a key, in `liveSlot`).
     public let owner = OwnerThread()
     /// Receives every event. Not retained: the delegate must outlive its use, and
-    /// clear itself when it goes. `unowned(unsafe)`, not a checked `unowned`: the
-    /// checked form cost an append about 6 ns at best (cdbench ops, best of 21
-    /// interleaved runs: 168.5 against 174.6 ns; 167.3 against 172.9 in another
-    /// round), with ticks unchanged (docs/performance.md, "Back-pointers").
-    /// Debug builds check the owner thread instead.
+    /// clear itself when it goes. `unowned(unsafe)`, not a checked `unowned`, for
+    /// what scripts/bench measured: the checked form (here and in
+    /// `batchingDelegate`) cost an append about 6 ns in its `cdbench ops --op
+    /// append` (168.5 against 174.6 ns, best of 21 interleaved runs; 167.3
+    /// against 172.9 in a second round), ticks unchanged (docs/performance.md,
+    /// "Back-pointers"). Debug builds check the owner thread instead.
     public unowned(unsafe) var delegate: SchedulerDelegate? {
         didSet { batchingDelegate = delegate as? BatchingSchedulerDelegate }
     }
-    /// `delegate` as a batching one, when it is: unowned(unsafe) for the same reason.
+    /// `delegate` as a batching one, when it is: `unowned(unsafe)`, measured with
+    /// `delegate` above.
     unowned(unsafe) var batchingDelegate: BatchingSchedulerDelegate?
     /// While `countdownsAreDue` runs: the instant of the pass, up to which
     /// `takePlainTick` hands out ticks; `Nanoseconds.min` otherwise.

@@ -10,9 +10,9 @@ import CountdownCore
 public final class CountdownBinding {
     /// The host this part belongs to, set once by the host as it is made (a
     /// part is made before its host is whole, so that the host can hold it in a
-    /// `let`). Checked `unowned`: a use after the host went traps. Measured
-    /// against `unowned(unsafe)` with `cdbench ops` (start, fetch, append), 15-21
-    /// interleaved runs each: no difference beyond the runs' own spread
+    /// `let`). Checked `unowned`: a use after the host went traps. scripts/bench's
+    /// `cdbench ops` (start, fetch, append, 15-21 interleaved runs each) showed no
+    /// cost over `unowned(unsafe)` beyond the runs' own spread
     /// (docs/performance.md, "Back-pointers").
     unowned var host: LuaHost!
     /// The Lua state and the scheduler, the host's, kept here so that a launch
