@@ -62,10 +62,31 @@ enum StoreSchema {
 }
 
 extension StoredCountdown {
-    /// The columns of a countdown row in the order `init(columnsOf:path:)` reads
-    /// them by position; `selectSQL` selects exactly these.
-    static let columns = ["id", "state", "kind", "wall_deadline", "paused_remaining", "every", "total",
-                          "boot_id", "boot_deadline", "updated_at", "overtime"]
+    /// A countdown row's columns, in the one order every statement here uses:
+    /// `selectSQL` selects them so, `init(columnsOf:path:)` reads them by that
+    /// position, `upsertSQL` and `arguments` write them so.
+    enum Column: Int, CaseIterable {
+        case id, state, kind, wallDeadline, pausedRemaining, every, total, bootID, bootDeadline, updatedAt, overtime
+
+        /// Its name in the table.
+        var name: String {
+            switch self {
+            case .id: "id"
+            case .state: "state"
+            case .kind: "kind"
+            case .wallDeadline: "wall_deadline"
+            case .pausedRemaining: "paused_remaining"
+            case .every: "every"
+            case .total: "total"
+            case .bootID: "boot_id"
+            case .bootDeadline: "boot_deadline"
+            case .updatedAt: "updated_at"
+            case .overtime: "overtime"
+            }
+        }
+    }
+    /// The columns' names, in `Column` order.
+    static let columns = Column.allCases.map(\.name)
     /// Every row's `columns`, in that order (add WHERE or ORDER BY after it).
     static let selectSQL = "SELECT " + columns.joined(separator: ", ") + " FROM countdown"
     /// `selectSQL` with the rowid after the columns (at index `columns.count`), for
@@ -90,52 +111,51 @@ extension StoredCountdown {
     /// type or out of range is reported with the row's id, the column, the value
     /// and the bound; nothing traps.
     @inline(__always)
-    private init(path: String, value column: (Int) -> DatabaseValue) throws(StoreError) {
-        let (id_, state_, kind_, wallDeadline_, pausedRemaining_, every_, total_, bootID_, bootDeadline_, updatedAt_, overtime_) =
-            (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+    private init(path: String, value: (Int) -> DatabaseValue) throws(StoreError) {
+        func column(_ c: Column) -> DatabaseValue { value(c.rawValue) }
         func unreadable(_ problem: String) -> StoreError {
-            let idValue = column(id_)
+            let idValue = column(.id)
             let id: String, idIsText: Bool
             if case .string(let text) = idValue.storage { (id, idIsText) = (text, true) } else { (id, idIsText) = ("\(idValue)", false) }
             return StoreError(unreadable: UnreadableCountdown(id: id, idIsText: idIsText, location: path, problem: problem))
         }
-        func bad(_ index: Int, _ value: DatabaseValue, _ why: String) -> StoreError {
-            unreadable("column " + StoredValueError(field: Self.columns[index], value: "\(value)", reason: why).description)
+        func bad(_ c: Column, _ value: DatabaseValue, _ why: String) -> StoreError {
+            unreadable("column " + StoredValueError(field: c.name, value: "\(value)", reason: why).description)
         }
-        func text(_ index: Int) throws(StoreError) -> String {
-            let v = column(index)
-            guard case .string(let s) = v.storage else { throw bad(index, v, "expected text") }
+        func text(_ c: Column) throws(StoreError) -> String {
+            let v = column(c)
+            guard case .string(let s) = v.storage else { throw bad(c, v, "expected text") }
             return s
         }
-        func optionalText(_ index: Int) throws(StoreError) -> String? {
-            column(index).isNull ? nil : try text(index)
+        func optionalText(_ c: Column) throws(StoreError) -> String? {
+            column(c).isNull ? nil : try text(c)
         }
-        func integer(_ index: Int) throws(StoreError) -> Int64 {
-            let v = column(index)
-            guard case .int64(let n) = v.storage else { throw bad(index, v, "expected an integer (nanoseconds)") }
+        func integer(_ c: Column) throws(StoreError) -> Int64 {
+            let v = column(c)
+            guard case .int64(let n) = v.storage else { throw bad(c, v, "expected an integer (nanoseconds)") }
             return n
         }
-        func optionalInteger(_ index: Int) throws(StoreError) -> Int64? {
-            column(index).isNull ? nil : try integer(index)
+        func optionalInteger(_ c: Column) throws(StoreError) -> Int64? {
+            column(c).isNull ? nil : try integer(c)
         }
         // Absent from a row read without the column (a copy made before "v4"): not overtime.
         func overtimeFlag() throws(StoreError) -> Bool {
-            let v = column(overtime_)
+            let v = column(.overtime)
             if v.isNull { return false }
-            guard case .int64(let n) = v.storage, n == 0 || n == 1 else { throw bad(overtime_, v, "expected 0 or 1") }
+            guard case .int64(let n) = v.storage, n == 0 || n == 1 else { throw bad(.overtime, v, "expected 0 or 1") }
             return n == 1
         }
-        let id = try text(id_)
-        let stateText = try text(state_)
-        let kindText = try text(kind_)
-        guard let state = State(rawValue: stateText) else { throw bad(state_, column(state_), "expected running, paused or finished") }
-        guard let kind = Kind(rawValue: kindText) else { throw bad(kind_, column(kind_), "expected duration or wall") }
+        let id = try text(.id)
+        let stateText = try text(.state)
+        let kindText = try text(.kind)
+        guard let state = State(rawValue: stateText) else { throw bad(.state, column(.state), "expected running, paused or finished") }
+        guard let kind = Kind(rawValue: kindText) else { throw bad(.kind, column(.kind), "expected duration or wall") }
         self.init(
             id: id, state: state, kind: kind,
-            wallDeadline: try integer(wallDeadline_), pausedRemaining: try optionalInteger(pausedRemaining_),
-            every: try integer(every_), total: try integer(total_),
-            bootID: try optionalText(bootID_), bootDeadline: try optionalInteger(bootDeadline_),
-            updatedAt: try integer(updatedAt_), overtime: try overtimeFlag())
+            wallDeadline: try integer(.wallDeadline), pausedRemaining: try optionalInteger(.pausedRemaining),
+            every: try integer(.every), total: try integer(.total),
+            bootID: try optionalText(.bootID), bootDeadline: try optionalInteger(.bootDeadline),
+            updatedAt: try integer(.updatedAt), overtime: try overtimeFlag())
         do {
             try CountdownRange.check(self)
         } catch {
@@ -143,14 +163,12 @@ extension StoredCountdown {
         }
     }
 
+    /// The row's values, in `Column` order (`upsertSQL`).
     var arguments: StatementArguments {
         [id, state.rawValue, kind.rawValue, wallDeadline, pausedRemaining, every, total, bootID, bootDeadline, updatedAt, overtime ? 1 : 0]
     }
 
     /// Writes a row from `arguments`, replacing the one under its id.
-    static let upsertSQL = """
-        INSERT OR REPLACE INTO countdown
-            (id, state, kind, wall_deadline, paused_remaining, every, total, boot_id, boot_deadline, updated_at, overtime)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
+    static let upsertSQL = "INSERT OR REPLACE INTO countdown (" + columns.joined(separator: ", ") + ") VALUES ("
+        + columns.map { _ in "?" }.joined(separator: ", ") + ")"
 }
