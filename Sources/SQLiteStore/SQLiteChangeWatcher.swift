@@ -159,9 +159,12 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
             store.startFollowingChanges()
             return .unknown
         }
-        guard version != lastVersion || version == nil else { return .none }
-        if version == nil { store.dropReadAhead() }
-        return version == nil ? .unknown : store.changesSinceLastLook()
+        guard version != nil else {
+            // A change the log cannot name: what was read ahead may be stale too.
+            store.dropReadAhead()
+            return .unknown
+        }
+        return version == lastVersion ? .none : store.changesSinceLastLook()
     }
 
     private func currentVersion() -> Int? {
