@@ -10,10 +10,11 @@ import CountdownCore
 public final class CountdownBinding {
     /// The host this part belongs to, set once by the host as it is made (a
     /// part is made before its host is whole, so that the host can hold it in a
-    /// `let`). Checked `unowned`: a use after the host went traps. scripts/bench's
-    /// `cdbench ops` (start, fetch, append, 15-21 interleaved runs each) showed no
-    /// cost over `unowned(unsafe)` beyond the runs' own spread
-    /// (docs/performance.md, "Back-pointers").
+    /// `let`). Checked `unowned`: a use after the host went traps. Not read on
+    /// the hot path: loading it cost every start and fetch about 48 instructions
+    /// (a `swift_unownedRetainStrong` and a release; scripts/bench-instructions),
+    /// so a launch is handed the host by the host function that launches
+    /// (`launch(_:by:...)`; docs/performance.md, "Back-pointers").
     unowned var host: LuaHost!
     /// The Lua state and the scheduler, the host's, kept here so that a launch
     /// reads them without going through the host.

@@ -75,7 +75,7 @@ extension CountdownBinding {
                     guard let handle = cd_start_handle(L.raw, caller, &quick, every, &flags, &sharedTickHook, &ref, &replaced) else {
                         throw APIError.noMemoryForID("countdown.start")
                     }
-                    host.countdowns.launch(L, handle: handle, handleIndex: L.top, deadline: .after(seconds), flags: flags,
+                    host.countdowns.launch(L, by: host, handle: handle, handleIndex: L.top, deadline: .after(seconds), flags: flags,
                                 sharedTickHook: sharedTickHook, ref: ref, replaced: replaced)
                     return 1
                 }
@@ -90,7 +90,7 @@ extension CountdownBinding {
             }
             handle.pointee.every_ns = options.every
             handle.pointee.persistent = options.persist ? 1 : 0
-            try host.countdowns.launch(L, handleIndex: handleIndex, deadline: options.deadline, handle: handle,
+            try host.countdowns.launch(L, by: host, handleIndex: handleIndex, deadline: options.deadline, handle: handle,
                                        overtime: options.overtime ? .beforeEnd : nil)
             host.store.setEndAction(options.endAction, lease: options.endLease, for: CountdownBinding.key(handle))
             return 1
@@ -103,8 +103,9 @@ extension CountdownBinding {
     /// an ended one started again (`h:append`), which takes over no countdown of
     /// a reloaded script's previous version.
     /// Throws only when there is no memory to keep the id; `function` names the
-    /// caller in that message.
-    func launch(_ L: LuaState, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil,
+    /// caller in that message. `host` is this part's host, as the host function
+    /// that launches holds it (a guaranteed reference: no load of `self.host`).
+    func launch(_ L: LuaState, by host: LuaHost, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil,
                 handle: UnsafeMutablePointer<cd_handle>? = nil, persistentID: String? = nil, overtime: Overtime? = nil,
                 restart: Bool = false, function: String = "countdown.start") throws(APIError) {
         let handle = handle ?? cd_to_handle(L.raw, handleIndex)!
@@ -117,7 +118,7 @@ extension CountdownBinding {
             throw APIError.noMemoryForID(function)
         }
         let sharedTickHook = cd_share_tick_hook(L.raw, vm.hookCaller, handleIndex, flags)
-        launch(L, handle: handle, handleIndex: handleIndex, deadline: deadline, resuming: resuming, flags: flags,
+        launch(L, by: host, handle: handle, handleIndex: handleIndex, deadline: deadline, resuming: resuming, flags: flags,
                sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: persistentID, overtime: overtime,
                takingOver: !restart)
     }
@@ -128,7 +129,7 @@ extension CountdownBinding {
     /// A persistent countdown's id is `persistentID`, or else read from the handle.
     /// While a reloaded script's main chunk runs, a launch `takingOver` goes on
     /// from the previous version's countdown of that id (or the next anonymous one).
-    func launch(_ L: LuaState, handle: UnsafeMutablePointer<cd_handle>, handleIndex: Int32, deadline: Deadline,
+    func launch(_ L: LuaState, by host: LuaHost, handle: UnsafeMutablePointer<cd_handle>, handleIndex: Int32, deadline: Deadline,
                 resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, sharedTickHook: Int32,
                 ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?, persistentID: String? = nil, overtime: Overtime? = nil,
                 takingOver: Bool = true) {

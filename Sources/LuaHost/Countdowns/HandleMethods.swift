@@ -96,7 +96,7 @@ extension CountdownBinding {
                 // Nothing is left to take off a countdown that has ended.
             } else {
                 // Ended: start again with the same id, hooks and interval.
-                try host.countdowns.launch(L, handleIndex: 1, deadline: .after(amount), restart: true, function: "append")
+                try host.countdowns.launch(L, by: host, handleIndex: 1, deadline: .after(amount), restart: true, function: "append")
             }
             L.setTop(1)
             return 1

@@ -89,7 +89,7 @@ extension StoreBinding {
                                                    &sharedTickHook, &ref, &replaced) else {
                     throw APIError.noMemoryForID(fn)
                 }
-                host.countdowns.launch(L, handle: handle, handleIndex: L.top, deadline: deadline, resuming: (record.total, paused),
+                host.countdowns.launch(L, by: host, handle: handle, handleIndex: L.top, deadline: deadline, resuming: (record.total, paused),
                             flags: flags, sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: id,
                                              overtime: overtime)
                 return 1
@@ -103,7 +103,7 @@ extension StoreBinding {
             StoreBinding.setHookUserValue(L, handleIndex, onDone, slot: CD_UV_DONE)
             handle.pointee.every_ns = every ?? record.every
             handle.pointee.persistent = 1
-            try host.countdowns.launch(L, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle,
+            try host.countdowns.launch(L, by: host, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle,
                             persistentID: id, overtime: overtime, function: "countdown.fetch")
             host.store.setEndAction(endAction, lease: endLease, for: CountdownBinding.key(handle))
             return 1
