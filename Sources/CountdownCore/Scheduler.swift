@@ -19,18 +19,16 @@ public final class Scheduler {
     /// call given a key, in `liveSlot`).
     public let owner = OwnerThread()
     /// Receives every event. Not retained: the delegate must outlive its use, and
-    /// clear itself when it goes. `unowned(unsafe)`, not a checked `unowned`, for
-    /// what scripts/bench measured: the checked form (here and in
-    /// `batchingDelegate`) cost an append about 6 ns in its `cdbench ops --op
-    /// append` (168.5 against 174.6 ns, best of 21 interleaved runs; 167.3
-    /// against 172.9 in a second round), ticks unchanged (docs/performance.md,
-    /// "Back-pointers"). Debug builds check the owner thread instead.
-    public unowned(unsafe) var delegate: SchedulerDelegate? {
+    /// clear itself when it goes. A checked `unowned`: a use after the delegate
+    /// went traps. It costs nothing measurable: callgrind counts the same
+    /// instructions as with `unowned(unsafe)` for every `cdbench ops` operation and
+    /// a tick (scripts/bench-instructions; docs/performance.md, "Back-pointers"),
+    /// as a pass of `runDue` reads it once and a launch hands its host over itself.
+    public unowned var delegate: SchedulerDelegate? {
         didSet { batchingDelegate = delegate as? BatchingSchedulerDelegate }
     }
-    /// `delegate` as a batching one, when it is: `unowned(unsafe)`, measured with
-    /// `delegate` above.
-    unowned(unsafe) var batchingDelegate: BatchingSchedulerDelegate?
+    /// `delegate` as a batching one, when it is.
+    unowned var batchingDelegate: BatchingSchedulerDelegate?
     /// While `countdownsAreDue` runs: the instant of the pass, up to which
     /// `takePlainTick` hands out ticks; `Nanoseconds.min` otherwise.
     var takingUpTo = Nanoseconds.min
