@@ -20,10 +20,12 @@ public final class Scheduler {
     public let owner = OwnerThread()
     /// Receives every event. Not retained: the delegate must outlive its use, and
     /// clear itself when it goes. A checked `unowned`: a use after the delegate
-    /// went traps. It costs nothing measurable: callgrind counts the same
-    /// instructions as with `unowned(unsafe)` for every `cdbench ops` operation and
-    /// a tick (scripts/bench-instructions; docs/performance.md, "Back-pointers"),
-    /// as a pass of `runDue` reads it once and a launch hands its host over itself.
+    /// went traps. Against `unowned(unsafe)`, callgrind counts the same
+    /// instructions for every `cdbench ops` operation and a tick (a pass of
+    /// `runDue` reads it once; a replaced countdown's end trades one
+    /// `swift_retain` for one `swift_unownedRetainStrong`), and a fetch measured
+    /// 1.2% slower over 12 link orders, within their spread (scripts/bench-layout;
+    /// docs/performance.md, "Back-pointers").
     public unowned var delegate: SchedulerDelegate? {
         didSet { batchingDelegate = delegate as? BatchingSchedulerDelegate }
     }
