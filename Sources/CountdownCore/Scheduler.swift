@@ -20,12 +20,13 @@ public final class Scheduler {
     public let owner = OwnerThread()
     /// Receives every event. Not retained: the delegate must outlive its use, and
     /// clear itself when it goes. A checked `unowned`: a use after the delegate
-    /// went traps. Against `unowned(unsafe)`, callgrind counts the same
+    /// went traps. Against the unchecked form, callgrind counts the same
     /// instructions for every `cdbench ops` operation and a tick (a pass of
     /// `runDue` reads it once; a replaced countdown's end trades one
     /// `swift_retain` for one `swift_unownedRetainStrong`), and a fetch measured
     /// 1.2% slower over 12 link orders, within their spread (scripts/bench-layout;
-    /// docs/performance.md, "Back-pointers").
+    /// docs/performance.md, "Back-pointers"): no benchmark shows a cost to keep
+    /// the unchecked form for.
     public unowned var delegate: SchedulerDelegate? {
         didSet { batchingDelegate = delegate as? BatchingSchedulerDelegate }
     }

@@ -133,6 +133,7 @@ extension CountdownBinding {
                 resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, sharedTickHook: Int32,
                 ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?, persistentID: String? = nil, overtime: Overtime? = nil,
                 takingOver: Bool = true) {
+        assert(host === self.host, "launch(_:by:) takes this part's own host")
         var flags = flags
         var deadline = deadline, resuming = resuming
         var pausedBySpace = false
