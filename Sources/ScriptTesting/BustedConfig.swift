@@ -81,8 +81,10 @@ public struct BustedConfig: Equatable, Sendable {
 enum LuaEvaluation {
     struct Failure: Error { let message: String }
 
-    static func run(_ source: String, arguments: [String], results: Int32) throws(Failure) -> [String] {
-        let vm = LuaVM(limits: ScriptLimits(memoryLimit: 64 << 20, instructionBudget: 10_000_000))
+    /// `budget`: instructions the run may take (0: no limit, for work that
+    /// grows with a file of the project's and is linear in it).
+    static func run(_ source: String, arguments: [String], results: Int32, budget: Int64 = 10_000_000) throws(Failure) -> [String] {
+        let vm = LuaVM(limits: ScriptLimits(memoryLimit: 64 << 20, instructionBudget: budget))
         let L = vm.state
         let status = L.load(source, chunkName: "=(cdscript test)")
         guard status == LUA_OK else { throw Failure(message: L.string(at: -1) ?? "?") }

@@ -84,9 +84,7 @@ public struct CoverageReport {
     /// The lines of `path` that count, given what ran (luacov's rule, see
     /// executable_lines.lua); a file that cannot be read: the lines that ran.
     static func countedLines(_ path: String, hits: [Int: Int]) -> [Int] {
-        guard let text = try? LuaEvaluation.run(executableLines, arguments: [path, lineScanner], results: 1).first else {
-            return hits.keys.sorted()
-        }
+        guard let text = scanned(path) else { return hits.keys.sorted() }
         return text.split(separator: "\n").compactMap { entry -> Int? in
             let onlyWhenHit = entry.hasSuffix("?")
             guard let line = Int(onlyWhenHit ? entry.dropLast() : entry) else { return nil }
@@ -136,6 +134,24 @@ public struct CoverageReport {
         return lines
     }
 
+    /// The lines of the file at `path` that count, as executable_lines.lua
+    /// gives them ("N", or "N?" where the line counts only when it ran, one a
+    /// line); nil when the file cannot be read.
+    /// The scanner's work grows with the file (a few hundred instructions a
+    /// line), so it runs without a budget: one would cut a long file's report
+    /// down to the lines that ran, without a word.
+    static func scanned(_ path: String) -> String? {
+        try? LuaEvaluation.run(executableLines, arguments: ["file", path, lineLexer, lineScanner], results: 1, budget: 0).first
+    }
+
+    /// What the line scanner makes of each line of `text` judged alone, by a
+    /// scanner of its own: one letter a line, "C" (counts), "?" (counts when it
+    /// ran), "-" (never counts). For the tests that hold it to luacov's facts.
+    static func judgedAlone(_ text: String) throws -> String {
+        try LuaEvaluation.run(executableLines, arguments: ["each", text, lineLexer, lineScanner], results: 1, budget: 0).first ?? ""
+    }
+
     private static let executableLines = String(decoding: PackageResources.executable_lines_lua, as: UTF8.self)
-    private static let lineScanner = String(decoding: PackageResources.luacov_linescanner_lua, as: UTF8.self)
+    private static let lineLexer = String(decoding: PackageResources.line_lexer_lua, as: UTF8.self)
+    private static let lineScanner = String(decoding: PackageResources.line_scanner_lua, as: UTF8.self)
 }
