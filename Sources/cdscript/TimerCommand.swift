@@ -43,10 +43,10 @@ struct TimerCommand: ParsableCommand {
     @Flag(help: "At the end, keep the screen until a key is pressed.")
     var wait = false
 
-    @Option(name: .customLong("quit-after"), parsing: .unconditional, help: ArgumentHelp("At the end, end the run DURATION later (0, or 0.1 s and longer; default: at once, 5 s with --text or --blink, at a key with --wait).", valueName: "DURATION"))
+    @Option(name: .customLong("quit-after"), parsing: .unconditional, help: ArgumentHelp("At the end, end the run DURATION later (0, or 0.1 s and longer; default: at once, 5 s with --text or --blink, at a key with --wait); with --overtime, counting up until then.", valueName: "DURATION"))
     var quitAfter: String?
 
-    @Flag(help: "Past the end, count up in the warning style (+0:12) until q.")
+    @Flag(help: "Past the end, count up in the warning style (+0:12) until q or --quit-after.")
     var overtime = false
 
     @Flag(name: .customLong("no-window-title"), help: "Leave the window title alone (by default it shows the time left, and is put back at the end).")

@@ -60,6 +60,20 @@ struct TimerEjectTests {
         }
     }
 
+    @Test("--overtime --quit-after: the run ends that long after the end, having counted up until then (exit 0), both ways")
+    func overtimeQuitAfter() throws {
+        let path = try Self.ejected("timer")
+        for arguments in [["--speed", "20", path, "1", "--overtime", "--quit-after", "2"],
+                          ["timer", "1", "--overtime", "--quit-after", "2", "--speed", "20"]] {
+            // 3 s on the timer's clock: 0.15 s at 20x. The signal is only a safety
+            // net: before the fix the run never ended.
+            let result = try BinaryRunner.run(arguments, signal: SIGINT, signalAfter: 10)
+            #expect(result.status == 0, "\(arguments): \(result.stdout)\(result.stderr)")
+            let clock = result.lines.filter { $0.hasPrefix("clock: ") }
+            #expect(clock.contains("clock: +0:01") && !clock.contains("clock: +0:03"), "\(result.stdout)")
+        }
+    }
+
     @Test("--critical and --quit-after refuse what is no number of seconds")
     func badValues() throws {
         let result = try BinaryRunner.run(["timer", "5", "--critical", "-1"])

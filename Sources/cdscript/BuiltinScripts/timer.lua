@@ -14,7 +14,8 @@
 --   --blink            at the end, flash the digits
 --   --wait             at the end, stay until a key (default: end at the deadline;
 --                      5 s later with --text or --blink, to show them)
---   --quit-after DURATION  at the end, end the run DURATION later (0, or 0.1 s and longer)
+--   --quit-after DURATION  at the end, end the run DURATION later (0, or 0.1 s and longer),
+--                      with --overtime too (counting up until then)
 --   --overtime         past the end, count up in the warning style (+0:12)
 --   --no-window-title  leave the window title alone
 --   --plain            print lines instead of drawing the screen (also when stdout is no terminal)
@@ -139,6 +140,16 @@ local function status(text)
   if pcall(view.get, "status") then return view.set("status", { text = text }) end
   view.label{ id = "status", text = text, style = "bold yellow" }
 end
+-- --overtime with --quit-after: the run ends that long after the end, counting up
+-- until then (--quit-after counts from the end, overtime or not). Armed once.
+local quitting = false
+local function quit_after_overtime()
+  if not quit_after or quitting then return end
+  quitting = true
+  if quit_after == 0 then return view.close() end
+  countdown.start{ seconds = math.max(quit_after, shortest), every = 86400, on_done = function() view.close() end }
+end
+
 local function on_tick(t)
   -- --overtime: time added past the end (+) counts down again, and ends again.
   if ended and o.overtime and t.overtime == 0 and t.remaining > 0 then
@@ -165,7 +176,10 @@ local function on_tick(t)
     view.set("clock", { text = text, style = style })
     view.set("progress", { value = t.progress })
   end
-  if past_unheard_end then status("Time's up") end
+  if past_unheard_end then
+    status("Time's up")
+    quit_after_overtime()
+  end
 end
 
 local keys = use("timer_keys")
@@ -219,8 +233,9 @@ local function on_done(t, reason)
   if ended then return end
   ended = true
   if o.overtime then
-    -- It ticks on past the end (t.overtime), until q.
-    return status("Time's up")
+    -- It ticks on past the end (t.overtime), until q or --quit-after.
+    status("Time's up")
+    return quit_after_overtime()
   end
   the_end()
 end
