@@ -11,7 +11,7 @@ local abs = math.abs
 ---   +  adds `step` seconds (10)      -  takes `step` seconds off
 ---   r  starts it again from its original length (the same options)
 ---   e  shows or hides the end as a clock time ("ends 17:42:05"; the date too when not today)
----   E and R (Caps Lock on) do what e and r do
+---   E and R (Caps Lock on) do what e and r do; Q quits as q does (termdown's key)
 ---   Space pauses and resumes it      q quits (the view's own key)
 --- A key that does nothing now says so on a line of its own (`note`), until
 --- the next key or a few seconds later. The end time shows in `ends`.
@@ -175,11 +175,11 @@ function M.setup(options)
     end,
   }
   for key, action in pairs(keys.actions) do view.on_key(key, action) end
-  -- With Caps Lock on: E and R do what e and r do; Q says how to quit.
+  -- With Caps Lock on: E and R do what e and r do; Q quits as q does (termdown's quit key).
   for key, action in pairs(keys.actions) do
     if key:match("^%l$") then view.on_key(key:upper(), action) end
   end
-  view.on_key("Q", function() keys.note("Q is not q: Caps Lock is on? q quits") end)
+  view.on_key("Q", function() view.press("q") end)
 
   --- Removes every key binding made here (when the countdown's end leaves nothing to act on).
   function keys.unbind()
