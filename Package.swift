@@ -71,6 +71,7 @@ let package = Package(
                     .embedInCode("BuiltinPlugins/exec.lua"),
                     .embedInCode("BuiltinPlugins/log.lua"),
                     .embedInCode("BuiltinPlugins/formats.lua"),
+                    .embedInCode("BuiltinPlugins/outfile.lua"),
                     .embedInCode("BuiltinPlugins/timer_keys.lua"),
                     .embedInCode("Persistence/end_actions.lua"),
                 ], swiftSettings: hotPath),

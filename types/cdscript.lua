@@ -182,6 +182,14 @@ function use(name, options) end
 ---@field id string?
 ---@field command string[] the program and its arguments; "{id}" is replaced by the countdown's id
 
+---@class cdscript.plugins.outfile.Options
+---@field path string the file kept holding the last text written, replaced whole
+
+---What use("outfile") returns: `write(text)` replaces the file with `text` (the same text again writes nothing).
+---@class cdscript.plugins.outfile.Writer
+---@field write fun(text: string)
+---@field remove fun()
+
 ---@class cdscript.plugins.timer_keys.Options
 ---@field step number? seconds + and - add and take off (default 10)
 ---@field note string? the id of the label for what a key did not do (default "note")

@@ -47,6 +47,7 @@ extension PluginBinding {
             ("spawn", Self.spawnCommand),
             ("which", Self.whichCommand),
             ("append_line", Self.appendLine),
+            ("replace_file", Self.replaceFile),
             ("warn", Self.warnLine),
             ("wall_time", Self.wallTime),
             ("exited", Self.childExited),

@@ -171,6 +171,36 @@ extension PluginBinding {
         }
     }
 
+    /// `replace_file(path, text)`: replaces the file at `path` with `text`, whole
+    /// (FileReplacement). Not under `--sandbox`, where a script writes no file
+    /// but through `append_line` inside its folder.
+    static let replaceFile: cd_host_function = { L, context in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            guard let path = L.string(at: 1), let text = L.string(at: 2) else {
+                throw APIError("replace_file: expected a path and a text")
+            }
+            if let recorder = host.plugins.recorder {
+                recorder.record(.init(plugin: "outfile", path: path, line: text))
+                L.push(true)
+                return 1
+            }
+            if host.vm.limits.sandbox {
+                L.pushNil()
+                L.push("cannot write \(path) under --sandbox")
+                return 2
+            }
+            do throws(FileReplacement.Failure) {
+                try FileReplacement.write(text, to: path, durable: false)
+            } catch {
+                L.pushNil()
+                L.push("cannot write \(path): \(error.description)")
+                return 2
+            }
+            L.push(true)
+            return 1
+        }
+    }
+
     /// `warn(text)`: one line for the user (stderr by default; see `reportNotice`).
     static let warnLine: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { host, L throws(APIError) in

@@ -3,15 +3,16 @@ import CLuaShim
 
 /// What the built-in plugins would have done, recorded instead of done: in
 /// `cdscript test`, `exec` and `notify` run no command, `log` writes no file and
-/// `bell` rings nothing. A test reads the calls with `plugin_calls(name)`.
+/// `bell` rings nothing, `outfile` replaces no file. A test reads the calls with `plugin_calls(name)`.
 public final class PluginRecorder {
     /// One side effect a plugin asked for.
     public struct Call: Equatable, Sendable {
-        /// "exec", "notify", "log" or "bell".
+        /// "exec", "notify", "log", "outfile" or "bell".
         public var plugin: String
         /// The command of `exec` and `notify` (program first), never run.
         public var argv: [String]?
-        /// The file `log` would have appended to, and the line.
+        /// The file `log` would have appended to, and the line (`outfile`: the
+        /// file it would have replaced, and the text).
         public var path: String?
         public var line: String?
     }
