@@ -52,6 +52,12 @@ struct TimerCommand: ParsableCommand {
     @Flag(name: .customLong("no-window-title"), help: "Leave the window title alone (by default it shows the time left, and is put back at the end).")
     var noWindowTitle = false
 
+    @Flag(name: .customLong("no-bell"), help: "Ring no bell at the end.")
+    var noBell = false
+
+    @Option(help: ArgumentHelp("Keep PATH holding the time shown, replaced whole on every change (for OBS's text source).", valueName: "PATH"), completion: .file())
+    var outfile: String?
+
     // .allUnrecognized: a SPEC such as `-5` is a value (refused by validate() with
     // a message), not an unknown option.
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("How long, or until when: 90, 25m, 1h30m, 20:00, 2026-12-01T20:00:00+08:00.", valueName: "SPEC"))
@@ -71,6 +77,7 @@ struct TimerCommand: ParsableCommand {
             throw ValidationError("--exec needs a program to run: --exec PROGRAM [ARGS...]")
         }
         let missing = "give the time to count down: seconds (90), a duration (25m, 1h30m), a clock time (20:00) or a date"
+        try Self.checkTermdownHabits(specArguments)
         if eject, spec == nil { return }
         try CommandArguments.checkValues(specArguments, names: "SPEC", missing: missing)
         if eject { return }
@@ -96,6 +103,7 @@ struct TimerCommand: ParsableCommand {
         if let quitAfter { _ = try DurationArgument.read(quitAfter, as: "--quit-after", in: .wait) }
         try options.check()
         if let id, id.isEmpty { throw ValidationError("--id must not be empty") }
+        if let outfile, outfile.isEmpty { throw ValidationError("--outfile must name a file") }
         if overtime, id != nil, !exec.isEmpty {
             throw ValidationError(TimerCommand.overtimeExecRefusal)
         }
@@ -128,6 +136,8 @@ struct TimerCommand: ParsableCommand {
         if let quitAfter { arguments += ["--quit-after", quitAfter] }
         if overtime { arguments.append("--overtime") }
         if noWindowTitle { arguments.append("--no-window-title") }
+        if noBell { arguments.append("--no-bell") }
+        if let outfile { arguments += ["--outfile", outfile] }
         if options.viewOptions.plain { arguments.append("--plain") }
         if options.viewOptions.noColor { arguments.append("--no-color") }
         if !exec.isEmpty { arguments += ["--exec"] + exec }

@@ -141,8 +141,60 @@ struct TimerCommandTests {
     }
 }
 
+@Suite("cdscript timer and termdown's habits: pointers for its options, --outfile, --no-bell")
+struct TimerTermdownTests {
+    @Test("each of termdown's short options is refused (64) with the option cdscript timer has for it",
+          arguments: [("-T", "--title TEXT"), ("-c", "--critical DURATION"), ("-t", "--text TEXT"), ("-b", "--blink"),
+                      ("-B", "--no-bell"), ("-o", "--outfile PATH"), ("-q", "--quit-after DURATION"), ("-W", "--no-window-title")])
+    func pointers(option: String, ours: String) throws {
+        for arguments in [["timer", "5", option, "x"], ["timer", option + "3", "5"]] {
+            let result = try BinaryRunner.run(arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("\(option) is termdown's option; cdscript timer's is \(ours)"), "\(result.stderr)")
+        }
+    }
+
+    @Test("--outfile holds the time the digits show, replaced whole (a link placed at its name is replaced, its target kept), both ways")
+    func outfile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-outfile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ejected = dir.appendingPathComponent("mytimer.lua")
+        try BinaryRunner.run(["timer", "--eject"]).stdout.write(to: ejected, atomically: true, encoding: .utf8)
+        for (index, arguments) in [["--speed", "10", "timer", "2"], ["--speed", "10", ejected.path, "2"]].enumerated() {
+            let target = dir.appendingPathComponent("precious-\(index).txt")
+            try "keep me\n".write(to: target, atomically: true, encoding: .utf8)
+            let out = dir.appendingPathComponent("time-\(index).txt")
+            try FileManager.default.createSymbolicLink(atPath: out.path, withDestinationPath: target.path)
+            let result = try BinaryRunner.run(arguments + ["--outfile", out.path, "--plain", "--every", "1"])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(try String(contentsOf: out, encoding: .utf8) == "0")
+            #expect(try String(contentsOf: target, encoding: .utf8) == "keep me\n")
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".tmp-") }
+            #expect(leftovers.isEmpty, "\(leftovers)")
+        }
+        let unwritable = try BinaryRunner.run(["--speed", "10", "timer", "1", "--plain", "--outfile", dir.path + "/no/such/folder/t.txt"])
+        #expect(unwritable.status == 0)
+        #expect(unwritable.stderr.components(separatedBy: "cdscript outfile: cannot write").count == 2, "said once: \(unwritable.stderr)")
+    }
+}
+
 @Suite("cdscript timer in a terminal", .enabled(if: Tmux.isAvailable, "needs tmux (scripts/setup installs it)"))
 struct TimerTerminalTests {
+    @Test("--no-bell: the end rings no bell (the window title's sequences aside)")
+    func noBell() throws {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-timer-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let tmux = try Tmux(["timer", "1", "--no-bell"], columns: 60, rows: 14, recording: log)
+        defer { tmux.stop() }
+        try tmux.waitUntil("the end of the run") { tmux.hasEnded }
+        #expect(tmux.exitStatus == 0)
+        let written = String(decoding: try Data(contentsOf: log), as: UTF8.self)
+        let withoutTitles = written.replacingOccurrences(of: "\u{1B}\\][^\u{07}]*\u{07}", with: "", options: .regularExpression)
+        #expect(written.contains("\u{1B}]0;0.0\u{07}"), "the run reached its end")
+        #expect(!withoutTitles.contains("\u{07}"), "no bell")
+    }
+
     @Test("big digits with tenths, the title, a progress bar; the bell at the end, exit 0, terminal restored")
     func terminal() throws {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-timer-\(UUID().uuidString).out")

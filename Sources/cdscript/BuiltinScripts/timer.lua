@@ -18,6 +18,9 @@
 --                      with --overtime too (counting up until then)
 --   --overtime         past the end, count up in the warning style (+0:12)
 --   --no-window-title  leave the window title alone
+--   --no-bell          no bell at the end
+--   --outfile PATH     keep PATH holding the time shown, replaced whole on every change
+--                      (for OBS's text source; termdown's -o)
 --   --plain            print lines instead of drawing the screen (also when stdout is no terminal)
 --   --no-color         draw without colours
 --   --id ID            keep the timer in the store: `cdscript list` shows it, and
@@ -30,14 +33,15 @@
 -- restarts, e shows the end as a clock time, Space pauses and resumes, q quits.
 
 local usage = "usage: timer SPEC [--title TEXT] [--every DURATION] [--critical DURATION] [--text TEXT] [--blink] [--wait]"
-  .. " [--quit-after DURATION] [--overtime] [--no-window-title] [--plain] [--no-color] [--id ID] [--exec PROGRAM ARGS...]"
+  .. " [--quit-after DURATION] [--overtime] [--no-window-title] [--no-bell] [--outfile PATH] [--plain] [--no-color] [--id ID]"
+  .. " [--exec PROGRAM ARGS...]"
 
 -- Reading the arguments ------------------------------------------------------
 
 local VALUES = { ["--title"] = "title", ["--every"] = "every", ["--id"] = "id", ["--critical"] = "critical",
-  ["--text"] = "text", ["--quit-after"] = "quit_after" }
+  ["--text"] = "text", ["--quit-after"] = "quit_after", ["--outfile"] = "outfile" }
 local FLAGS = { ["--plain"] = "plain", ["--no-color"] = "no_color", ["--blink"] = "blink", ["--wait"] = "wait",
-  ["--overtime"] = "overtime", ["--no-window-title"] = "no_window_title" }
+  ["--overtime"] = "overtime", ["--no-window-title"] = "no_window_title", ["--no-bell"] = "no_bell" }
 local HOST = { ["--speed"] = true, ["--state-dir"] = true, ["--store"] = true, ["--budget"] = true,
   ["--memory-limit"] = true, ["--cpu-limit"] = true, ["--sandbox"] = true, ["--plugin-path"] = true }
 
@@ -98,6 +102,7 @@ if quit_after and quit_after > 0 and quit_after < shortest then
   error("--quit-after must be 0 or at least " .. shortest .. " s, got \"" .. o.quit_after .. "\"", 0)
 end
 if o.id == "" then error("--id must not be empty", 0) end
+if o.outfile == "" then error("--outfile must name a file", 0) end
 local title, id = o.title, o.id
 
 -- What the clock shows ------------------------------------------------------
@@ -130,6 +135,9 @@ local function overtime_text(seconds)
   if seconds >= 3600 then return "+" .. countdown.format(seconds, "{h}:{mm}:{ss}") end
   return "+" .. countdown.format(seconds, "{m}:{ss}" .. (every < 1 and ".{t}" or ""))
 end
+
+-- --outfile: the same text as the digits, in a file another program reads.
+local outfile = o.outfile and use("outfile", { path = o.outfile })
 
 -- The first tick (inside countdown.start) creates the elements with their first
 -- values; later ticks change them. (Elements are drawn in the order they are made.)
@@ -167,6 +175,7 @@ local function on_tick(t)
     style = critical and t.remaining <= critical and WARNING or ""
   end
   show_in_title(text)
+  if outfile then outfile.write(text) end
   if not shown then
     shown = true
     if title then view.label{ id = "title", text = title, style = "bold" } end
@@ -228,7 +237,7 @@ local function on_done(t, reason)
   on_tick(t)
   if reason ~= "finished" then return view.close() end
   view.set("progress", { value = 1 })
-  view.bell()
+  if not o.no_bell then view.bell() end
   -- An overtime countdown ends again after + gave it more time: the screen stays.
   if ended then return end
   ended = true
