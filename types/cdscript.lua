@@ -185,9 +185,11 @@ function use(name, options) end
 ---@class cdscript.plugins.outfile.Options
 ---@field path string the file kept holding the last text written, replaced whole
 
----What use("outfile") returns: `write(text)` replaces the file with `text` (the same text again writes nothing).
+---What use("outfile") returns: `write(text)` replaces the file with `text` (the same text again writes nothing);
+---`append(line)` adds a line to it instead.
 ---@class cdscript.plugins.outfile.Writer
 ---@field write fun(text: string)
+---@field append fun(line: string): boolean
 ---@field remove fun()
 
 ---@class cdscript.plugins.timer_keys.Options

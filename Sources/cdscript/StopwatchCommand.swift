@@ -28,12 +28,16 @@ struct StopwatchCommand: ParsableCommand {
     @Flag(name: .customLong("no-window-title"), help: "Leave the window title alone (by default it shows the time, and is put back at the end).")
     var noWindowTitle = false
 
+    @Option(name: .customLong("laps-file"), help: ArgumentHelp("Add each lap to PATH as it is taken: a CSV line (lap, lap seconds, total seconds), so a closed window keeps them.", valueName: "PATH"), completion: .file())
+    var lapsFile: String?
+
     /// The built-in script's text.
     static var script: String { String(decoding: PackageResources.stopwatch_lua, as: UTF8.self) }
 
     func validate() throws {
         if eject { return }
         if let quitAfter { _ = try DurationArgument.read(quitAfter, as: "--quit-after", in: .wait) }
+        if let lapsFile, lapsFile.isEmpty { throw ValidationError("--laps-file must name a file") }
         try options.check()
     }
 
@@ -52,6 +56,7 @@ struct StopwatchCommand: ParsableCommand {
         if let every = options.every { arguments += ["--every", every] }
         if let quitAfter { arguments += ["--quit-after", quitAfter] }
         if noWindowTitle { arguments.append("--no-window-title") }
+        if let lapsFile { arguments += ["--laps-file", lapsFile] }
         if options.viewOptions.plain { arguments.append("--plain") }
         if options.viewOptions.noColor { arguments.append("--no-color") }
         return arguments

@@ -43,6 +43,30 @@ struct StopwatchLapsTests {
         #expect(result.lines.last?.hasPrefix("total  0:02.") == true || result.lines.last?.hasPrefix("total  0:01.9") == true, "\(result.stdout)")
     }
 
+    @Test("--laps-file gets each lap as it is taken, a CSV line after a header: kept when the run is killed (SIGKILL), added to by the next run, both ways")
+    func lapsFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-lapsfile-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("laps.csv")
+        let ejected = dir.appendingPathComponent("mywatch.lua")
+        try BinaryRunner.run(["stopwatch", "--eject"]).stdout.write(to: ejected, atomically: true, encoding: .utf8)
+        // Killed with SIGKILL: nothing of its own runs at the end, the file holds
+        // the laps all the same.
+        let killed = try BinaryRunner.run(["stopwatch", "--laps-file", file.path], signal: SIGKILL, signalAfter: 1.5,
+                                          stdinPath: try Self.keys("l\nl\n"))
+        #expect(killed.status == SIGKILL, "killed by the signal: \(killed.stderr)")
+        let second = try BinaryRunner.run([ejected.path, "--laps-file", file.path], stdinPath: try Self.keys("l\nq\n"))
+        #expect(second.status == 0, "\(second.stderr)")
+        let rows = try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(rows.count == 4 && rows[0] == "lap,lap_seconds,total_seconds", "\(rows)")
+        let pattern = #"^\d+,\d+\.\d,\d+\.\d$"#
+        #expect(rows.dropFirst().allSatisfy { $0.range(of: pattern, options: .regularExpression) != nil }, "\(rows)")
+        #expect(rows.dropFirst().map { $0.prefix(2) } == ["1,", "2,", "1,"], "\(rows)")
+        let empty = try BinaryRunner.run(["stopwatch", "--laps-file", ""])
+        #expect(empty.status == 64 && empty.stderr.contains("--laps-file must name a file"), "\(empty.stderr)")
+    }
+
     @Test("meeting --memory-limit says so, keeps the laps so far, and q still prints them")
     func memoryLimit() throws {
         // More laps than fit in 4 MiB, then q.

@@ -9,6 +9,8 @@
 --   --every DURATION   time between redraws (default 0.1, tenths shown; 1 for plain lines)
 --   --quit-after DURATION  end the run DURATION after the start, as q does
 --   --no-window-title  leave the window title alone
+--   --laps-file PATH   add each lap to PATH as it is taken, a CSV line (lap, lap
+--                      seconds, total seconds), so a closed window keeps them
 --   --plain            print lines instead of drawing the screen (also when stdout is no terminal)
 --   --no-color         draw without colours
 -- Keys: Space pauses and resumes, l records a lap (its time and the split),
@@ -16,7 +18,8 @@
 -- the laps, a summary (count, fastest, slowest, mean) and the total are printed
 -- on stdout.
 
-local usage = "usage: stopwatch [--title TEXT] [--every DURATION] [--quit-after DURATION] [--no-window-title] [--plain] [--no-color]"
+local usage = "usage: stopwatch [--title TEXT] [--every DURATION] [--quit-after DURATION] [--no-window-title] [--laps-file PATH]"
+  .. " [--plain] [--no-color]"
 
 local args = { ... }
 local o = {}
@@ -25,7 +28,7 @@ while i <= #args do
   local a = args[i]
   local name, inline = a:match("^(%-%-[%w-]+)=(.*)$")
   name = name or a
-  if name == "--title" or name == "--every" or name == "--quit-after" then
+  if name == "--title" or name == "--every" or name == "--quit-after" or name == "--laps-file" then
     local value = inline or args[i + 1]
     if value == nil then error(name .. " needs a value\n" .. usage, 0) end
     o[name:sub(3)] = value
@@ -58,6 +61,17 @@ if o["quit-after"] then
     error("--quit-after must be 0 or a duration of at least 0.1 s (such as 90, 1.5, 25m), got \"" .. o["quit-after"] .. "\"", 0)
   end
   quit_after = n
+end
+
+if o["laps-file"] == "" then error("--laps-file must name a file", 0) end
+-- --laps-file: each lap a CSV line, added as it is taken; a header first when the
+-- file is new or empty (earlier runs' laps in it stay).
+local laps_file = o["laps-file"] and use("outfile", { path = o["laps-file"] })
+if laps_file then
+  local existing = io and io.open(o["laps-file"], "r")
+  local empty = not existing or existing:seek("end") == 0
+  if existing then existing:close() end
+  if empty then laps_file.append("lap,lap_seconds,total_seconds") end
 end
 
 -- Elapsed time as the digits show it: 12.3, 1:02.3, 1:02:03.
@@ -163,6 +177,7 @@ local function record_lap()
   fastest = (fastest and fastest <= lap) and fastest or lap
   slowest = (slowest and slowest >= lap) and slowest or lap
   sum = sum + lap
+  if laps_file then laps_file.append(string.format("%d,%.1f,%.1f", #splits, lap, split)) end
 end
 
 local function lap_key()
