@@ -15,6 +15,15 @@ function M.setup(options)
   for i, argument in ipairs(command) do
     if type(argument) ~= "string" then error("exec: command[" .. i .. "] must be a string, got " .. type(argument), 2) end
   end
+  -- Looked up now, not at the end: a 45-minute exam should not learn at minute 45
+  -- that its command does not exist. A program named by a placeholder is looked
+  -- up when it runs.
+  local find, program = api.std.find, command[1]
+  if not find(program, "{", 1, true) and not api.which(program) then
+    local hint = find(program, "[%s;&|<>$`'\"]") and
+      " (exec runs a program with its arguments, never a shell line: give {\"sh\", \"-c\", LINE} for one)" or ""
+    error("exec: no program \"" .. program .. "\" on PATH" .. hint, 2)
+  end
   local function spawn(t)
     local argv = {}
     for i, argument in ipairs(command) do

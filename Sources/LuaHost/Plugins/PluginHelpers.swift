@@ -47,15 +47,7 @@ extension PluginBinding {
         }
     }
 
-    static func executablePath(_ name: String) -> String? {
-        if name.contains("/") { return access(name, X_OK) == 0 ? name : nil }
-        let path = ProcessEnvironment.value("PATH") ?? "/usr/local/bin:/usr/bin:/bin"
-        for dir in path.split(separator: ":") {
-            let candidate = dir + "/" + name
-            if access(candidate, X_OK) == 0 { return String(candidate) }
-        }
-        return nil
-    }
+    static func executablePath(_ name: String) -> String? { ProgramPath.find(name) }
 
     /// `spawn(argv)`: runs a command from an argument list, never through a shell,
     /// without waiting for it. Returns its pid, or nil and why not.
