@@ -69,6 +69,9 @@ struct TimerCommand: ParsableCommand {
     @Option(parsing: .remaining, help: ArgumentHelp("Run PROGRAM with ARGS (no shell) when the time is up; with --id, once per end however many terminals follow the timer. Takes the rest of the line.", valueName: "PROGRAM ARGS..."), completion: .programs)
     var exec: [String] = []
 
+    @Option(name: .customLong("exec-shell"), help: ArgumentHelp("Run LINE with /bin/sh -c when the time is up (a shell line: pipes, redirections); as --exec otherwise.", valueName: "LINE"))
+    var execShell: String?
+
     /// The built-in script's text.
     static var script: String { String(decoding: PackageResources.timer_lua, as: UTF8.self) }
 
@@ -76,6 +79,11 @@ struct TimerCommand: ParsableCommand {
         if exec.isEmpty, CommandLine.arguments.dropFirst().contains("--exec") {
             throw ValidationError("--exec needs a program to run: --exec PROGRAM [ARGS...]")
         }
+        if !exec.isEmpty, execShell != nil { throw ValidationError("--exec and --exec-shell: give one of them") }
+        if let line = execShell, line.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--exec-shell needs a line to run")
+        }
+        if let program = exec.first { try Self.checkProgram(program) }
         let missing = "give the time to count down: seconds (90), a duration (25m, 1h30m), a clock time (20:00) or a date"
         try Self.checkTermdownHabits(specArguments)
         if eject, spec == nil { return }
@@ -104,7 +112,7 @@ struct TimerCommand: ParsableCommand {
         try options.check()
         if let id, id.isEmpty { throw ValidationError("--id must not be empty") }
         if let outfile, outfile.isEmpty { throw ValidationError("--outfile must name a file") }
-        if overtime, id != nil, !exec.isEmpty {
+        if overtime, id != nil, !exec.isEmpty || execShell != nil {
             throw ValidationError(TimerCommand.overtimeExecRefusal)
         }
     }
@@ -140,8 +148,30 @@ struct TimerCommand: ParsableCommand {
         if let outfile { arguments += ["--outfile", outfile] }
         if options.viewOptions.plain { arguments.append("--plain") }
         if options.viewOptions.noColor { arguments.append("--no-color") }
+        if let execShell { arguments += ["--exec-shell", execShell] }
         if !exec.isEmpty { arguments += ["--exec"] + exec }
         return arguments
+    }
+
+    /// `--exec`'s program, looked up when the option is read, not at the end (a
+    /// 45-minute exam should not learn at minute 45 that its command is not
+    /// there): exit 127 when it is missing, 126 when it cannot be executed, as a
+    /// shell says; a program that looks like a shell line is pointed to --exec-shell.
+    static func checkProgram(_ program: String) throws {
+        let refusal: String
+        let status: ExitStatus
+        switch ProgramPath.lookup(program) {
+        case .found: return
+        case .missing:
+            let place = program.contains("/") ? "at \(VisibleText.escaped(program))" : "\"\(VisibleText.escaped(program))\" on PATH"
+            (refusal, status) = ("no program \(place)", .commandNotFound)
+        case .notExecutable(let path):
+            (refusal, status) = ("\(VisibleText.escaped(path)) is not executable", .commandNotExecutable)
+        }
+        let shellLike = program.contains { " ;&|<>$`'\"*?".contains($0) }
+        let hint = shellLike ? " (--exec runs a program with its arguments, never a shell line: --exec-shell '\(VisibleText.escaped(program))' runs one)" : ""
+        printError("cdscript timer: --exec: \(refusal)\(hint)")
+        throw ExitCode(status.rawValue)
     }
 
     static func format(_ value: Double) -> String {

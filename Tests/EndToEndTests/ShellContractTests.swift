@@ -199,18 +199,56 @@ struct EarlyEndTests {
         #expect(result.stdout.contains("done"))
     }
 
-    @Test("--exec that cannot start: 127 when missing, 126 when not executable; --exec alone is bad usage")
+    @Test("--exec that cannot start is refused at the start, not at the end: 127 when missing, 126 when not executable, a shell line pointed to --exec-shell; --exec alone is bad usage")
     func execFailures() throws {
-        let missing = try BinaryRunner.run(["timer", "0.2", "--plain", "--exec", "/nonexistent/prog"])
+        // An hour's timer: refused at once, or the run would time out.
+        let missing = try BinaryRunner.run(["timer", "1h", "--plain", "--exec", "/nonexistent/prog"])
         #expect(missing.status == 127, "\(missing.stderr)")
-        #expect(missing.stderr.contains("cannot run /nonexistent/prog"))
-        let notExecutable = try BinaryRunner.run(["timer", "0.2", "--plain", "--exec", "/etc/hostname"])
+        #expect(missing.stderr.contains("--exec: no program at /nonexistent/prog"), "\(missing.stderr)")
+        #expect(!missing.stdout.contains("clock:"), "refused before the timer started: \(missing.stdout)")
+        let onPath = try BinaryRunner.run(["timer", "1h", "--exec", "no-such-program-\(UUID().uuidString)"])
+        #expect(onPath.status == 127 && onPath.stderr.contains("\" on PATH"), "\(onPath.stderr)")
+        let shellLine = try BinaryRunner.run(["timer", "1h", "--exec", "date >> f"])
+        #expect(shellLine.status == 127, "\(shellLine.stderr)")
+        #expect(shellLine.stderr.contains("never a shell line: --exec-shell 'date >> f' runs one"), "\(shellLine.stderr)")
+        // A file of its own without execute bits (/etc/hostname is 0755 on some machines).
+        let plainFile = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-noexec-\(UUID().uuidString)")
+        try "not a program\n".write(to: plainFile, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: plainFile.path)
+        defer { try? FileManager.default.removeItem(at: plainFile) }
+        let notExecutable = try BinaryRunner.run(["timer", "1h", "--plain", "--exec", plainFile.path])
         #expect(notExecutable.status == 126, "\(notExecutable.stderr)")
+        #expect(notExecutable.stderr.contains("is not executable"), "\(notExecutable.stderr)")
         let alone = try BinaryRunner.run(["timer", "5", "--exec"])
         #expect(alone.status == 64)
         #expect(alone.stderr.contains("--exec needs a program to run"))
         let works = try BinaryRunner.run(["timer", "0.2", "--plain", "--exec", "true"])
         #expect(works.status == 0, "\(works.stderr)")
+        let both = try BinaryRunner.run(["timer", "5", "--exec-shell", "true", "--exec", "true"])
+        #expect(both.status == 64 && both.stderr.contains("give one of them"), "\(both.stderr)")
+    }
+
+    @Test("--exec-shell LINE runs a shell line at the end (a redirection), built-in and ejected; an ejected timer refuses a missing --exec program at the start")
+    func execShell() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-execshell-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let ejected = dir.appendingPathComponent("mytimer.lua")
+        try BinaryRunner.run(["timer", "--eject"]).stdout.write(to: ejected, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("out.txt")
+        for arguments in [["timer", "0.2"], [ejected.path, "0.2"]] {
+            let result = try BinaryRunner.run(arguments + ["--plain", "--exec-shell", "echo ran >> '\(out.path)'"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        // The command runs on its own; give it a moment to have written.
+        var text = ""
+        for _ in 0..<50 where text.split(separator: "\n").count < 2 {
+            text = (try? String(contentsOf: out, encoding: .utf8)) ?? ""
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(text == "ran\nran\n", "\(text)")
+        let missing = try BinaryRunner.run([ejected.path, "1h", "--exec", "no-such-program-\(UUID().uuidString)"])
+        #expect(missing.status == 2 && missing.stderr.contains("exec: no program"), "\(missing.stderr)")
     }
 }
 

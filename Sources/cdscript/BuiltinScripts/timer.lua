@@ -26,7 +26,9 @@
 --   --id ID            keep the timer in the store: `cdscript list` shows it, and
 --                      running the same command again continues it
 --   --exec PROGRAM ARGS...   runs PROGRAM (no shell) when the time is up; with --id, once
---                      per end however many terminals follow the timer ({token}: the claim's token)
+--                      per end however many terminals follow the timer ({token}: the claim's token);
+--                      PROGRAM is looked up on PATH at the start
+--   --exec-shell LINE  as --exec, with a shell line (/bin/sh -c LINE): pipes, redirections
 -- Options of cdscript itself (--speed, --state-dir, --store, limits) go before
 -- the script's name: cdscript --speed 60 mytimer.lua 25m.
 -- Keys (the built-in plugin timer_keys): + and - add and take off 10 s, r
@@ -34,7 +36,7 @@
 
 local usage = "usage: timer SPEC [--title TEXT] [--every DURATION] [--critical DURATION] [--text TEXT] [--blink] [--wait]"
   .. " [--quit-after DURATION] [--overtime] [--no-window-title] [--no-bell] [--outfile PATH] [--plain] [--no-color] [--id ID]"
-  .. " [--exec PROGRAM ARGS...]"
+  .. " [--exec-shell LINE] [--exec PROGRAM ARGS...]"
 
 -- Reading the arguments ------------------------------------------------------
 
@@ -65,9 +67,17 @@ while i <= #args do
   name = name or a
   if name == "--exec" then
     -- Everything after --exec is the command and its own arguments.
+    if command then error("--exec and --exec-shell: give one of them", 0) end
     command = table.move(args, i + 1, #args, 1, {})
     if #command == 0 then error("--exec needs a program to run: --exec PROGRAM [ARGS...]\n" .. usage, 0) end
     break
+  elseif name == "--exec-shell" then
+    -- A shell line, said so: run by /bin/sh -c, where --exec runs no shell.
+    local line = inline or args[i + 1]
+    if line == nil or not line:find("%S") then error("--exec-shell needs a line to run\n" .. usage, 0) end
+    if command then error("--exec and --exec-shell: give one of them", 0) end
+    command = { "/bin/sh", "-c", line }
+    i = i + (inline and 1 or 2)
   elseif VALUES[name] then
     local value = inline or args[i + 1]
     if value == nil then error(name .. " needs a value\n" .. usage, 0) end
