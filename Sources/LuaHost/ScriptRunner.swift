@@ -9,17 +9,20 @@ extension LuaHost {
     /// `arg` is left as it is (a test file sees busted's, set by the test runner).
     /// `prepareChunk`, when given, is called with the loaded chunk on top of the
     /// stack before it runs (the test runner gives it its environment there).
+    /// `path` may be a pipe or a FIFO (`<(...)`, `/dev/stdin`), or `-` for
+    /// standard input (its chunk is named `stdin`, as `lua5.4 -` names it).
     public func runScript(atPath path: String, arguments: [String] = [], settingArg: Bool = true,
                           prepareChunk: ((LuaState) -> Void)? = nil) -> ScriptFailure? {
         let source: Data
-        do {
-            source = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            let reason = (error as NSError).localizedDescription
-            return ScriptFailure(kind: .unreadable, message: "cannot read script \(path): \(Self.describeReadFailure(path: path, fallback: reason))")
+        switch ScriptSource.read(path) {
+        case .success(let data): source = data
+        case .failure(let failure):
+            return ScriptFailure(kind: .unreadable, message: "cannot read script \(path): \(failure)")
         }
-        plugins.scriptDirectory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-        return runScript(source: Self.executableScriptText(source), chunkName: "@" + path, arguments: [path] + arguments, settingArg: settingArg, prepareChunk: prepareChunk)
+        let folder = path == "-" ? FileManager.default.currentDirectoryPath : URL(fileURLWithPath: path).deletingLastPathComponent().path
+        plugins.scriptDirectory = URL(fileURLWithPath: folder).standardizedFileURL.path
+        let chunkName = path == "-" ? ScriptSource.standardInputChunkName : "@" + path
+        return runScript(source: Self.executableScriptText(source), chunkName: chunkName, arguments: [path] + arguments, settingArg: settingArg, prepareChunk: prepareChunk)
     }
 
     /// The text of a script file as `lua.c` reads it: a UTF-8 byte order mark is
@@ -95,15 +98,5 @@ extension LuaHost {
             L.setRawItem(-2, -(i + 1))
         }
         setGlobal("arg")
-    }
-
-    static func describeReadFailure(path: String, fallback: String) -> String {
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            return "no such file"
-        }
-        if isDirectory.boolValue { return "it is a directory" }
-        if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
-        return fallback
     }
 }

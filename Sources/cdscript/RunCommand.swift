@@ -29,7 +29,7 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Reload the script when it, or a module or plugin it required, is saved: countdowns keep running by id (see docs/command-line.md, \"A script reloaded on save\").")
     var watch = false
 
-    @Argument(help: "The Lua script to run.", completion: .file(extensions: ["lua"]))
+    @Argument(help: "The Lua script to run (- reads it from standard input; a pipe or a FIFO is read as a file).", completion: .file(extensions: ["lua"]))
     var script: String
 
     @Argument(parsing: .captureForPassthrough, help: "Arguments for the script, as `arg` and `...`.", completion: .file())
@@ -38,6 +38,7 @@ struct RunCommand: ParsableCommand {
     func validate() throws {
         try Self.validate(speed: speed)
         if watch && coverage { throw ValidationError("--watch and --coverage cannot go together: coverage counts one version of the script") }
+        if watch && script == "-" { throw ValidationError("--watch reloads a script file when it is saved; standard input (-) is read once") }
     }
 
     /// `--speed`, as `run` and `timer` take it.

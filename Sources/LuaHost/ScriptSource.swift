@@ -1,0 +1,45 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A script's text, read as `lua5.4` reads one: from a regular file, a pipe, a
+/// FIFO or a terminal alike (`cdscript <(printf ...)`, `cdscript /dev/stdin`),
+/// and from standard input when the path is `-`.
+enum ScriptSource {
+    /// The name `lua5.4` gives standard input's chunk.
+    static let standardInputChunkName = "=stdin"
+
+    /// The bytes at `path` (`-`: standard input), or why they cannot be read.
+    static func read(_ path: String) -> Result<Data, ReadFailure> {
+        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(ReadFailure(errno: errno)) }
+        defer { if fd != STDIN_FILENO { close(fd) } }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { return .failure(ReadFailure(errno: EISDIR)) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n == 0 { return .success(data) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(ReadFailure(errno: errno))
+            }
+            data.append(buffer, count: n)
+        }
+    }
+
+    struct ReadFailure: Error, CustomStringConvertible {
+        let errno: Int32
+        var description: String {
+            switch errno {
+            case ENOENT: return "no such file"
+            case EISDIR: return "it is a directory"
+            case EACCES, EPERM: return "permission denied"
+            default: return String(cString: strerror(errno))
+            }
+        }
+    }
+}
