@@ -49,6 +49,30 @@ struct TimerEjectTests {
         #expect(result.stderr.contains("--speed is an option of cdscript itself: give it before the script's name"), "\(result.stderr)")
     }
 
+    @Test("an ejected timer and stopwatch point every option of cdscript run they do not take before the script's name (the list read from run --help)")
+    func everyHostOption() throws {
+        let help = try BinaryRunner.run(["run", "--help"]).stdout
+        let options = Set(help.split(separator: "\n").compactMap { line -> String? in
+            guard let match = line.firstMatch(of: /^  (?:-[a-z], )?(--[a-z-]+|-[a-z])\b/) else { return nil }
+            return String(match.1)
+        })
+        // What the scripts take themselves, and what every command has.
+        let hostOptions = options.subtracting(["--plain", "--no-color", "--version", "--help"])
+        #expect(hostOptions.count >= 12 && hostOptions.contains("-e") && hostOptions.contains("--allow-store"), "\(options.sorted())")
+        for name in ["timer", "stopwatch"] {
+            let path = try Self.ejected(name)
+            let source = try String(contentsOfFile: path, encoding: .utf8)
+            let table = try #require(source.firstMatch(of: /local HOST = \{([^}]*)\}/)).1
+            let listed = Set(table.matches(of: /\["(-[a-z-]+)"\] = true/).map { String($0.1) })
+            #expect(listed == hostOptions, "\(name).lua's HOST: \(listed.sorted()); run's: \(hostOptions.sorted())")
+            for option in hostOptions.sorted() {
+                let result = try BinaryRunner.run(name == "timer" ? [path, "5", option] : [path, option])
+                #expect(result.status == 2, "\(name) \(option): \(result.stderr)")
+                #expect(result.stderr.contains("\(option) is an option of cdscript itself: give it before the script's name"), "\(name) \(option): \(result.stderr)")
+            }
+        }
+    }
+
     @Test("--overtime: past the end the clock counts up, both ways")
     func overtime() throws {
         let path = try Self.ejected("timer")

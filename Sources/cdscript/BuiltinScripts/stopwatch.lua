@@ -13,6 +13,8 @@
 --                      seconds, total seconds), so a closed window keeps them
 --   --plain            print lines instead of drawing the screen (also when stdout is no terminal)
 --   --no-color         draw without colours
+-- Options of cdscript itself (--speed, --state-dir, --store, limits) go before
+-- the script's name: cdscript --speed 60 mywatch.lua.
 -- Keys: Space pauses and resumes, l records a lap (its time and the split),
 -- r resets to zero, q ends. At the end, however it comes (q, Ctrl-C, a signal),
 -- the laps, a summary (count, fastest, slowest, mean) and the total are printed
@@ -20,6 +22,13 @@
 
 local usage = "usage: stopwatch [--title TEXT] [--every DURATION] [--quit-after DURATION] [--no-window-title] [--laps-file PATH]"
   .. " [--plain] [--no-color]"
+
+-- Every option of `cdscript run` the stopwatch does not take itself (a test holds
+-- this list to `cdscript run --help`): given after the script's name, it is
+-- pointed before it.
+local HOST = { ["--speed"] = true, ["--state-dir"] = true, ["--store"] = true, ["--budget"] = true,
+  ["--memory-limit"] = true, ["--cpu-limit"] = true, ["--sandbox"] = true, ["--allow-store"] = true,
+  ["--plugin-path"] = true, ["--coverage"] = true, ["--watch"] = true, ["-e"] = true }
 
 local args = { ... }
 local o = {}
@@ -36,6 +45,8 @@ while i <= #args do
   elseif (name == "--plain" or name == "--no-color" or name == "--no-window-title") and not inline then
     o[name:sub(3)] = true
     i = i + 1
+  elseif HOST[name] then
+    error(name .. " is an option of cdscript itself: give it before the script's name (cdscript " .. name .. " ... SCRIPT)", 0)
   else
     error("unexpected argument '" .. a .. "'\n" .. usage, 0)
   end
