@@ -17,6 +17,11 @@ import GRDB
 /// adopted by the next process that connects to the same server, in one
 /// transaction, so two processes never send the same row.
 ///
+/// A row gets the sequence number it is sent under (and its writer) before it is
+/// sent, written here first: a process killed after the server applied it, before
+/// the row left the file, leaves it to be sent again under that number, which the
+/// server then knows (applied once, not twice).
+///
 /// Written through on every change of the queue, with `synchronous = OFF`: a
 /// committed row is in the operating system's cache at once, so it survives the
 /// process being killed in any way; only a crash of the machine itself can lose
@@ -130,6 +135,23 @@ public final class PendingJournal {
         }
     }
 
+    /// The sequence numbers (and their writer) entries are about to be sent
+    /// under, in one transaction: recorded before they are sent, so that a
+    /// process killed after the server applied one, before its row was deleted,
+    /// leaves it to be sent again under the same number, and applied once.
+    func recordNumbers(_ changes: [PendingChange]) throws {
+        guard changes.contains(where: { $0.journalRow != nil }) else { return }
+        try batch {
+            for change in changes {
+                guard let row = change.journalRow, let sequence = change.sequence, let writer = change.writer else { continue }
+                try write { db in
+                    try db.cachedStatement(sql: "UPDATE pending SET sequence = ?, writer = ? WHERE row = ?")
+                        .execute(arguments: [Int64(sequence), writer, row])
+                }
+            }
+        }
+    }
+
     /// An entry the server now has (or that was given up, aloud).
     func delete(row: Int64) throws {
         try write { db in
@@ -175,6 +197,7 @@ public final class PendingJournal {
         change.count = row["count"]
         change.journalRow = row["row"]
         change.writer = row["writer"]
+        change.adopted = true
         return change
     }
 }

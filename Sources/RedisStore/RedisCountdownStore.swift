@@ -69,6 +69,8 @@ public final class RedisCountdownStore: CountdownStoreBackend {
     public internal(set) var lostIDs: [String] = []
     /// Changes sent since the last reconnection (for the notice once all are sent).
     var replayedSinceReconnect = 0
+    /// Steps of replays done, for `ReplayKillHook` (a test hook).
+    var replaySteps = 0
     /// Counts the memory queued changes take against the run's limit (negative
     /// gives it back); false refuses. A run wires it to `--memory-limit`.
     public var chargeMemory: (Int) -> Bool = { _ in true }
