@@ -31,7 +31,10 @@ public final class PendingJournal {
     public static let fileName = "redis-pending.sqlite"
 
     public let path: String
-    private var queue: DatabaseQueue?
+    var queue: DatabaseQueue?
+    /// The file opened (device and inode), so that one found unreadable is the
+    /// one set aside, never a new journal another process started meanwhile.
+    var openedFile: (device: UInt64, inode: UInt64)?
     /// The connection of an open `batch`: its writes join one transaction.
     private var batchConnection: Database?
 
@@ -50,18 +53,31 @@ public final class PendingJournal {
     private func database() throws -> DatabaseQueue {
         if let queue { return queue }
         let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var info = stat()
-        // Never through a symlink placed at its name.
-        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
-            throw JournalError("\(path) is a symbolic link; changes are not written through it")
-        }
+        // State is private to its user (XDG), as the SQLite store makes it.
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try createPrivately()
+        try checkHeader()
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF")
         }
-        let made = try DatabaseQueue(path: path, configuration: configuration)
+        do {
+            let made = try DatabaseQueue(path: path, configuration: configuration)
+            try prepare(made)
+            queue = made
+            return made
+        } catch let error as DatabaseError where Self.isDamage(error) {
+            throw JournalUnreadable(reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    /// The table, made when missing, and a check of the whole file: a journal
+    /// that cannot be read is found here, before any row is taken from it or
+    /// added to it (`PendingJournal+Unreadable`).
+    private func prepare(_ made: DatabaseQueue) throws {
+        try checkWhole(made)
         try made.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS pending (
@@ -81,8 +97,6 @@ public final class PendingJournal {
                 CREATE INDEX IF NOT EXISTS pending_by_server ON pending (server, owner);
                 """)
         }
-        queue = made
-        return made
     }
 
     /// Runs `body` with every write to the journal in one transaction: many changes
@@ -103,6 +117,9 @@ public final class PendingJournal {
         }
         if let failure { throw failure }
     }
+
+    /// True inside `batch`: the file is in use, and is not set aside then.
+    var inBatch: Bool { batchConnection != nil }
 
     /// One write: inside the open batch's transaction, else committed on its own.
     private func write<T>(_ work: (Database) throws -> T) throws -> T {
