@@ -70,7 +70,7 @@ extension StoreFaults {
             return run
         }
 
-        @Test("kill -9 after each step of a replay of merged and single rows (numbers recorded, a change applied, a row deleted): the next command applies each change once, every total exact")
+        @Test("kill -9 after each step of a replay of merged and single rows (numbers recorded, a change applied, a row deleted), and of the replay that adopts what is left: the next command applies each change once, every total exact")
         func killedAtEveryStep() throws {
             let mergedAppends = 4
             let flag = Scratch.directory("flag") + "/go"
@@ -91,7 +91,7 @@ extension StoreFaults {
 
             let expectedMerged = 100 * Self.second + Int64(mergedAppends) * Self.append
             let expectedSingle = 100 * Self.second + Self.append
-            var killedAt: [Int] = []
+            var killedAt: [Int] = [], adoptersKilled = 0
             var step = 1
             while step <= 30 {
                 try restore(records: records, epoch: epoch)
@@ -103,6 +103,11 @@ extension StoreFaults {
                 }
                 #expect(killed.process.terminationStatus == SIGKILL, "step \(step): \(killed.stderr)")
                 killedAt.append(step)
+                // The adopter of what was left is killed too, right after its
+                // first step (a row the dead process numbered, applied again or
+                // not: its row is still there), unless it has nothing to replay.
+                let adopter = try list(environment: ["CDSCRIPT_TEST_KILL_AFTER_REPLAY_STEP": "1"])
+                if adopter.process.terminationReason == .uncaughtSignal { adoptersKilled += 1 }
                 let next = try list()
                 #expect(next.process.terminationReason == .exit && next.process.terminationStatus == 0, "after a kill at step \(step): \(next.stderr)")
                 let merged = try total("merged"), single = try total("single")
@@ -118,7 +123,8 @@ extension StoreFaults {
             // Numbers recorded, then the merged row and the single row each
             // applied and deleted: five steps at least.
             #expect(killedAt.count >= 5, "a replay of \(killedAt.count) steps")
-            print("replay killed with kill -9 after each of steps \(killedAt), then run again: totals checked after each")
+            #expect(adoptersKilled >= 1, "an adopter was killed in its replay too")
+            print("replay killed with kill -9 after each of steps \(killedAt), its adopter killed after its first step in \(adoptersKilled) of them, then run again: totals checked after each")
         }
     }
 }
