@@ -41,11 +41,14 @@ extension PendingJournal {
     }
 
     /// True for an error that means the file cannot be read (as opposed to one
-    /// that cannot be written: a read-only folder, a full disk).
+    /// that cannot be written: a read-only folder, a full disk), found as it was
+    /// opened. Only then is it set aside: this process has no row in it, so no
+    /// entry of its queue names a row of the file (a row number it deleted or
+    /// updated later could be another row's in the new journal). Damage found
+    /// after a good open leaves the queue in memory, said, as any failure to write
+    /// does, and the next process to open the file sets it aside.
     static func isUnreadable(_ error: any Error) -> Bool {
-        if error is JournalUnreadable { return true }
-        if let error = error as? DatabaseError { return isDamage(error) }
-        return false
+        error is JournalUnreadable
     }
 
     /// Creates the file with mode 0600, unless it exists (SQLite gives the `-wal`

@@ -118,9 +118,6 @@ public final class PendingJournal {
         if let failure { throw failure }
     }
 
-    /// True inside `batch`: the file is in use, and is not set aside then.
-    var inBatch: Bool { batchConnection != nil }
-
     /// One write: inside the open batch's transaction, else committed on its own.
     private func write<T>(_ work: (Database) throws -> T) throws -> T {
         if let batchConnection { return try work(batchConnection) }

@@ -17,7 +17,7 @@ extension RedisCountdownStore {
         guard let journal else { return }
         do {
             try write(journal)
-        } catch where PendingJournal.isUnreadable(error) && !journal.inBatch {
+        } catch where PendingJournal.isUnreadable(error) {
             // Kept aside and told; the write goes to a new journal.
             guard setAside(journal, because: error) else { return }
             do { try write(journal) } catch { keepInMemoryOnly(journal, error) }
