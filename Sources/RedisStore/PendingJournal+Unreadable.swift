@@ -17,7 +17,7 @@ struct JournalUnreadable: Error, CustomStringConvertible {
 }
 
 /// What a journal set aside may hold, as far as it could be read.
-public enum JournalContents: Sendable, Equatable, CustomStringConvertible {
+enum JournalContents: Sendable, Equatable, CustomStringConvertible {
     /// Every row was read: this many changes.
     case exactly(Int)
     /// Rows were read up to the damage: at least this many changes.
@@ -25,7 +25,7 @@ public enum JournalContents: Sendable, Equatable, CustomStringConvertible {
     /// No row could be read.
     case unknown
 
-    public var description: String {
+    var description: String {
         switch self {
         case .exactly(let n): "\(n) change\(n == 1 ? "" : "s")"
         case .atLeast(let n): "at least \(n) change\(n == 1 ? "" : "s") (the rest cannot be read)"
