@@ -11,9 +11,11 @@ struct PendingChange {
     var instant: Nanoseconds
     /// A save or delete: replayed as it is, whatever the server holds.
     var unconditional: Bool
-    /// Set for a change that was sent and whose reply was lost: it is replayed
-    /// under the same sequence number, which the server has recorded if it
-    /// applied it (so it is applied at most once). Never merged with others.
+    /// The sequence number it is (or was) sent under: set for a change sent live
+    /// whose reply was lost, and given to every other change before a replay
+    /// sends it (`PendingChanges.number`), on disk first. Sent again under the
+    /// same number, which the server has recorded if it applied it, it is applied
+    /// at most once. Never merged with others.
     var sequence: Int?
     /// A countdown written back after the server lost its data: created only
     /// where the server has none (another process may have written it back).
@@ -24,9 +26,10 @@ struct PendingChange {
     var charged = false
     /// Its row in the journal on disk (`PendingJournal`), when it is kept there.
     var journalRow: Int64?
-    /// The writer whose sequence number `sequence` is, when not this process's
-    /// (a change adopted from a process that ended before sending it).
+    /// The writer whose sequence number `sequence` is; nil: this process's.
     var writer: String?
+    /// Taken over from a process that ended before sending it (for the notice).
+    var adopted = false
 }
 
 /// The changes waiting for the server, oldest first, with the changes to one
@@ -79,6 +82,29 @@ struct PendingChanges {
         // change to that countdown opens an entry of its own.
         mergeable[key] = change.sequence == nil && !change.restore ? slots.count - 1 : nil
         return change
+    }
+
+    /// Gives the first `limit` entries that have none a sequence number from
+    /// `next` (in queue order, so the numbers grow as they are sent) and `writer`
+    /// (the numbers' writer);
+    /// returns each one numbered, for the journal. A numbered entry takes no
+    /// later change: once it may be on the server, a change merged into it would
+    /// be lost with it.
+    mutating func number(upTo limit: Int, writer: String?, next: () -> Int) -> [PendingChange] {
+        var numbered: [PendingChange] = []
+        var index = head
+        while index < slots.count, index - head < limit {
+            if var entry = slots[index], entry.sequence == nil {
+                entry.sequence = next()
+                entry.writer = writer
+                slots[index] = entry
+                let key = CountdownID(entry.id)
+                if mergeable[key] == index { mergeable[key] = nil }
+                numbered.append(entry)
+            }
+            index += 1
+        }
+        return numbered
     }
 
     mutating func removeFirst() {

@@ -17,6 +17,11 @@ import GRDB
 /// adopted by the next process that connects to the same server, in one
 /// transaction, so two processes never send the same row.
 ///
+/// A row gets the sequence number it is sent under (and its writer) before it is
+/// sent, written here first: a process killed after the server applied it, before
+/// the row left the file, leaves it to be sent again under that number, which the
+/// server then knows (applied once, not twice).
+///
 /// Written through on every change of the queue, with `synchronous = OFF`: a
 /// committed row is in the operating system's cache at once, so it survives the
 /// process being killed in any way; only a crash of the machine itself can lose
@@ -26,7 +31,10 @@ public final class PendingJournal {
     public static let fileName = "redis-pending.sqlite"
 
     public let path: String
-    private var queue: DatabaseQueue?
+    var queue: DatabaseQueue?
+    /// The file opened (device and inode), so that one found unreadable is the
+    /// one set aside, never a new journal another process started meanwhile.
+    var openedFile: (device: UInt64, inode: UInt64)?
     /// The connection of an open `batch`: its writes join one transaction.
     private var batchConnection: Database?
 
@@ -45,18 +53,31 @@ public final class PendingJournal {
     private func database() throws -> DatabaseQueue {
         if let queue { return queue }
         let folder = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var info = stat()
-        // Never through a symlink placed at its name.
-        if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
-            throw JournalError("\(path) is a symbolic link; changes are not written through it")
-        }
+        // State is private to its user (XDG), as the SQLite store makes it.
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try createPrivately()
+        try checkHeader()
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF")
         }
-        let made = try DatabaseQueue(path: path, configuration: configuration)
+        do {
+            let made = try DatabaseQueue(path: path, configuration: configuration)
+            try prepare(made)
+            queue = made
+            return made
+        } catch let error as DatabaseError where Self.isDamage(error) {
+            throw JournalUnreadable(reason: error.message ?? "\(error.resultCode)")
+        }
+    }
+
+    /// The table, made when missing, and a check of the whole file: a journal
+    /// that cannot be read is found here, before any row is taken from it or
+    /// added to it (`PendingJournal+Unreadable`).
+    private func prepare(_ made: DatabaseQueue) throws {
+        try checkWhole(made)
         try made.write { db in
             try db.execute(sql: """
                 CREATE TABLE IF NOT EXISTS pending (
@@ -76,8 +97,6 @@ public final class PendingJournal {
                 CREATE INDEX IF NOT EXISTS pending_by_server ON pending (server, owner);
                 """)
         }
-        queue = made
-        return made
     }
 
     /// Runs `body` with every write to the journal in one transaction: many changes
@@ -130,6 +149,23 @@ public final class PendingJournal {
         }
     }
 
+    /// The sequence numbers (and their writer) entries are about to be sent
+    /// under, in one transaction: recorded before they are sent, so that a
+    /// process killed after the server applied one, before its row was deleted,
+    /// leaves it to be sent again under the same number, and applied once.
+    func recordNumbers(_ changes: [PendingChange]) throws {
+        guard changes.contains(where: { $0.journalRow != nil }) else { return }
+        try batch {
+            for change in changes {
+                guard let row = change.journalRow, let sequence = change.sequence, let writer = change.writer else { continue }
+                try write { db in
+                    try db.cachedStatement(sql: "UPDATE pending SET sequence = ?, writer = ? WHERE row = ?")
+                        .execute(arguments: [Int64(sequence), writer, row])
+                }
+            }
+        }
+    }
+
     /// An entry the server now has (or that was given up, aloud).
     func delete(row: Int64) throws {
         try write { db in
@@ -175,6 +211,7 @@ public final class PendingJournal {
         change.count = row["count"]
         change.journalRow = row["row"]
         change.writer = row["writer"]
+        change.adopted = true
         return change
     }
 }

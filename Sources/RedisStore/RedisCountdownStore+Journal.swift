@@ -17,9 +17,38 @@ extension RedisCountdownStore {
         guard let journal else { return }
         do {
             try write(journal)
+        } catch where PendingJournal.isUnreadable(error) {
+            // Kept aside and told; the write goes to a new journal.
+            guard setAside(journal, because: error) else { return }
+            do { try write(journal) } catch { keepInMemoryOnly(journal, error) }
         } catch {
-            notice("cdscript: could not keep the changes queued for \(url) on disk in \(journal.path): \(error); they are kept in memory only")
+            keepInMemoryOnly(journal, error)
+        }
+    }
+
+    /// The journal failed: said once, and the queue lives on in memory only.
+    private func keepInMemoryOnly(_ journal: PendingJournal, _ error: any Error) {
+        notice("cdscript: could not keep the changes queued for \(url) on disk in \(journal.path): \(error); they are kept in memory only")
+        self.journal = nil
+    }
+
+    /// A journal that cannot be read is renamed aside (`PendingJournal.setAside`),
+    /// never deleted, and said with what it may hold; the run then ends with 6
+    /// (`journalsSetAside`). Returns true when a new journal can start at its name.
+    func setAside(_ journal: PendingJournal, because error: any Error) -> Bool {
+        let path = journal.path
+        do {
+            let (aside, contents) = try journal.setAside()
+            journalsSetAside.append(aside)
+            notice("cdscript: \(path) cannot be read (\(error)): it may hold \(contents) made while a Redis server was out of reach, which no command can send; it is kept as \(aside), and a new queue starts in \(path)")
+            onJournalSetAside()
+            return true
+        } catch let failure {
+            journalsSetAside.append(path)
+            notice("cdscript: \(path) cannot be read (\(error)), nor set aside (\(failure)); it is left as it is, and the changes queued for \(url) are kept in memory only")
+            onJournalSetAside()
             self.journal = nil
+            return false
         }
     }
 
@@ -27,6 +56,10 @@ extension RedisCountdownStore {
     /// one transaction (`PendingJournal.batch`). A journal that fails is told once
     /// and left, as `keepOnDisk` does; `body` runs exactly once either way.
     func queueingTogether(_ body: () throws -> Void) throws {
+        try queueingTogether(body, setAsideAllowed: true)
+    }
+
+    private func queueingTogether(_ body: () throws -> Void, setAsideAllowed: Bool) throws {
         guard let journal else { return try body() }
         var ran = false
         var failure: Error?
@@ -36,8 +69,12 @@ extension RedisCountdownStore {
                 do { try body() } catch { failure = error }
             }
         } catch {
-            notice("cdscript: could not keep the changes queued for \(url) on disk in \(journal.path): \(error); they are kept in memory only")
-            self.journal = nil
+            // Found unreadable as it opened, before anything was queued: set
+            // aside, and the changes go to a new journal.
+            if !ran, setAsideAllowed, PendingJournal.isUnreadable(error), setAside(journal, because: error) {
+                return try queueingTogether(body, setAsideAllowed: false)
+            }
+            if self.journal != nil { keepInMemoryOnly(journal, error) }
             if !ran { return try body() }
         }
         if let failure { throw failure }

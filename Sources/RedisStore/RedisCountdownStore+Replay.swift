@@ -22,10 +22,13 @@ extension RedisCountdownStore {
     public func replayPending(forMilliseconds milliseconds: Int) -> Bool {
         let start = BootClock().bootNow()
         let budget = Nanoseconds(milliseconds) * 1_000_000
-        while let change = pending.first, connection != nil {
+        while pending.first != nil, connection != nil {
+            numberBeforeSending()
+            guard let change = pending.first else { break }
             do {
                 try replay(change)
-                if change.writer != nil {
+                replayStepDone()
+                if change.adopted {
                     adoptedSent += change.count
                 } else {
                     replayedSinceReconnect += change.count
@@ -37,6 +40,7 @@ extension RedisCountdownStore {
                 notice("cdscript: could not apply a change to '\(change.id)' made while \(url) was out of reach: \(error)")
             }
             dropFirstPending()
+            replayStepDone()
             if BootClock().bootNow() - start >= budget { break }
         }
         guard connection != nil, pending.isEmpty else { return false }
@@ -59,12 +63,34 @@ extension RedisCountdownStore {
         return replayPending(forMilliseconds: milliseconds)
     }
 
-    /// Sends one queued change, computed again on what the server holds after each
-    /// conflict; throws after `attemptsPerChange` of them, as `modify` does.
+    /// Entries numbered at once, in one journal transaction: a row's number is
+    /// on disk before it is sent, at a fraction of a commit each.
+    static let numberedAhead = 256
+
+    /// Before the first queued change is sent: it, and the next ones that have
+    /// none, get their sequence numbers, on disk first (`PendingJournal.recordNumbers`).
+    /// A process killed once the server applied a change, before its row left the
+    /// journal, leaves it under that number: the next process sends it again
+    /// under the same number and the server applies it once. (Sent under a new
+    /// number, a merged row of appends was applied twice.)
+    func numberBeforeSending() {
+        guard let first = pending.first, first.sequence == nil else { return }
+        let numbered = pending.number(upTo: Self.numberedAhead, writer: writerKey) { nextSequence() }
+        keepOnDisk { try $0.recordNumbers(numbered) }
+        replayStepDone()
+    }
+
+    /// Sends one queued change under its sequence number, computed again on what
+    /// the server holds after each conflict; throws after `attemptsPerChange` of
+    /// them, as `modify` does.
     func replay(_ change: PendingChange) throws {
         guard let connection else { throw RedisError(connectionLost: true, message: "\(url): not connected") }
-        // A change whose reply was lost is sent under its own sequence number first.
-        var sequence = change.sequence
+        // Every attempt goes under the change's own number and writer: a conflict
+        // applies nothing and leaves the number unused, and the row on disk names
+        // only this one, so a process killed after any attempt leaves the change
+        // to be sent again under the number the server knows.
+        let sequence = change.sequence ?? nextSequence()
+        let writer = change.writer ?? writerKey
         // First guess: the server holds what the change was computed from (one
         // round trip per change); a conflict returns what it holds instead.
         var current = change.before
@@ -81,12 +107,9 @@ extension RedisCountdownStore {
             attempts += 1
             let target = change.unconditional || current == change.before ? change.after
                 : RedisRecord.rebase(before: change.before, after: change.after, onto: current, at: change.instant)
-            // A lost reply is sent again under the number, and writer, it was sent with.
-            let writer = sequence != nil ? change.writer ?? writerKey : writerKey
             let keysAndArgs = ["2", Self.hashKey, writer, change.id, current.map(RedisRecord.encode) ?? "",
                                target.map(RedisRecord.encode) ?? "", channel, change.unconditional ? "any" : "compare",
-                               String(sequence ?? nextSequence())]
-            sequence = nil
+                               String(sequence)]
             switch try evaluate(keysAndArgs, connection: connection, id: change.id) {
             case .written:
                 cache[CountdownID(change.id)] = target

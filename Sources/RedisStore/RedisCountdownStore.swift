@@ -54,6 +54,11 @@ public final class RedisCountdownStore: CountdownStoreBackend {
     /// The queue on local disk; nil keeps it in memory only (tests, or a state
     /// folder that cannot be written).
     public var journal: PendingJournal?
+    /// Journals found unreadable and renamed aside (their new paths; the path
+    /// itself when it could not be renamed): the command exits 6.
+    public internal(set) var journalsSetAside: [String] = []
+    /// Called when a journal is found unreadable (and said on `notice`).
+    public var onJournalSetAside: () -> Void = {}
     /// Who owns this store's rows in the journal, and how to tell whether the
     /// owner of other rows still runs (a test stands in for other processes).
     var journalOwner = ProcessIdentity.current
@@ -69,6 +74,8 @@ public final class RedisCountdownStore: CountdownStoreBackend {
     public internal(set) var lostIDs: [String] = []
     /// Changes sent since the last reconnection (for the notice once all are sent).
     var replayedSinceReconnect = 0
+    /// Steps of replays done, for `ReplayKillHook` (a test hook).
+    var replaySteps = 0
     /// Counts the memory queued changes take against the run's limit (negative
     /// gives it back); false refuses. A run wires it to `--memory-limit`.
     public var chargeMemory: (Int) -> Bool = { _ in true }

@@ -51,6 +51,7 @@ extension CDScript {
             }
             // What a command printed that could not be written: 141 or 74.
             try OutputContract.check()
+            try UnreadableJournal.check()
         } catch {
             if exitCode(for: error).rawValue == ExitStatus.usage.rawValue, let hint = OptionHints.misspelt(arguments) {
                 printError(hint)

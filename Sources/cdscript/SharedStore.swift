@@ -77,6 +77,7 @@ final class RedisSharedStore: SharedStore {
     init(_ store: RedisCountdownStore) {
         self.store = store
         store.notice = { printError($0) }
+        store.onJournalSetAside = { UnreadableJournal.found = true }
     }
 
     var location: String { store.url.description }
@@ -121,6 +122,7 @@ final class RedisSharedStore: SharedStore {
             }
             sent = false
         }
-        return sent && store.lostIDs.isEmpty
+        // A journal set aside holds changes no command sends: said where it was found.
+        return sent && store.lostIDs.isEmpty && store.journalsSetAside.isEmpty
     }
 }

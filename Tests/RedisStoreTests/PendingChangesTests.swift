@@ -32,6 +32,33 @@ struct PendingChangesTests {
         #expect(queue.isEmpty && queue.changeCount == 0)
     }
 
+    @Test("numbering before a replay: entries without a number get growing ones in queue order, up to the limit; a numbered entry takes no later change")
+    func numbering() {
+        var queue = PendingChanges()
+        queue.append(change("a", total: 1, sequence: 5))
+        queue.append(change("b", total: 1))
+        queue.append(change("c", total: 1))
+        queue.append(change("d", total: 1))
+        var next = 10
+        let numbered = queue.number(upTo: 3, writer: "w") { next += 1; return next }
+        #expect(numbered.map(\.id) == ["b", "c"], "the first three entries; 'a' kept its own number")
+        #expect(numbered.map(\.sequence) == [11, 12] && numbered.allSatisfy { $0.writer == "w" })
+        // 'b' may be on the server once sent: a later change to it is an entry of its own.
+        #expect(!queue.merges(change("b", total: 2)))
+        queue.append(change("b", total: 2))
+        // 'd' was past the limit: it still merges.
+        #expect(queue.merges(change("d", total: 2)))
+        queue.append(change("d", total: 2))
+        #expect(queue.entryCount == 5 && queue.changeCount == 6)
+        var drained: [(String, Int?)] = []
+        while let first = queue.first {
+            drained.append((first.id, first.sequence))
+            queue.removeFirst()
+        }
+        #expect(drained.map(\.0) == ["a", "b", "c", "d", "b"])
+        #expect(drained.map(\.1) == [5, 11, 12, nil, nil])
+    }
+
     @Test("draining from the head stays linear and keeps merging right across compactions")
     func compaction() {
         var queue = PendingChanges()
