@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import CountdownCore
 import Foundation
 
 extension LuaHost {
@@ -98,11 +99,12 @@ extension LuaHost {
     }
 
     static func describeReadFailure(path: String, fallback: String) -> String {
-        var isDirectory: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+        if !FileManager.default.fileExists(atPath: path) {
             return "no such file"
         }
-        if isDirectory.boolValue { return "it is a directory" }
+        // A folder or a FIFO (renamed over the script while `run --watch` follows it)
+        // is said as what it is, not as the read's own error ("permission").
+        if let kind = FileKind.notAFile(at: path) { return "it is \(kind)" }
         if !FileManager.default.isReadableFile(atPath: path) { return "permission denied" }
         return fallback
     }
