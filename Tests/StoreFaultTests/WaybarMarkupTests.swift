@@ -7,8 +7,9 @@ extension StoreFaults {
     @Suite("watch --bar waybar writes markup that Pango reads back as the ids' text", .serialized)
     struct WaybarMarkupTests {
         @Test("Pango parses waybar's text and tooltip for hostile ids as valid, unstyled markup showing the ids as list prints them",
-              .enabled("needs gcc and libpango1.0-dev (scripts/setup installs both)") { PangoMarkup.available })
+              .enabled("needs gcc and libpango1.0-dev (scripts/setup installs both)") { PangoMarkup.installed })
         func pangoReadsText() throws {
+            try #require(PangoMarkup.helper.path != nil, "\(PangoMarkup.helper.why)")
             // The helper tells the three outcomes apart, or it would prove nothing.
             #expect(try PangoMarkup.parse("R&D sync") != .text("R&D sync"), "a bare & is invalid markup")
             #expect(try PangoMarkup.parse(#"<span foreground="red">x</span>"#) == .styled("x"))
