@@ -5,8 +5,8 @@ import CLinux
 
 /// Learns through inotify that files in some folders were saved: written and
 /// closed, or moved into place (how most editors save: a new file renamed over
-/// the old one). Folders rather than files, so that a save that replaces the
-/// file keeps being seen. Its descriptor goes into the run loop's one `poll`
+/// the old one), or a symbolic link made in their place (`ln -sf`). Folders
+/// rather than files, so that a save that replaces the file keeps being seen. Its descriptor goes into the run loop's one `poll`
 /// (`MainLoop.watch`): nothing saved, no wake-up.
 public final class FileChangeWatch {
     public let descriptor: Int32
@@ -29,7 +29,7 @@ public final class FileChangeWatch {
             inotify_rm_watch(descriptor, wd)
             folders[wd] = nil
         }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_ONLYDIR)
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_ONLYDIR)
         for path in paths.subtracting(current) {
             let wd = inotify_add_watch(descriptor, path, mask)
             if wd >= 0 { folders[wd] = path }
@@ -44,8 +44,17 @@ public final class FileChangeWatch {
         var event = cdl_inotify_event()
         while cdl_inotify_next(events, &event) != 0 {
             guard let name = event.name.map({ String(cString: $0) }), let folder = folders[event.watch] else { continue }
-            saved.insert(folder.hasSuffix("/") ? folder + name : folder + "/" + name)
+            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
+            // A link is whole once made (no write, no close follows); a new file is
+            // still being written, and its close counts it.
+            if event.mask & UInt32(IN_CREATE) != 0 && !Self.isSymbolicLink(path) { continue }
+            saved.insert(path)
         }
         return saved
+    }
+
+    private static func isSymbolicLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
     }
 }

@@ -1,5 +1,6 @@
 import CLua
 import CLuaShim
+import CountdownCore
 import Foundation
 
 extension LuaHost {
@@ -10,11 +11,14 @@ extension LuaHost {
     /// `prepareChunk`, when given, is called with the loaded chunk on top of the
     /// stack before it runs (the test runner gives it its environment there).
     /// `path` may be a pipe or a FIFO (`<(...)`, `/dev/stdin`), or `-` for
-    /// standard input (its chunk is named `stdin`, as `lua5.4 -` names it).
+    /// standard input (its chunk is named `stdin`, as `lua5.4 -` names it);
+    /// with `regularFileOnly` (a reload after a save) anything but a regular
+    /// file is refused by what it is, never waited on.
     public func runScript(atPath path: String, arguments: [String] = [], settingArg: Bool = true,
+                          regularFileOnly: Bool = false,
                           prepareChunk: ((LuaState) -> Void)? = nil) -> ScriptFailure? {
         let source: Data
-        switch ScriptSource.read(path) {
+        switch ScriptSource.read(path, regularFileOnly: regularFileOnly) {
         case .success(let data): source = data
         case .failure(let failure):
             return ScriptFailure(kind: .unreadable, message: "cannot read script \(path): \(failure)")

@@ -1,3 +1,4 @@
+import CountdownCore
 import Foundation
 
 #if canImport(Glibc)
@@ -12,7 +13,13 @@ enum ScriptSource {
     static let standardInputChunkName = "=stdin"
 
     /// The bytes at `path` (`-`: standard input), or why they cannot be read.
-    static func read(_ path: String) -> Result<Data, ReadFailure> {
+    /// With `regularFileOnly`, a folder, a FIFO, a socket or a device is refused
+    /// by what it is (FileKind) before it is opened: opening a FIFO waits for a
+    /// writer.
+    static func read(_ path: String, regularFileOnly: Bool = false) -> Result<Data, ReadFailure> {
+        if regularFileOnly, path != "-", let kind = FileKind.notAFile(at: path) {
+            return .failure(ReadFailure(errno: EINVAL, kind: kind))
+        }
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return .failure(ReadFailure(errno: errno)) }
         defer { if fd != STDIN_FILENO { close(fd) } }
@@ -33,7 +40,14 @@ enum ScriptSource {
 
     struct ReadFailure: Error, CustomStringConvertible {
         let errno: Int32
+        /// What stands at the path instead of a file, when that is the reason.
+        var kind: String?
+        init(errno: Int32, kind: String? = nil) {
+            self.errno = errno
+            self.kind = kind
+        }
         var description: String {
+            if let kind { return "it is \(kind)" }
             switch errno {
             case ENOENT: return "no such file"
             case EISDIR: return "it is a directory"

@@ -27,9 +27,7 @@ extension SQLiteCountdownStore {
             report.notes.append("there is no store at \(path) (nothing was ever stored there)")
             return report
         }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw StoreError(.unavailable, path: path, reason: "it is a directory; it was left as it is")
-        }
+        try refuseUnlessRegularFile()
         do {
             try checkHeader()
         } catch where error.kind == .corrupt {

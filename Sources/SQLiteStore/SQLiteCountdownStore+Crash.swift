@@ -48,6 +48,7 @@ extension SQLiteCountdownStore {
         config.busyMode = .timeout(busyTimeout)
         config.label = label
         configure(&config)
+        try refuseUnlessRegularFile()
         return try DatabaseQueue(path: path, configuration: config)
     }
 }

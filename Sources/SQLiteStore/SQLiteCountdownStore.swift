@@ -297,6 +297,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     }
 
     private func createFileIfMissing() throws(StoreError) {
+        try refuseUnlessRegularFile()
         let fd = Glibc.open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
         if fd >= 0 {
             close(fd)
@@ -305,10 +306,8 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
         guard errno == EEXIST else {
             throw StoreError(.unavailable, path: path, reason: String(cString: strerror(errno)))
         }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw StoreError(.unavailable, path: path, reason: "it is a directory; it was left as it is")
-        }
+        // Made by another process since the check above: a folder or a FIFO too is refused.
+        try refuseUnlessRegularFile()
         guard Glibc.access(path, R_OK | W_OK) == 0 else {
             throw StoreError(.unavailable, path: path, reason: "\(String(cString: strerror(errno))); it was left as it is")
         }

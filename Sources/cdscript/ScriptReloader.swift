@@ -87,7 +87,8 @@ final class ScriptReloader {
         URL(fileURLWithPath: path).standardizedFileURL.path
     }
 
-    /// The files the running version is made of: the script, and the modules
+    /// The files the running version is made of: the script (and the file it
+    /// links to, when it is a symbolic link), and the modules
     /// and plugins it required (wherever `require` found them: the plugin
     /// folders, `package.path`, which starts with the current folder).
     private var followed: Set<String> = []
@@ -95,8 +96,17 @@ final class ScriptReloader {
     /// Follows the current version's files: their folders are watched, so that a
     /// file replaced by a rename (an editor's save) is seen too.
     private func follow() {
-        followed = Set([scriptPath] + live.host.loadedModuleFiles().map(Self.absolute))
+        followed = Set(Self.linkAndTarget(scriptPath) + live.host.loadedModuleFiles().map(Self.absolute))
         files.watch(folders: Set(followed.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }))
+    }
+
+    /// `path`, and the file it resolves to when that is another: saving the
+    /// target (in whatever folder) and making a new link in the link's place
+    /// both change what the script is.
+    static func linkAndTarget(_ path: String) -> [String] {
+        guard let resolved = realpath(path, nil) else { return [path] }
+        defer { free(resolved) }
+        return [path, String(cString: resolved)]
     }
 
     private func isFollowed(_ saved: String) -> Bool {
@@ -114,7 +124,7 @@ final class ScriptReloader {
         // Signals, the CPU limit and Ctrl-Z reach the new version's Lua code from
         // its first line (its script, or a first tick, may never return).
         new.vm.takeSignals()
-        if let failure = new.runScript(atPath: path, arguments: arguments) {
+        if let failure = new.runScript(atPath: path, arguments: arguments, regularFileOnly: true) {
             old.vm.takeSignals()
             close(new)
             view.giveBack(to: old)

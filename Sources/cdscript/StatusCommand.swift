@@ -26,6 +26,9 @@ struct StatusCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Put between countdowns (default: two spaces).", valueName: "TEXT"))
     var separator: String = StatusRequest.defaultSeparator
 
+    @Option(name: .customLong("for"), help: ArgumentHelp("Who reads the line: text (a prompt, polybar) or tmux (its #(...): every # escaped for tmux) (default: text).", valueName: "READER"))
+    var destination: StatusDestination = .text
+
     @Argument(help: "Ids to show (default: the running and paused ones).", completion: .storedIDs)
     var ids: [String] = []
 
@@ -41,6 +44,8 @@ struct StatusCommand: ParsableCommand {
 
     /// What the words asked for, in plain values (StatusRequest.swift).
     var request: StatusRequest {
-        StatusRequest(stateDir: storeOptions.stateDir, store: storeOptions.store, format: format, separator: separator, ids: ids)
+        StatusRequest(stateDir: storeOptions.stateDir, store: storeOptions.store, format: format, separator: separator, destination: destination, ids: ids)
     }
 }
+
+extension StatusDestination: ExpressibleByArgument {}

@@ -5,7 +5,7 @@
 /// protocol conformances of the statically linked runtime and Foundation.
 ///
 /// Words of the plain shape `status [--state-dir DIR] [--store URL]
-/// [--format TEXT] [--separator TEXT] [ID...]`, in any order, each option at most
+/// [--format TEXT] [--separator TEXT] [--for text|tmux] [ID...]`, in any order, each option at most
 /// once, and no value or id that starts with "-", are read here into a
 /// `StatusRequest`, without touching ArgumentParser's types. Anything else
 /// (`--help`, `--name=value`, `--`, a misspelt or repeated option, an option
@@ -14,12 +14,18 @@
 /// parse every plain call both ways and stop when the two requests differ, so an
 /// option added to `status` or a changed default cannot go unnoticed.
 extension StatusRequest {
-    /// The options read here, each with what it sets.
-    private static let plainOptions: [String: @Sendable (inout StatusRequest, String) -> Void] = [
-        "--state-dir": { $0.stateDir = $1 },
-        "--store": { $0.store = $1 },
-        "--format": { $0.format = $1 },
-        "--separator": { $0.separator = $1 },
+    /// The options read here, each with what it sets; false for a value it does
+    /// not take (ArgumentParser then says what is wrong).
+    private static let plainOptions: [String: @Sendable (inout StatusRequest, String) -> Bool] = [
+        "--state-dir": { $0.stateDir = $1; return true },
+        "--store": { $0.store = $1; return true },
+        "--format": { $0.format = $1; return true },
+        "--separator": { $0.separator = $1; return true },
+        "--for": { request, value in
+            guard let destination = StatusDestination(rawValue: value) else { return false }
+            request.destination = destination
+            return true
+        },
     ]
 
     /// The request for plain words (see above), its format checked; nil for anything else.
@@ -31,8 +37,7 @@ extension StatusRequest {
         while let word = rest.popFirst() {
             guard !word.hasPrefix("-") else {
                 guard let option = plainOptions[word], given.insert(word).inserted,
-                      let value = rest.popFirst(), !value.hasPrefix("-") else { return nil }
-                option(&request, value)
+                      let value = rest.popFirst(), !value.hasPrefix("-"), option(&request, value) else { return nil }
                 continue
             }
             request.ids.append(word)

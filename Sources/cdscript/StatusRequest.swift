@@ -17,6 +17,8 @@ struct StatusRequest: Equatable {
     var store: String?
     var format = Self.defaultFormat
     var separator = Self.defaultSeparator
+    /// `--for`: who reads the line, and so how it is escaped.
+    var destination = StatusDestination.text
     var ids: [String] = []
 
     func run() throws {
@@ -52,7 +54,7 @@ struct StatusRequest: Equatable {
             throw failOnStore(error)
         }
         let line = shown.map { template.render($0, now: now.wall) }.joined(separator: separator)
-        emit(line, what: "the status line")
+        emit(destination.escape(line), what: "the status line")
         for record in unreadable { printError("cdscript: \(record)") }
         for id in missing {
             printError("cdscript: no stored countdown has the id '\(VisibleText.escaped(id))' (in \(store.location))")

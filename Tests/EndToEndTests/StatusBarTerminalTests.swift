@@ -10,7 +10,7 @@ struct StatusBarTerminalTests {
         return dir
     }
 
-    @Test("tmux's status-right shows a running timer with #(cdscript status ID), and moves on with it")
+    @Test("tmux's status-right shows a running timer with #(cdscript status --for tmux ID), the documented line, and moves on with it")
     func tmuxStatusRight() throws {
         let dir = try Self.scratch("status-right")
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -19,7 +19,7 @@ struct StatusBarTerminalTests {
         try inner.waitForText("█")
         try inner.command("set", "-g", "status", "on")
         try inner.command("set", "-g", "status-interval", "1")
-        try inner.command("set", "-g", "status-right", "#(\(BinaryRunner.binary.path) status --state-dir \(dir) tea --format 'tea {left}')")
+        try inner.command("set", "-g", "status-right", "#(\(BinaryRunner.binary.path) status --for tmux --state-dir \(dir) tea --format 'tea {left}')")
         // A status line is drawn only for an attached client: a second tmux shows
         // one attached to the first, and its screen is read.
         let outer = "\(inner.socket)-outer"

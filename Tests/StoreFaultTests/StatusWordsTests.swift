@@ -28,6 +28,22 @@ extension StoreFaults {
             #expect(defaults.lines == ["held 1:30  done 0"], "the default format and separator: \(defaults.stderr)")
         }
 
+        @Test("--for tmux reads alike in plain words and ArgumentParser's spellings; a reader it does not know is bad usage (64), naming those it knows")
+        func forReader() throws {
+            let dir = try StatusBarTests.seeded("status-words-for")
+            for words in [["status", "--for", "tmux", "--state-dir", dir, "--format", "#{id}", "held"],
+                          ["status", "--for=tmux", "--state-dir", dir, "--format", "#{id}", "held"],
+                          ["--for", "tmux", "status", "--state-dir", dir, "--format", "#{id}", "held"]] {
+                let r = try LiveProcess.run(words)
+                #expect(r.status == 0 && r.lines == ["####held"], "\(words): \(r.lines) \(r.stderr)")
+            }
+            let text = try LiveProcess.run(["status", "--for", "text", "--state-dir", dir, "--format", "#{id}", "held"])
+            #expect(text.lines == ["#held"], "\(text.stderr)")
+            let unknown = try LiveProcess.run(["status", "--for", "tmx", "--state-dir", dir, "held"])
+            #expect(unknown.status == 64, "\(unknown.stderr)")
+            #expect(unknown.stderr.contains("tmux"), "\(unknown.stderr)")
+        }
+
         @Test("what plain words cannot say still goes to ArgumentParser: help, a bad format, a misspelt or repeated option, a value that starts with a dash")
         func othersGoToArgumentParser() throws {
             let dir = try StatusBarTests.seeded("status-words-other")

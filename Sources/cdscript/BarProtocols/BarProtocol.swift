@@ -7,13 +7,16 @@ import Foundation
 ///
 /// - waybar (`return-type: json`): one JSON object a line, `text`, `tooltip`,
 ///   `class` (an array: `running`, `critical`, `paused`, `finished`, or `idle`
-///   when nothing is shown) and `percentage` (of the soonest countdown).
+///   when nothing is shown) and `percentage` (of the soonest countdown); waybar
+///   reads `text` and `tooltip` as Pango markup, so they are escaped as markup.
 /// - i3bar and swaybar: the header `{"version":1}`, then `[`, then one array of
 ///   blocks a line (`,` before each but the first): `full_text`, `short_text`,
 ///   `name` (`cdscript`), `instance` (the id), `color` while critical or
 ///   paused, `urgent` once finished.
 /// - polybar (`tail = true`): the text alone, an empty line when nothing is shown
-///   (polybar then hides the module).
+///   (polybar then hides the module), with no `%{` that polybar reads as a tag.
+///
+/// Escaping for each bar: `BarEscaping`, on the joined line.
 enum BarProtocol: String, CaseIterable, ExpressibleByArgument {
     case waybar, i3bar, polybar
 
@@ -32,7 +35,7 @@ enum BarProtocol: String, CaseIterable, ExpressibleByArgument {
         switch self {
         case .waybar: return Self.waybar(countdowns, separator: separator)
         case .i3bar: return (first ? "" : ",") + Self.i3bar(countdowns)
-        case .polybar: return countdowns.map { Self.polybarSafe($0.text) }.joined(separator: separator)
+        case .polybar: return BarEscaping.polybar(countdowns.map(\.text).joined(separator: separator))
         }
     }
 
@@ -41,14 +44,16 @@ enum BarProtocol: String, CaseIterable, ExpressibleByArgument {
         for item in countdowns where !classes.contains(item.cssClass) { classes.append(item.cssClass) }
         if classes.isEmpty { classes = ["idle"] }
         let object: [String: Any] = [
-            "text": countdowns.map(\.text).joined(separator: separator),
-            "tooltip": countdowns.map(\.tooltip).joined(separator: "\n"),
+            "text": BarEscaping.pango(countdowns.map(\.text).joined(separator: separator)),
+            "tooltip": BarEscaping.pango(countdowns.map(\.tooltip).joined(separator: "\n")),
             "class": classes,
             "percentage": countdowns.first?.countdown.percent ?? 0,
         ]
         return json(object)
     }
 
+    /// i3bar reads `full_text` as markup only when a block asks for it
+    /// (`"markup": "pango"`), and these blocks never do: JSON's escapes are all.
     private static func i3bar(_ countdowns: [BarItem]) -> String {
         let blocks: [[String: Any]] = countdowns.map { item in
             var block: [String: Any] = [
@@ -66,12 +71,6 @@ enum BarProtocol: String, CaseIterable, ExpressibleByArgument {
             return block
         }
         return json(blocks)
-    }
-
-    /// Polybar reads `%{...}` in a script's output as formatting tags (colours,
-    /// and clickable areas that run commands): text from ids must never make one.
-    static func polybarSafe(_ text: String) -> String {
-        text.replacingOccurrences(of: "%{", with: "% {")
     }
 
     private static func json(_ value: Any) -> String {
