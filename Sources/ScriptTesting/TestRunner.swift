@@ -133,6 +133,9 @@ public final class TestRunner {
         // A shared state's next file must find no countdown left by this one.
         defer { withExtendedLifetime(session) { if sharesState { session.endTest() } } }
 
+        // Signals and `cdscript test`'s CPU-time limit stop this file's Lua code,
+        // whatever states the run made before (configuration, other files).
+        host.vm.takeSignals()
         let L = host.vm.state
         let base = L.top
         defer { L.setTop(base) }

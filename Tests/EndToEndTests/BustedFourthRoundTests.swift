@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// Issue 51's differing results, each run by real `busted` (2.1.1 on Lua 5.4) and
+/// by `cdscript test` on the same files (Fixtures/busted_fourth): no limit busted
+/// lacks, module paths, errors against failures, load errors' messages, tests
+/// declared without a body.
+@Suite("busted parity, fourth round: no instruction budget, lpath, luassert's errors, load errors, it without a body")
+struct BustedFourthRoundTests {
+    static let project = BinaryRunner.packageRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures/busted_fourth")
+
+    static func busted(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try BustedCompatTests.run("/usr/bin/lua5.4", ["/usr/bin/busted"] + arguments, in: project, environment: environment)
+    }
+
+    static func cdscript(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        try BustedCompatTests.run(BinaryRunner.binary.path, ["test"] + arguments, in: project, environment: environment)
+    }
+
+    /// The same TAP outcomes (names and verdicts) and exit code from both.
+    @discardableResult
+    static func sameOutcomes(_ arguments: [String], environment: [String: String] = [:],
+                             sourceLocation: SourceLocation = #_sourceLocation) throws -> [BustedCompatTests.Outcome] {
+        let busted = try busted(["-o", "TAP"] + arguments, environment: environment)
+        let cdscript = try cdscript(["-o", "TAP"] + arguments, environment: environment)
+        let expected = BustedCompatTests.bustedOutcomes(busted.stdout)
+        #expect(!expected.isEmpty, "busted ran nothing: \(busted.stdout)\(busted.stderr)", sourceLocation: sourceLocation)
+        #expect(BustedCompatTests.cdscriptOutcomes(cdscript.stdout) == expected,
+                "cdscript:\n\(cdscript.stdout)\(cdscript.stderr)\nbusted:\n\(busted.stdout)\(busted.stderr)", sourceLocation: sourceLocation)
+        #expect(cdscript.status == (busted.status == 0 ? 0 : 1), "exit \(cdscript.status) against busted's \(busted.status)", sourceLocation: sourceLocation)
+        return expected
+    }
+
+    static func json(_ text: String) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
+    }
+
+    /// Per entry of busted's JSON kind (`failures`, `errors`): the test's name and message.
+    static func entries(_ document: [String: Any], _ kind: String) -> [String: String] {
+        var out: [String: String] = [:]
+        for entry in document[kind] as? [[String: Any]] ?? [] {
+            out[entry["name"] as? String ?? "?"] = entry["message"] as? String ?? "?"
+        }
+        return out
+    }
+
+    @Test("a test that runs 240 M Lua instructions passes, as under busted: no instruction budget by default")
+    func noBudgetByDefault() throws {
+        let outcomes = try Self.sameOutcomes(["spec/long_spec.lua"])
+        #expect(outcomes == [BustedCompatTests.Outcome(name: "a long test sums 120 M numbers", status: "pass")])
+    }
+
+    @Test("a test that loops forever is stopped by the CPU-time limit with an error that says how to raise it; the next test runs")
+    func runawayStoppedByCPULimit() throws {
+        let run = try Self.cdscript(["-o", "json", "--cpu-limit", "0.3", "runaway/runaway_spec.lua"])
+        let document = Self.json(run.stdout)
+        let errors = Self.entries(document, "errors")
+        #expect(run.status == 1)
+        #expect(errors["runaway loops forever"]?.contains("CPU time limit exceeded") == true, "\(run.stdout)\(run.stderr)")
+        #expect(errors["runaway loops forever"]?.contains("--cpu-limit") == true)
+        #expect((document["successes"] as? [Any])?.count == 1)
+    }
+}
