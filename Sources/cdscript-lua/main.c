@@ -17,6 +17,7 @@
  * libraries, nothing of cdscript's host.
  *
  * Everything here runs inside one lua_pcall: no Lua error leaves this file. */
+#include "luacov_standin.h"
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
@@ -272,6 +273,7 @@ static int run_protected(lua_State *L) {
         lua_setfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
     }
     luaL_openlibs(L);
+    cd_luacov_standin_install(L); /* -lluacov under `cdscript test -c` */
     set_arg_table(L, argc, argv, line.script);
     lua_gc(L, LUA_GCRESTART);
     lua_gc(L, LUA_GCGEN, 0, 0); /* lua5.4 runs scripts with the generational collector */

@@ -270,12 +270,15 @@ struct TestCommand: ParsableCommand {
             }
             return
         }
+        // Under -c the processes specs start with `arg[-1] -lluacov` count too.
+        let subprocesses = settings.coverage ? try? SubprocessCoverage() : nil
         let reports = try settings.output.run(files: files, runner: runner, settings: settings)
         if let junit {
             try TestOutput.writeJUnit(reports, to: junit, names: settings.reportNames)
         }
         if settings.coverage {
-            try TestOutput.writeCoverage(reports, files: files, settings: settings, luacovFile: coverageConfigFile)
+            try TestOutput.writeCoverage(reports, files: files, settings: settings, luacovFile: coverageConfigFile,
+                                         subprocesses: subprocesses?.collect() ?? CoverageData())
         }
         let summary = TestSummary(reports)
         if summary.ranNothing {
