@@ -49,8 +49,12 @@ public final class TestRunner {
         set { filterOuts = newValue.map { [$0] } ?? [] }
     }
     /// busted's `-m/--lpath` and `--cpath`: put before `package.path` and `package.cpath`.
-    public var lpath: String?
-    public var cpath: String?
+    /// A given one replaces busted's default (`defaultLpath`), as under busted.
+    public var lpath: String? = TestRunner.defaultLpath
+    public var cpath: String? = TestRunner.defaultCpath
+    /// busted's default module paths.
+    public static let defaultLpath = "./src/?.lua;./src/?/?.lua;./src/?/init.lua"
+    public static let defaultCpath = "./csrc/?.so;./csrc/?/?.so"
     /// busted's `--helper` (with its `-Xhelper` arguments) and `-e` statements:
     /// run in each file's state before the file.
     public var helper: String?

@@ -60,4 +60,12 @@ struct BustedFourthRoundTests {
         #expect(errors["runaway loops forever"]?.contains("--cpu-limit") == true)
         #expect((document["successes"] as? [Any])?.count == 1)
     }
+
+    @Test("--lpath replaces busted's ./src default: require finds ./mod.lua where busted does, and the lpath's module; without it, ./src/mod.lua")
+    func lpathReplacesDefault() throws {
+        try Self.sameOutcomes(["--lpath=./paths/?.lua", "paths/lpath_spec.lua"])
+        // Without --lpath, busted's default finds src/mod.lua first (and not the lpath's module).
+        let outcomes = try Self.sameOutcomes(["paths/lpath_spec.lua"], environment: ["EXPECT_MOD": "src"])
+        #expect(outcomes.map(\.status) == ["fail", "pass"])
+    }
 }
