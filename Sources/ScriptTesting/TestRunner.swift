@@ -173,6 +173,7 @@ public final class TestRunner {
             let (message, traceback) = Traceback.split(failure.message)
             let text = traceback.map { message + "\n" + $0 } ?? message
             var report = FileReport(path: path, loadError: paths.restore(text))
+            report.loadTraceback = traceback.map { paths.restore($0) }
             report.loadErrorRaised = failure.kind == .runtime
             return report
         }
@@ -339,6 +340,8 @@ public final class TestRunner {
             traceback: traceback.flatMap { $0.isEmpty ? nil : $0 },
             output: output.isEmpty ? [] : output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
             isError: isError, names: names, descriptor: L.textField(-1, "descriptor") ?? "it")
+        if L.rawField(-1, "duration") == LUA_TNUMBER { result.duration = Measured(seconds: L.number(at: -1) ?? 0) }
+        L.pop()
         // Hooks that raised outside a clock call (in a start's first tick, a
         // cancel's on_done) fail the test too.
         var hookErrors: [String] = []

@@ -68,4 +68,40 @@ struct BustedFourthRoundTests {
         let outcomes = try Self.sameOutcomes(["paths/lpath_spec.lua"], environment: ["EXPECT_MOD": "src"])
         #expect(outcomes.map(\.status) == ["fail", "pass"])
     }
+
+    @Test("a missing module's message names the same paths, in the same order, as busted's")
+    func missingModuleMessage() throws {
+        let busted = try Self.busted(["-o", "TAP", "load/missing_module_spec.lua"])
+        let cdscript = try Self.cdscript(["-o", "json", "load/missing_module_spec.lua"])
+        let tried = { (text: String) in text.split(separator: "\n").map { $0.trimmingPrefix("# ") }.filter { $0.hasPrefix("\tno f") }.map(String.init) }
+        let message = Self.entries(Self.json(cdscript.stdout), "errors")["load/missing_module_spec.lua"] ?? ""
+        #expect(!tried(busted.stdout).isEmpty, "\(busted.stdout)")
+        // The JSON keeps the whole message, every path require tried.
+        #expect(tried(message) == tried(busted.stdout), "cdscript:\n\(message)\nbusted:\n\(busted.stdout)")
+    }
+
+    @Test("TAP gives a file that did not load its whole message with its tabs, and no traceback, as busted")
+    func loadErrorInTAP() throws {
+        let run = try Self.cdscript(["-o", "TAP", "load/missing_module_spec.lua"])
+        #expect(run.stdout.contains("\n    \tno field package.preload['no.such.module']\n"), "\(run.stdout)")
+        #expect(!run.stdout.contains("stack traceback"), "\(run.stdout)")
+    }
+
+    @Test("an unknown assertion is an error and assert(false) a failure, as busted counts them; luassert's own error keeps luassert's prefix")
+    func luassertErrorsAndFailures() throws {
+        let busted = Self.json(try Self.busted(["-o", "json", "spec/assertion_kinds_spec.lua"]).stdout)
+        let cdscript = Self.json(try Self.cdscript(["-o", "json", "spec/assertion_kinds_spec.lua"]).stdout)
+        #expect(Set(Self.entries(cdscript, "errors").keys) == Set(Self.entries(busted, "errors").keys))
+        #expect(Set(Self.entries(cdscript, "failures").keys) == Set(Self.entries(busted, "failures").keys))
+        #expect(Self.entries(busted, "errors")["kinds asks for an assertion luassert does not have"] != nil)
+        let matcher = "kinds gives a matcher a bad argument"
+        #expect(Self.entries(cdscript, "failures")[matcher] == Self.entries(busted, "failures")[matcher],
+                "cdscript: \(Self.entries(cdscript, "failures"))")
+    }
+
+    @Test("it(\"name\") without a function is dropped, as busted drops it; it \"name\" (fn) still runs")
+    func nameOnlyDropped() throws {
+        let outcomes = try Self.sameOutcomes(["spec/name_only_spec.lua"])
+        #expect(outcomes.map(\.name) == ["names runs", "names gets its body later", "names is pending"])
+    }
 }
