@@ -40,7 +40,9 @@ public final class GTestReporter: TestReporter {
                 lines.append("[ SKIPPED  ] " + title + took)
                 skipped.append(title)
             case .failed:
-                lines += FailureText(result).lines.map { $0.replacingTabs() }
+                // busted's failure description: the message as busted rewrites it, no
+                // traceback (busted gives one only with --verbose).
+                lines += JSONReport.bustedMessage(result).split(separator: "\n", omittingEmptySubsequences: false).map { String($0).replacingTabs() }
                 lines.append((result.isError ? "[  ERROR   ] " : "[  FAILED  ] ") + title + took)
                 if result.isError { errored.append(title) } else { failed.append(title) }
             }

@@ -104,4 +104,13 @@ struct BustedFourthRoundTests {
         let outcomes = try Self.sameOutcomes(["spec/name_only_spec.lua"])
         #expect(outcomes.map(\.name) == ["names runs", "names gets its body later", "names is pending"])
     }
+
+    @Test("-o gtest writes busted's lines, durations aside: passed, pending and failed tests, messages, closing counts")
+    func gtestAsBusted() throws {
+        let timeless = { (text: String) in text.replacing(/\(\d+\.\d\d ms( total)?\)/, with: "(T)") }
+        for file in ["spec/name_only_spec.lua", "spec/assertion_kinds_spec.lua"] {
+            let busted = try Self.busted(["-o", "gtest", file]), cdscript = try Self.cdscript(["-o", "gtest", file])
+            #expect(timeless(cdscript.stdout) == timeless(busted.stdout), "cdscript:\n\(cdscript.stdout)\nbusted:\n\(busted.stdout)")
+        }
+    }
 }
