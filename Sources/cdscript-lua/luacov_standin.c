@@ -258,6 +258,10 @@ void cd_luacov_standin_install(lua_State *L) {
     if (lua_getfield(L, -1, "preload") == LUA_TTABLE) {
         lua_pushcfunction(L, open_luacov);
         lua_setfield(L, -2, "luacov");
+        /* luacov's variant for processes that do not end normally: the counts
+         * here are written at any exit, so the same stand-in serves. */
+        lua_pushcfunction(L, open_luacov);
+        lua_setfield(L, -2, "luacov.tick");
     }
     lua_pop(L, 2);
 }

@@ -10,7 +10,8 @@
  * subprocesses add their counts to (luacov.stats.out's format). */
 #define CDSCRIPT_LUACOV_STATS "CDSCRIPT_LUACOV_STATS"
 
-/* When CDSCRIPT_LUACOV_STATS is set: makes `require "luacov"` (so `-lluacov`)
+/* When CDSCRIPT_LUACOV_STATS is set: makes `require "luacov"` (so `-lluacov`,
+ * and `-lluacov.tick` alike)
  * start counting lines, and the process add its counts to that file as it
  * ends. Otherwise nothing: `require "luacov"` finds a real luacov, if any. */
 void cd_luacov_standin_install(lua_State *L);
