@@ -306,6 +306,12 @@ int cdl_cpu_timer_start(int64_t period_ns, cdl_cpu_check_fn check, int code, con
     atomic_store(&cpu_message, message);
     atomic_store(&cpu_check, check);
     handle(SIGRTMIN + 4, on_cpu_timer, 0);
+    /* A parent's mask is inherited (a test harness blocks nearly everything), and
+     * `cdscript test` sets up no loop that would clear it: let the timer's signal in. */
+    sigset_t timer_signal;
+    sigemptyset(&timer_signal);
+    sigaddset(&timer_signal, SIGRTMIN + 4);
+    pthread_sigmask(SIG_UNBLOCK, &timer_signal, NULL);
     struct sigevent event;
     memset(&event, 0, sizeof event);
     event.sigev_notify = SIGEV_THREAD_ID; /* this thread, the one that runs Lua */

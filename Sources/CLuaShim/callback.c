@@ -19,6 +19,10 @@ cd_limits_saved cd_limits_enter_own(lua_State *L) {
 void cd_limits_leave_own(lua_State *L, cd_limits_saved saved) {
     cd_limits *limits = cd_get_limits(L);
     if (limits == NULL) return;
+    /* A stop by the CPU-time limit was this callback's alone: without a new number
+     * the hook it left would raise in the caller too (`cdscript test`'s runner,
+     * whose tests each run as a callback of their own). */
+    cd_cpu_limit_release_stopped();
     cd_limits_end(L, limits, saved); /* as an outermost callback: the usual hook back */
     limits->depth = saved.depth;
     limits->spent = saved.spent;

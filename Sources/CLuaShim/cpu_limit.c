@@ -24,6 +24,11 @@ void cd_cpu_limit_configure(int periods, double seconds) {
              "CPU time limit exceeded: more than %g s in one callback (raise it with --cpu-limit)", seconds);
 }
 
+void cd_cpu_limit_set_message(const char *message) {
+    /* Set before the timer starts: the handler never sees it half written. */
+    snprintf(cpu_message, sizeof cpu_message, "%s", message);
+}
+
 int cd_cpu_limit_check(void) {
     lua_State *L = cd_interrupt_main;
     if (cpu_periods <= 0 || L == NULL) return 0;

@@ -51,6 +51,8 @@ final class FileSession {
         L.setRawField(-2, "update_snapshots")
         L.push(firstInState)
         L.setRawField(-2, "first_in_state")
+        L.push(runner.coverage)
+        L.setRawField(-2, "coverage")
         // What busted gives a spec before it runs (Lua/prelude_busted.lua).
         let texts: [(String, String?)] = [("lpath", runner.lpath), ("cpath", runner.cpath), ("helper", runner.helper), ("interpreter", runner.interpreter)]
         for (name, value) in texts {

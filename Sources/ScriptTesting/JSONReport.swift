@@ -13,9 +13,10 @@ public enum JSONReport {
         for report in reports {
             if let loadError = report.loadError {
                 let element: [String: Any] = ["name": report.path, "descriptor": "file", "attributes": [Any](), "trace": trace(report.path, line: 0, message: report.path)]
-                let message = loadError.split(separator: "\n").first.map(String.init) ?? loadError
+                // The whole message: a failed require's lines name the paths it tried.
+                let message = report.loadMessage ?? loadError
                 errors.append(["name": report.path, "message": message, "isError": true,
-                               "trace": trace(report.path, line: 0, message: message, traceback: loadError), "element": element])
+                               "trace": trace(report.path, line: 0, message: message, traceback: report.loadTraceback ?? loadError), "element": element])
             }
             for result in report.results {
                 let (name, leaf, descriptor) = bustedElement(result)
@@ -33,7 +34,7 @@ public enum JSONReport {
                     if let message = result.message { entry["message"] = message }
                     pendings.append(entry)
                 case .failed:
-                    let message = FailureText(result).headline
+                    let message = bustedMessage(result)
                     entry["message"] = message
                     let (file, line) = location(result.location, default: (report.path, result.line))
                     entry["trace"] = trace(file, line: line, message: message, traceback: result.traceback)
@@ -71,6 +72,16 @@ public enum JSONReport {
             // An error in a block's body: the block itself (busted's context, insulate and expose are describes).
             return (names.joined(separator: " "), names.last, "describe")
         }
+    }
+
+    /// The message as busted's rewriteMessage gives it: the test's `FILE:LINE: `
+    /// goes first only when the message's first line names no `FILE:LINE: ` of
+    /// its own (an error raised inside luassert keeps luassert's).
+    static func bustedMessage(_ result: TestResult) -> String {
+        let message = result.message ?? "failed"
+        let firstLine = message.prefix { $0 != "\n" }
+        guard let location = result.location, firstLine.firstMatch(of: /:\d+:[ ]/) == nil else { return message }
+        return location + ": " + message
     }
 
     /// busted's trace table: where (`short_src`, `currentline`) and, for failures, the traceback.

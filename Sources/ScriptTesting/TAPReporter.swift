@@ -23,7 +23,8 @@ public final class TAPReporter: TestReporter {
             // busted: `suite FILE` when the file raised as it ran, `FILE` for a syntax error.
             let description = names == .busted ? Self.escapeDirectives((report.loadErrorRaised ? "suite " : "") + report.path) : "\(Self.escape(report.path)): (file did not load)"
             lines.append("not ok \(number) - \(description)")
-            lines += yaml(["message": loadError, "severity": "error"], order: ["message", "severity"])
+            // The message alone, as busted's TAP gives it: no traceback.
+            lines += yaml(["message": report.loadMessage ?? loadError, "severity": "error"], order: ["message", "severity"])
         }
         for result in report.results {
             number += 1
@@ -87,8 +88,10 @@ public final class TAPReporter: TestReporter {
             guard let value = fields[key] else { continue }
             if value.contains("\n") {
                 lines.append("  \(key): |-")
+                // A message keeps its tabs (a failed require's list of paths), as busted's
+                // TAP does; YAML takes tabs inside a literal block, past its indentation.
                 for line in value.split(separator: "\n", omittingEmptySubsequences: false) {
-                    lines.append("    " + String(line).replacingTabs())
+                    lines.append("    " + (key == "message" ? String(line) : String(line).replacingTabs()))
                 }
             } else {
                 lines.append("  \(key): \(Self.quoted(value))")

@@ -24,6 +24,9 @@ public struct TestResult: Equatable, Sendable {
     /// A failed test that raised outside an assertion (or whose hooks, setup or
     /// teardown failed): an error as busted counts it, apart from failures.
     public var isError: Bool
+    /// How long the test took (its hooks included), for `-o gtest`'s `(N ms)`.
+    /// Measured, so it never makes two results differ (see `Measured`).
+    public var duration = Measured(seconds: 0)
     /// The names of the enclosing blocks and the test's own, outermost first
     /// (busted's full name joins them with spaces); empty when not known.
     public var names: [String]
@@ -65,6 +68,14 @@ public struct FileReport: Equatable, Sendable {
     /// The file's main chunk raised while it ran (not a syntax error, nor a
     /// file that could not be read): busted names that error `suite FILE`.
     public var loadErrorRaised = false
+    /// The traceback at the end of `loadError`, when it has one.
+    public var loadTraceback: String?
+    /// The load error's message alone, whole (every line of it: the paths a
+    /// failed `require` tried), without the traceback after it.
+    public var loadMessage: String? {
+        guard let loadError, let loadTraceback, loadError.hasSuffix("\n" + loadTraceback) else { return loadError }
+        return String(loadError.dropLast(loadTraceback.count + 1))
+    }
     /// With `--coverage`: the lines of Lua files that ran while the file did.
     public var coverage = CoverageData()
     /// How many tests the file declared (`it`, `spec`, `test`, `pending`), run or not.
@@ -129,4 +140,12 @@ public struct TestSummary: Equatable, Sendable {
 
     /// No test ran (passed, failed or skipped): a run that tested nothing.
     public var ranNothing: Bool { passed + failed + skipped == 0 }
+}
+
+/// A measured time: reports show it, comparisons leave it out, so that the same
+/// files give equal results however long they took.
+public struct Measured: Equatable, Sendable {
+    public var seconds: Double
+    public init(seconds: Double) { self.seconds = seconds }
+    public static func == (_: Measured, _: Measured) -> Bool { true }
 }

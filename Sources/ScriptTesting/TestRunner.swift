@@ -49,8 +49,12 @@ public final class TestRunner {
         set { filterOuts = newValue.map { [$0] } ?? [] }
     }
     /// busted's `-m/--lpath` and `--cpath`: put before `package.path` and `package.cpath`.
-    public var lpath: String?
-    public var cpath: String?
+    /// A given one replaces busted's default (`defaultLpath`), as under busted.
+    public var lpath: String? = TestRunner.defaultLpath
+    public var cpath: String? = TestRunner.defaultCpath
+    /// busted's default module paths.
+    public static let defaultLpath = "./src/?.lua;./src/?/?.lua;./src/?/init.lua"
+    public static let defaultCpath = "./csrc/?.so;./csrc/?/?.so"
     /// busted's `--helper` (with its `-Xhelper` arguments) and `-e` statements:
     /// run in each file's state before the file.
     public var helper: String?
@@ -133,6 +137,9 @@ public final class TestRunner {
         // A shared state's next file must find no countdown left by this one.
         defer { withExtendedLifetime(session) { if sharesState { session.endTest() } } }
 
+        // Signals and `cdscript test`'s CPU-time limit stop this file's Lua code,
+        // whatever states the run made before (configuration, other files).
+        host.vm.takeSignals()
         let L = host.vm.state
         let base = L.top
         defer { L.setTop(base) }
@@ -166,6 +173,7 @@ public final class TestRunner {
             let (message, traceback) = Traceback.split(failure.message)
             let text = traceback.map { message + "\n" + $0 } ?? message
             var report = FileReport(path: path, loadError: paths.restore(text))
+            report.loadTraceback = traceback.map { paths.restore($0) }
             report.loadErrorRaised = failure.kind == .runtime
             return report
         }
@@ -332,6 +340,8 @@ public final class TestRunner {
             traceback: traceback.flatMap { $0.isEmpty ? nil : $0 },
             output: output.isEmpty ? [] : output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
             isError: isError, names: names, descriptor: L.textField(-1, "descriptor") ?? "it")
+        if L.rawField(-1, "duration") == LUA_TNUMBER { result.duration = Measured(seconds: L.number(at: -1) ?? 0) }
+        L.pop()
         // Hooks that raised outside a clock call (in a start's first tick, a
         // cancel's on_done) fail the test too.
         var hookErrors: [String] = []

@@ -12,11 +12,13 @@
  * options -e, -l, -v, -E, -W, --, - and a script with its arguments are handled
  * in order, then the script runs with its arguments; any error is written to
  * stderr as "PROGRAM: message" (with a traceback when the error came from
- * running Lua code) and the exit status is 1. Only the interactive prompt (-i,
- * or no script on a terminal) is refused. One bare state, Lua's standard
- * libraries, nothing of cdscript's host.
+ * running Lua code) and the exit status is 1. -i (or no script with a terminal
+ * on standard input) gives lua5.4's prompt (repl.c). One bare state, Lua's
+ * standard libraries, nothing of cdscript's host.
  *
  * Everything here runs inside one lua_pcall: no Lua error leaves this file. */
+#include "luacov_standin.h"
+#include "repl.h"
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
@@ -183,10 +185,6 @@ static void print_usage(const char *bad_option) {
     fflush(stderr);
 }
 
-static void refuse_prompt(void) {
-    write_message("no interactive mode here (this interpreter runs files, -e and standard input); use lua5.4 for a prompt");
-}
-
 /* arg[0] is the script (or the program when there is none); the words before it
  * get negative indices, the script's arguments positive ones. */
 static void set_arg_table(lua_State *L, int argc, char **argv, int script) {
@@ -259,11 +257,7 @@ static int run_protected(lua_State *L) {
         return 0;
     }
     int reads_stdin_as_prompt = line.script == 0 && !line.executes && !line.version && isatty(STDIN_FILENO);
-    if (line.interactive || reads_stdin_as_prompt) {
-        refuse_prompt();
-        return 0;
-    }
-    if (line.version) {
+    if (line.version || reads_stdin_as_prompt) {
         fputs(LUA_COPYRIGHT "\n", stdout);
         fflush(stdout);
     }
@@ -272,14 +266,16 @@ static int run_protected(lua_State *L) {
         lua_setfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
     }
     luaL_openlibs(L);
+    cd_luacov_standin_install(L); /* -lluacov under `cdscript test -c` */
     set_arg_table(L, argc, argv, line.script);
     lua_gc(L, LUA_GCRESTART);
     lua_gc(L, LUA_GCGEN, 0, 0); /* lua5.4 runs scripts with the generational collector */
     if (!line.no_environment && run_init_variable(L) != LUA_OK) return 0;
     if (!run_options(L, argv, line.script > 0 ? line.script : argc)) return 0;
-    if (line.script > 0) {
-        if (run_script(L, argv, line.script) != LUA_OK) return 0;
-    } else if (!line.executes && !line.version) {
+    if (line.script > 0 && run_script(L, argv, line.script) != LUA_OK) return 0;
+    if (line.interactive || reads_stdin_as_prompt) {
+        cd_repl(L, call);
+    } else if (line.script == 0 && !line.executes && !line.version) {
         if (run_file(L, NULL) != LUA_OK) return 0;
     }
     lua_pushboolean(L, 1);

@@ -27,4 +27,21 @@ enum RunInterruption {
             printError("cdscript: \(error); callbacks run without a CPU-time limit")
         }
     }
+
+    /// `cdscript test`'s CPU-time limit per test (`--cpu-limit`, 0: none): the same
+    /// timer, silent until a test runs past it, so no test pays for it (an
+    /// instruction budget's count hook halves the speed of tight loops).
+    static func startTestCPULimit(seconds: Double) {
+        guard seconds > 0 else { return }
+        let limit = RunCommand.seconds(seconds)
+        let period = ScriptInterruption.configureCPULimit(
+            seconds: seconds, message: "CPU time limit exceeded: the test ran for more than \(limit) s of CPU time (raise it with --cpu-limit SECONDS, 0 for none)")
+        let message = "cdscript test: a test ran for more than \(limit) s of CPU time (--cpu-limit) and could not be stopped (a finalizer or a loop in C); the run was ended\n"
+        do {
+            try MainLoop.startCPUTimer(periodNanoseconds: period, check: ScriptInterruption.cpuLimitCheck,
+                                       code: ExitStatus.hookError.rawValue, message: message)
+        } catch {
+            printError("cdscript test: \(error); tests run without a CPU-time limit")
+        }
+    }
 }

@@ -152,8 +152,10 @@ enum TestOutput {
 
     /// `--coverage`: luacov.stats.out and lcov.info in the folder the run is in, the summary on stderr
     /// (stdout's last line stays the totals).
-    static func writeCoverage(_ reports: [FileReport], files: [String], settings: TestSettings, luacovFile: String?) throws {
-        var data = CoverageData()
+    /// `subprocesses`: what the processes the specs started counted (`-lluacov`).
+    static func writeCoverage(_ reports: [FileReport], files: [String], settings: TestSettings, luacovFile: String?,
+                              subprocesses: CoverageData = CoverageData()) throws {
+        var data = subprocesses
         for report in reports { data.merge(report.coverage) }
         let report: CoverageReport
         do {

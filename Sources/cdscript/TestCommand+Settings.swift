@@ -43,8 +43,8 @@ struct TestSettings {
     var arguments: [String]
 
     /// busted's default module paths, used when neither the command line nor `.busted` gives one.
-    static let defaultLpath = "./src/?.lua;./src/?/?.lua;./src/?/init.lua"
-    static let defaultCpath = "./csrc/?.so;./csrc/?/?.so"
+    static let defaultLpath = TestRunner.defaultLpath
+    static let defaultCpath = TestRunner.defaultCpath
 
     init(_ command: TestCommand, config: BustedConfig?) throws {
         let config = config ?? BustedConfig(values: [:])

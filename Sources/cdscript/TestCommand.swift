@@ -172,8 +172,18 @@ struct TestCommand: ParsableCommand {
     var junit: String?
 
     // .unconditional: `--budget -5` reaches validate() and its message, not "Missing value".
-    @Option(parsing: .unconditional, help: ArgumentHelp("Lua instructions one test (with the hooks it fires) may run before it fails; 0 for no limit. A test that loops forever fails instead of hanging the run.", valueName: "N"))
-    var budget: Int64 = ScriptLimits.defaultInstructionBudget
+    // Off by default, as busted has no such limit: its count hook makes tight loops
+    // cost about twice as much, and a correct but long test (sha1.lua's random
+    // tests) ran out of it. --cpu-limit stops a runaway test at no cost until it fires.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Lua instructions one test (with the hooks it fires) may run before it fails: a deterministic limit, at about half the speed for Lua code. 0 (the default): no count; --cpu-limit stops a test that loops forever.", valueName: "N"))
+    var budget: Int64 = 0
+
+    @Option(name: .customLong("cpu-limit"), parsing: .unconditional, help: ArgumentHelp("CPU seconds one test (with the hooks it fires) may run before it fails with an error, so that a test that loops forever does not hang the run; 0 for no limit.", valueName: "SECONDS"))
+    var cpuLimit: Double = Self.defaultCPULimit
+
+    /// The CPU-time limit per test by default, in seconds: far above what a
+    /// real suite's test takes, and the timer costs nothing until it fires.
+    static let defaultCPULimit: Double = 60
 
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory a test file's Lua state may hold, as for run: bytes, or with K, M or G (512M); 0 for no limit. A test that goes past it fails with the memory error.", valueName: "SIZE"))
     var memoryLimit: String = "512M"
@@ -189,6 +199,9 @@ struct TestCommand: ParsableCommand {
 
     func validate() throws {
         guard budget >= 0 else { throw ValidationError("--budget must be 0 (no limit) or a positive number of instructions, got \(budget)") }
+        guard cpuLimit.isFinite, cpuLimit == 0 || (cpuLimit >= 0.1 && cpuLimit <= 86400) else {
+            throw ValidationError("--cpu-limit must be 0 (no limit) or a number of seconds from 0.1 to 86400, got \(cpuLimit)")
+        }
         _ = try HardeningOptions.bytes(memoryLimit)
         if let repeatCount, repeatCount < 1 { throw ValidationError("--repeat must be 1 or more, got \(repeatCount)") }
         if let refusal = refusal { throw ValidationError(refusal) }
@@ -244,6 +257,7 @@ struct TestCommand: ParsableCommand {
         }
         let runner = settings.runner(budget: budget, memoryLimit: memoryLimit, updateSnapshots: updateSnapshots,
                                      pluginPath: PluginPath.standard(extra: pluginPath))
+        RunInterruption.startTestCPULimit(seconds: cpuLimit)
         // busted's arg[-1] is the interpreter it runs on: cdscript-lua, which is lua5.4.
         runner.interpreter = PlainLuaInterpreter.forRun()
         runner.store = try openIntegrationStore()
@@ -256,12 +270,15 @@ struct TestCommand: ParsableCommand {
             }
             return
         }
+        // Under -c the processes specs start with `arg[-1] -lluacov` count too.
+        let subprocesses = settings.coverage ? try? SubprocessCoverage() : nil
         let reports = try settings.output.run(files: files, runner: runner, settings: settings)
         if let junit {
             try TestOutput.writeJUnit(reports, to: junit, names: settings.reportNames)
         }
         if settings.coverage {
-            try TestOutput.writeCoverage(reports, files: files, settings: settings, luacovFile: coverageConfigFile)
+            try TestOutput.writeCoverage(reports, files: files, settings: settings, luacovFile: coverageConfigFile,
+                                         subprocesses: subprocesses?.collect() ?? CoverageData())
         }
         let summary = TestSummary(reports)
         if summary.ranNothing {

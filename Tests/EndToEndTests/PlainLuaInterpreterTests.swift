@@ -151,11 +151,22 @@ struct PlainLuaInterpreterTests {
         #expect(runtime.isEmpty, "\(needed)")
     }
 
-    @Test("the interactive prompt is refused with a message and exit 1 (-i, or no script with a terminal on stdin)")
-    func noPrompt() throws {
-        let result = try BinaryRunner.run(["-i"], executable: Self.executable)
-        #expect(result.status == 1 && result.stdout.isEmpty)
-        #expect(result.stderr.contains("no interactive mode here"), "\(result.stderr)")
+    @Test("-i gives lua5.4's prompt when stdin is not a terminal: version, prompts, lines echoed, values printed, errors, unfinished chunks, _PROMPT, a missing print")
+    func prompt() throws {
+        let plain = try Self.expectSame(["-i"], stdin: "prompt_input.lua")
+        #expect(plain.stdout.contains("> =x\n3\n") && plain.stderr.contains("stdin:1: e"), "\(plain)")
+        try Self.expectSame(["-e", "_PROMPT=setmetatable({}, {__tostring = function() return 'P' end}) _PROMPT2 = '..'", "-i"], stdin: "prompt_input.lua")
+        try Self.expectSame(["-e", "print = nil", "-i"], stdin: "prompt_input.lua")
+        try Self.expectSame(["args.lua", "a", "-i"], stdin: "prompt_input.lua")
+    }
+
+    @Test("Lua 5.4.4's own testes/main.lua passes under cdscript-lua as under lua5.4 (-v, -E, -W, -i, stdin, arg), up to its Ctrl-C part",
+          .enabled(if: FileManager.default.fileExists(atPath: StandardLuaTestes.mirror), "no copy of Lua's repository at \(StandardLuaTestes.mirror)"))
+    func luaTestesMain() throws {
+        let plain = try StandardLuaTestes.runMain(executable: Self.executable)
+        let lua = try StandardLuaTestes.runMain(executable: URL(fileURLWithPath: StandardLuaTests.lua))
+        #expect(lua.status == 0 && lua.stdout.hasSuffix("OK\n"), "lua5.4: \(lua.stdout)\(lua.stderr)")
+        #expect(plain.status == 0 && plain.stdout.hasSuffix("OK\n"), "cdscript-lua: \(plain.stdout)\(plain.stderr)")
     }
 
     /// Two spec files that write `arg[-1]` to a file of their own and run it as teal's specs do.
@@ -206,5 +217,29 @@ struct PlainLuaInterpreterTests {
             let seen = try String(contentsOf: project.appendingPathComponent("\(name).interpreter"), encoding: .utf8)
             #expect(seen == binary.path)
         }
+    }
+}
+
+/// Lua 5.4.4's testes/main.lua, from a copy of Lua's repository where there is one.
+/// Its Ctrl-C part is left out: it starts a background Lua that can spin for
+/// minutes when the shell's timing differs, and lua5.4 itself fails it here.
+enum StandardLuaTestes {
+    static let mirror = "/work/.mirror/lua+lua/repo"
+
+    static func runMain(executable: URL) throws -> BinaryRunner.Result {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-main-testes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let unpack = Process()
+        unpack.executableURL = URL(fileURLWithPath: "/bin/sh")
+        unpack.arguments = ["-c", "git -C \"$1\" archive v5.4.4 testes/main.lua | tar -x -C \"$2\"", "sh", mirror, dir.path]
+        try unpack.run()
+        unpack.waitUntilExit()
+        let testes = dir.appendingPathComponent("testes")
+        let main = try String(contentsOf: testes.appendingPathComponent("main.lua"), encoding: .utf8)
+        let cut = main.components(separatedBy: "print('testing Ctrl C')")[0] + "print(\"OK\")\n"
+        try cut.write(to: testes.appendingPathComponent("main_cut.lua"), atomically: true, encoding: .utf8)
+        // LUA_INIT as the machine has it: main.lua checks an unset one itself.
+        return try BinaryRunner.run(["main_cut.lua"], timeout: 60, in: testes, executable: executable)
     }
 }

@@ -20,6 +20,9 @@ extern volatile uint32_t cd_callback_sequence;
 /* Fires of the timer a callback may span before it is stopped (0: no limit), and
  * the limit in seconds, for the message. */
 void cd_cpu_limit_configure(int periods, double seconds);
+/* Replaces the message the stopped callback raises (after cd_cpu_limit_configure,
+ * before the timer starts): `cdscript test` names a test and its own option. */
+void cd_cpu_limit_set_message(const char *message);
 /* For the timer's signal handler (async-signal-safe): 1 when the run must end now. */
 int cd_cpu_limit_check(void);
 /* The hook cd_cpu_limit_check sets: raises the CPU-time error in the callback it

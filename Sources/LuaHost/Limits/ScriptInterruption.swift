@@ -20,10 +20,13 @@ public enum ScriptInterruption {
     /// handler: every second of CPU, or every `seconds` when that is shorter. A
     /// callback is stopped at the first fire that finds it running for `seconds`
     /// or more (whole periods, rounded up), so after at most one period more of CPU.
-    public static func configureCPULimit(seconds: Double) -> Int64 {
+    /// `message`, when given, replaces the error a stopped callback raises
+    /// (which by default names `run`'s `--cpu-limit`).
+    public static func configureCPULimit(seconds: Double, message: String? = nil) -> Int64 {
         let period = min(seconds, 1)
         let periods = Int32(min((seconds / period).rounded(.up), Double(Int32.max)))
         cd_cpu_limit_configure(periods, seconds)
+        if let message { cd_cpu_limit_set_message(message) }
         return Int64(period * 1e9)
     }
 

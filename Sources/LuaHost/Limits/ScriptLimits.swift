@@ -30,14 +30,15 @@ public struct ScriptLimits: Sendable, Equatable {
     /// no instruction count. Their CPU-time limit per callback (set up by the command,
     /// not here) bounds runaway code instead, without tracing every instruction.
     public static let runDefaults = ScriptLimits(memoryLimit: defaultMemoryLimit)
-    /// What a host without a CPU-time limit uses for code it did not write (`cdscript
-    /// test`, listing plugins): the memory cap and the deterministic instruction budget.
+    /// What a host without a CPU-time limit uses for code it did not write (listing
+    /// plugins): the memory cap and the deterministic instruction budget.
     public static let countedDefaults = ScriptLimits(memoryLimit: defaultMemoryLimit, instructionBudget: defaultInstructionBudget)
 
     /// 512 MB.
     public static let defaultMemoryLimit = 512 * 1024 * 1024
     /// About a second or two of pure Lua on a current machine: generous for a hook.
-    /// The default of `cdscript test`; `run` and `timer` count only when asked (`--budget`).
+    /// `run`, `timer` and `cdscript test` count only when asked (`--budget`); test
+    /// stops a runaway test with its CPU-time limit instead.
     public static let defaultInstructionBudget: Int64 = 200_000_000
     /// 64 MB.
     public static let defaultStringRepLimit = 64 * 1024 * 1024

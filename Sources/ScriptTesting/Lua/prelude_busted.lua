@@ -12,6 +12,19 @@ if H.first_in_state then
   if H.cpath and H.cpath ~= "" then package.cpath = (H.cpath .. ";" .. package.cpath):gsub(";;", ";") end
 end
 
+-- Under -c, luacov's runner module as specs test for it (`if package.loaded["luacov.runner"]
+-- then lua = lua .. " -lluacov" end`): cdscript counts lines itself, and cdscript-lua's
+-- -lluacov adds a subprocess's counts to the run's (SubprocessCoverage.swift). Its
+-- functions are luacov's that helpers call; counting goes on whatever they are asked.
+if H.coverage and package.loaded["luacov.runner"] == nil then
+  local function nothing() end
+  package.loaded["luacov.runner"] = {
+    initialized = true,
+    configuration = { statsfile = "luacov.stats.out", reportfile = "luacov.report.out" },
+    init = nothing, pause = nothing, resume = nothing, save_stats = nothing, shutdown = nothing,
+  }
+end
+
 -- arg as busted's: the interpreter at -1 and at 0 (cdscript-lua, which is lua5.4),
 -- the command line after `test`. The host sets `arg` to the file's own just
 -- before the file's main chunk; the runner puts busted's back when the file's

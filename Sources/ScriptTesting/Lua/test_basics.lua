@@ -6,14 +6,23 @@ local test_dir = test_file:match("^(.*)/[^/]*$") or "."
 local PRELUDE = "(cdscript test)"
 local OUTPUT_LIMIT = H.output_limit or 65536
 
--- busted's module paths: the folder the run starts in, and ./src.
+-- The folder the run starts in, where lua5.4's default path has it: last. ./src is not
+-- added here: it is busted's default --lpath, which a given lpath replaces (and lpath
+-- goes first, prelude_busted.lua), so that `require "mod"` finds the file busted finds.
 do
-  local extra = { "./?.lua", "./?/init.lua", "./src/?.lua", "./src/?/?.lua", "./src/?/init.lua" }
   local parts = {}
-  for _, p in ipairs(extra) do
+  for _, p in ipairs({ "./?.lua", "./?/init.lua" }) do
     if not (";" .. package.path .. ";"):find(";" .. p .. ";", 1, true) then parts[#parts + 1] = p end
   end
-  if #parts > 0 then package.path = table.concat(parts, ";") .. ";" .. package.path end
+  if #parts > 0 then package.path = package.path .. ";" .. table.concat(parts, ";") end
+end
+
+-- A real clock for the durations reports give (-o gtest): luasystem's, which busted
+-- measures with, else the process's CPU time; taken before os.clock turns virtual.
+local real_time = os.clock
+do
+  local found, system = pcall(require, "system")
+  if found and type(system) == "table" and type(system.monotime) == "function" then real_time = system.monotime end
 end
 
 -- luassert: the assertions, spies, stubs, mocks and matchers of busted.

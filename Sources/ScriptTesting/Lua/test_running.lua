@@ -15,13 +15,24 @@ local function user_frame(level)
   end
 end
 
--- Whether `error` was called by luassert: an assertion that failed (busted
--- binds luassert's `error` to its `fail` for the same distinction).
+-- The two functions of luassert that raise an assertion's failure: `assert(v, msg)`
+-- and the call of an assertion (`assert.is_true(v)`). busted makes `error` in these
+-- two, and only these, its `fail`; an error raised elsewhere in luassert (an unknown
+-- assertion's, a matcher's bad argument) stays an error.
+local assertion_raisers = {}
+do
+  local top = getmetatable(luassert)
+  local chain = getmetatable(luassert.is_true)
+  if top and top.__call then assertion_raisers[top.__call] = true end
+  if chain and chain.__call then assertion_raisers[chain.__call] = true end
+end
+
+-- Whether `error` was called by one of those: an assertion that failed.
 local function raised_by_assertion()
   local raiser = debug.getinfo(3, "S")
   if not raiser or raiser.what ~= "C" then return false end
-  local caller = debug.getinfo(4, "S")
-  return caller ~= nil and caller.source:find("/luassert/", 1, true) ~= nil
+  local caller = debug.getinfo(4, "f")
+  return caller ~= nil and assertion_raisers[caller.func] == true
 end
 
 local function handler(e)
@@ -200,6 +211,7 @@ local function run_test(t)
     return
   end
   if not lazy_setup(t.parent) then return end
+  local started = real_time()
   local registrations, plugins = H.save(), used_mark()
   H.test_begin()
   output, output_size = {}, 0
@@ -246,6 +258,7 @@ local function run_test(t)
     result.status = "skipped"
     failure = nil
   end
+  result.duration = real_time() - started
   record(result, failure)
   if failure then
     local file, line = (failure.location or ""):match("^(.*):(%d+)$")

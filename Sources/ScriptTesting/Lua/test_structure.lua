@@ -143,27 +143,29 @@ context = add_block("context")
 insulate = add_block("insulate", "insulate")
 expose = add_block("expose", "expose")
 
--- A test given its name alone is pending until its body comes (`it "name" (function() end)`).
+-- A test given its name alone is declared when its body comes (`it "name" (function() end)`);
+-- `it("name")` whose body never comes declares nothing, as busted drops it.
 local function add_test(kind)
-  local function set_body(t, fn)
+  local function declare(t, fn)
     if type(fn) ~= "function" then error(kind .. ": expected a function after the name, got " .. type(fn), 3) end
     t.fn, t.pending = fn, false
+    declared = declared + 1
+    local parent = t.parent
+    parent.children[#parent.children + 1] = t
   end
   return function(name, fn)
     not_while_running(kind)
     if fn == nil and type(name) == "function" then name, fn = kind, name end
     wrap_file(2, fn)
     if type(name) ~= "string" then error(kind .. ": expected a name string, got " .. type(name), 2) end
-    declared = declared + 1
     local t = { kind = "test", name = name, parent = block, pending = true, line = caller_line() }
-    block.children[#block.children + 1] = t
     if fn == nil then
       return function(body)
         wrap_file(2, body)
-        set_body(t, body)
+        declare(t, body)
       end
     end
-    set_body(t, fn)
+    declare(t, fn)
   end
 end
 

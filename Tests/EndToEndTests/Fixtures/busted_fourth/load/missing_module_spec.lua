@@ -1,0 +1,3 @@
+local missing = require("no.such.module")
+
+it("never runs", function() end)

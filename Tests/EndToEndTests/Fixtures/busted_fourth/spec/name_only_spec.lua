@@ -1,0 +1,6 @@
+describe("names", function()
+  it("has no body")
+  it("runs", function() end)
+  it "gets its body later" (function() end)
+  pending("is pending")
+end)
