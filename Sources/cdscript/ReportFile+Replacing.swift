@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LuaHost
 import SystemIdentity
 
 extension ReportFile {
@@ -17,21 +18,10 @@ extension ReportFile {
         let folder = slash.map { String(path[...$0]) } ?? ""
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
         removeStaleTemporaries(of: base, in: folder)
-        var temporary = ""
-        var fd: Int32 = -1
-        for _ in 0..<100 {
-            temporary = folder + temporaryPrefix(of: base) + ProcessIdentity.current + "-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            if fd >= 0 || errno != EEXIST { break }
-        }
-        guard fd >= 0 else { throw WriteError(description: String(cString: strerror(errno))) }
-        var failure = writeAll(text, to: fd)
-        if failure == 0, fsync(fd) != 0 { failure = errno }
-        if close(fd) != 0, failure == 0, errno != EINTR { failure = errno }
-        if failure == 0, rename(temporary, path) != 0 { failure = errno }
-        if failure != 0 {
-            unlink(temporary)
-            throw WriteError(description: String(cString: strerror(failure)))
+        do throws(FileReplacement.Failure) {
+            try FileReplacement.write(text, to: path, durable: true, tag: ProcessIdentity.current + "-")
+        } catch {
+            throw WriteError(description: error.description)
         }
     }
 }

@@ -2,11 +2,12 @@
 import Glibc
 #endif
 import Foundation
+import LuaHost
 import SystemIdentity
 
 extension ReportFile {
     /// The start of the names of `base`'s temporary files (`.lcov.info.tmp-`).
-    static func temporaryPrefix(of base: String) -> String { "." + base + ".tmp-" }
+    static func temporaryPrefix(of base: String) -> String { FileReplacement.temporaryPrefix(of: base) }
 
     /// Removes the temporary files of `base` in `folder` ("" for the current one)
     /// that a writer killed before its rename left behind (`kill -9` during

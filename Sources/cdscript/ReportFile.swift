@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import LuaHost
 
 /// Writes a report file (`--junit FILE`) in place, checking every step: a
 /// report that cannot be written, whole, fails the run. In place rather than
@@ -22,21 +23,5 @@ enum ReportFile {
 
     /// Writes all of `text` to `fd`, going on after EINTR; the errno of the
     /// first failure, or 0.
-    static func writeAll(_ text: String, to fd: Int32) -> Int32 {
-        var failure: Int32 = 0
-        var text = text
-        text.withUTF8 { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let n = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += n
-            }
-        }
-        return failure
-    }
+    static func writeAll(_ text: String, to fd: Int32) -> Int32 { FileReplacement.writeAll(text, to: fd) }
 }

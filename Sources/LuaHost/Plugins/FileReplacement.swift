@@ -14,7 +14,9 @@ public enum FileReplacement {
 
     /// `durable`: flushed to disk before the rename, for a file that must
     /// survive a crash of the machine (a report); a text shown live need not be.
-    public static func write(_ text: String, to path: String, durable: Bool) throws(Failure) {
+    /// `tag` goes into the temporary file's name (`.BASE.tmp-TAGRANDOM`): a
+    /// writer's identity, by which what a killed writer left can be told apart.
+    public static func write(_ text: String, to path: String, durable: Bool, tag: String = "") throws(Failure) {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -22,7 +24,7 @@ public enum FileReplacement {
         var temporary = ""
         var fd: Int32 = -1
         for _ in 0..<100 {
-            temporary = folder + "." + base + ".tmp-" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
+            temporary = folder + temporaryPrefix(of: base) + tag + String(UInt32.random(in: 0...UInt32.max), radix: 36)
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
             if fd >= 0 || errno != EEXIST { break }
         }
@@ -37,9 +39,12 @@ public enum FileReplacement {
         }
     }
 
+    /// What every temporary file of `base` is named with first.
+    public static func temporaryPrefix(of base: String) -> String { "." + base + ".tmp-" }
+
     /// Writes all of `text` to `fd`, going on after EINTR; the errno of the
     /// first failure, or 0.
-    static func writeAll(_ text: String, to fd: Int32) -> Int32 {
+    public static func writeAll(_ text: String, to fd: Int32) -> Int32 {
         var text = text
         return text.withUTF8 { bytes -> Int32 in
             var offset = 0
