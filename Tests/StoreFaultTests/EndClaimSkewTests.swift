@@ -32,8 +32,10 @@ enum EndClaimSkew {
 
     /// The follower of EndActionScripts, with an action that also logs the boot
     /// clock (/proc/uptime, which faketime leaves alone): runs are grouped into
-    /// ends by when they really happened, not by any process's wall clock.
-    static func follower(lease: Double) -> String {
+    /// ends by when they really happened, not by any process's wall clock. The
+    /// action is pending for `busy` seconds (polled, its lease renewed), so that
+    /// a lease judged by a skewed clock has the time to be taken over.
+    static func follower(lease: Double, busy: Double = 1) -> String {
         Scratch.script("""
             local path, tag = ...
             local function uptime()
@@ -46,6 +48,8 @@ enum EndClaimSkew {
               local f = assert(io.open(path, "a"))
               f:write(("start %.2f %d %s\\n"):format(uptime(), e.token, tag))
               f:close()
+              local began = uptime()
+              return function() return uptime() - began >= \(busy) end
             end
             local follow
             local function later() countdown.start{ seconds = 0.1, every = 0.1, on_done = function() follow() end } end
