@@ -83,7 +83,13 @@ let package = Package(
         // Adapter: countdowns kept across processes in SQLite (GRDB); only the executable and tests import it.
         .target(name: "SQLiteStore", dependencies: ["CountdownCore", "CLinux", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")]),
         // Adapter: countdowns shared across machines in Redis (hiredis), with a change feed.
-        .target(name: "RedisStore", dependencies: ["CountdownCore", "CHiredis", "CLinux", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "RedisStore", dependencies: ["CountdownCore", "CHiredis", "CLinux", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")],
+                resources: [
+                    .embedInCode("Lua/end_claim_keys.lua"),
+                    .embedInCode("Lua/end_claim.lua"),
+                    .embedInCode("Lua/end_renew.lua"),
+                    .embedInCode("Lua/end_finish.lua"),
+                ]),
         .target(
             name: "ScriptTesting",
             dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost", "TerminalView"],

@@ -1,20 +1,38 @@
+/// The name of one end of a stored countdown, as the store holds it
+/// (docs/stores.md, "One end, one action"): the finished record's own deadline
+/// and the stamp of the change that finished it (`updatedAt`, which every change
+/// of the record rewrites), both exactly as stored. On Redis both are instants
+/// on the server's clock. Nothing in it is read from the clock of a process that
+/// saw the end, so processes whose clocks disagree by seconds name one end alike.
+/// Names are only ever compared for equality.
+public struct EndName: Sendable, Equatable {
+    public var deadline: Nanoseconds
+    public var changedAt: Nanoseconds
+
+    public init(deadline: Nanoseconds, changedAt: Nanoseconds) {
+        self.deadline = deadline
+        self.changedAt = changedAt
+    }
+
+    /// The end `record` stands for: only a finished record names one.
+    public init?(finished record: StoredCountdown?) {
+        guard let record, record.state == .finished else { return nil }
+        self.init(deadline: record.wallDeadline, changedAt: record.updatedAt)
+    }
+}
+
 /// One end of a stored countdown, claimed so that its end action runs once
-/// however many processes follow the countdown (docs/stores.md, "One end, one action").
-///
-/// An end is named by the stored countdown's id and its end instant (`end`, UTC
-/// wall-clock nanoseconds: the finished record's deadline). Copies of one
-/// countdown in several processes see its end a moment apart: two ends of one
-/// id less than `EndClaimRules.sameEnd` apart are the same end.
+/// however many processes follow the countdown.
 public struct EndClaim: Sendable, Equatable {
     public var id: String
-    public var end: Nanoseconds
+    public var name: EndName
     /// The fencing token: it only grows, per id, with every claim made; a later
     /// claimant of the same end always holds a larger one.
     public var token: Int64
 
-    public init(id: String, end: Nanoseconds, token: Int64) {
+    public init(id: String, name: EndName, token: Int64) {
         self.id = id
-        self.end = end
+        self.name = name
         self.token = token
     }
 }
@@ -24,109 +42,141 @@ public enum EndClaimOutcome: Sendable, Equatable {
     /// This process holds the end until `lease` passes (or it renews the lease):
     /// it runs the action, then marks it done.
     case won(EndClaim)
-    /// Another process holds it; its lease ends within `leaseLeft` unless renewed.
-    case held(leaseLeft: Nanoseconds)
-    /// Its action is done (or a later end of the same countdown has been claimed).
+    /// Another process holds the end `name`; its lease ends within `leaseLeft`
+    /// unless renewed.
+    case held(leaseLeft: Nanoseconds, name: EndName)
+    /// Its action is done, a later end of the countdown has been claimed since,
+    /// or the store names no end this process could claim.
     case done
+}
+
+/// A claim that cannot be made or kept because what the store holds for it is
+/// damaged (a key of the wrong type, a field that is no integer) or gone (a
+/// server that lost its data since the claim). Asking again gives the same
+/// answer, so the caller reports it and stops following that end.
+public struct EndClaimDamage: Error, Sendable, CustomStringConvertible {
+    /// The key or table the problem is in.
+    public var key: String
+    public var problem: String
+
+    public init(key: String, problem: String) {
+        self.key = key
+        self.problem = problem
+    }
+
+    public var description: String { "end claim \(key): \(problem)" }
 }
 
 /// The bounds every store applies to end claims.
 public enum EndClaimRules {
-    /// Two ends of one countdown closer than this are one end.
-    public static let sameEnd: Nanoseconds = 500_000_000
     /// The shortest and the longest lease.
     public static let shortestLease: Nanoseconds = 100_000_000
     public static let longestLease: Nanoseconds = 86_400 * 1_000_000_000
 }
 
 /// A store that can hand out end claims. Every call commits before it returns.
+///
+/// Which end a claim is for is decided by the store, from the record it holds,
+/// never from a clock of the caller: `target = expected ?? (the finished record's
+/// name) ?? (the end claimed last)`. A target that differs from the end claimed
+/// last is claimed anew only when it is the end the stored record names now (the
+/// latest end); otherwise it is over (`.done`).
 public protocol EndClaiming: AnyObject {
     /// Records an end with `record` (the change that marks the stored countdown
-    /// finished; nil: nothing to record) and claims it for `owner` for `lease`,
-    /// where the store allows in the same transaction. The end is the finished
-    /// record's deadline, or `fallbackEnd` when the record is not finished (gone,
-    /// or started again by another process already). Returns the end and what
-    /// the claim gave.
-    func recordEndAndClaim(id: String, record: ((inout StoredCountdown?) -> Void)?, fallbackEnd: Nanoseconds,
-                           owner: String, lease: Nanoseconds, now: StoreInstant) throws -> (end: Nanoseconds, outcome: EndClaimOutcome)
-    /// Claims the end of `id` at `end` for `owner` for `lease`, unless another
-    /// owner holds it with a lease not yet passed, or its action is done.
-    func claimEnd(id: String, end: Nanoseconds, owner: String, lease: Nanoseconds, now: StoreInstant) throws -> EndClaimOutcome
+    /// finished; nil: nothing to record) and claims the end the store then names
+    /// for `owner` for `lease`, in the same transaction where the store allows.
+    func recordEndAndClaim(id: String, record: ((inout StoredCountdown?) -> Void)?,
+                           owner: String, lease: Nanoseconds, now: StoreInstant) throws -> EndClaimOutcome
+    /// Claims the end `expected` of `id` (nil: the end the store names now) for
+    /// `owner` for `lease`, unless another owner holds it with a lease not yet
+    /// passed, or its action is done, or it is over.
+    func claimEnd(id: String, expected: EndName?, owner: String, lease: Nanoseconds, now: StoreInstant) throws -> EndClaimOutcome
     /// Extends the lease of `claim`; false when it is no longer this owner's
-    /// (the lease passed and another process claimed the end).
+    /// (the lease passed and another process claimed the end). Throws
+    /// `EndClaimDamage` when the store lost or cannot read the claim.
     func renewEndClaim(_ claim: EndClaim, owner: String, lease: Nanoseconds, now: StoreInstant) throws -> Bool
     /// Marks the action of `claim` done; false when the claim was no longer
     /// this owner's (another process took the end over after the lease).
+    /// Throws `EndClaimDamage` when the store lost or cannot read the claim.
     func finishEndClaim(_ claim: EndClaim, owner: String, now: StoreInstant) throws -> Bool
 }
 
 extension EndClaiming where Self: CountdownStoreBackend {
     /// Two transactions, for a store that has no transaction spanning both (Redis,
-    /// whose claim is one atomic script of its own).
-    public func recordEndAndClaim(id: String, record: ((inout StoredCountdown?) -> Void)?, fallbackEnd: Nanoseconds,
-                                  owner: String, lease: Nanoseconds, now: StoreInstant) throws -> (end: Nanoseconds, outcome: EndClaimOutcome) {
-        let stored = try modify(id: id) { stored -> StoredCountdown? in
-            record?(&stored)
-            return stored
+    /// whose claim is one atomic script that reads the record itself).
+    public func recordEndAndClaim(id: String, record: ((inout StoredCountdown?) -> Void)?,
+                                  owner: String, lease: Nanoseconds, now: StoreInstant) throws -> EndClaimOutcome {
+        if let record {
+            try modify(id: id) { stored in record(&stored) }
         }
-        let end = EndClaimRules.end(of: stored, fallback: fallbackEnd)
-        return (end, try claimEnd(id: id, end: end, owner: owner, lease: lease, now: now))
+        return try claimEnd(id: id, expected: nil, owner: owner, lease: lease, now: now)
     }
 }
 
-extension EndClaimRules {
-    /// The end an end claim is made for: a finished record's deadline, else `fallback`.
-    public static func end(of record: StoredCountdown?, fallback: Nanoseconds) -> Nanoseconds {
-        if let record, record.state == .finished { return record.wallDeadline }
-        return fallback
-    }
-}
-
-/// The claim state of one id, as the SQLite and in-memory stores keep it.
+/// The claim state of one id, as the SQLite and in-memory stores keep it. The
+/// lease runs on the boot clock of the boot `leaseBoot`: a machine's wall clock
+/// may be off or set, its boot clock is not; a lease of another boot has passed
+/// (its holder is gone).
 public struct EndClaimRow: Sendable, Equatable {
-    public var end: Nanoseconds
+    public var name: EndName
     public var owner: String?
     public var leaseUntil: Nanoseconds
+    public var leaseBoot: String?
     public var token: Int64
     public var done: Bool
 
-    public init(end: Nanoseconds, owner: String?, leaseUntil: Nanoseconds, token: Int64, done: Bool) {
-        self.end = end
+    public init(name: EndName, owner: String?, leaseUntil: Nanoseconds, leaseBoot: String?, token: Int64, done: Bool) {
+        self.name = name
         self.owner = owner
         self.leaseUntil = leaseUntil
+        self.leaseBoot = leaseBoot
         self.token = token
         self.done = done
     }
 
-    /// The rule both table stores apply, in one place: claims `end` for `owner`
-    /// when nobody holds it; `row` nil: no end of this id was claimed yet.
-    public static func claim(_ row: inout EndClaimRow?, end: Nanoseconds, owner: String, lease: Nanoseconds,
-                             wallNow: Nanoseconds) -> EndClaimOutcome {
-        if var current = row {
-            if end - current.end >= EndClaimRules.sameEnd {
-                // A later end: a new claim, the token still growing.
-                current = EndClaimRow(end: end, owner: nil, leaseUntil: 0, token: current.token, done: false)
-            } else if current.end - end >= EndClaimRules.sameEnd || current.done {
-                // An earlier end than the one claimed last, or this one's action is done.
-                return .done
-            } else if current.owner != nil, current.leaseUntil > wallNow {
-                return .held(leaseLeft: current.leaseUntil - wallNow)
-            }
-            current.owner = owner
-            current.leaseUntil = wallNow + lease
-            current.token += 1
-            row = current
-            return .won(EndClaim(id: "", end: current.end, token: current.token))
+    /// Time left of the lease at `now` (0: passed, or of another boot).
+    public func leaseLeft(at now: StoreInstant) -> Nanoseconds {
+        guard owner != nil, leaseBoot == now.bootID else { return 0 }
+        return max(0, leaseUntil - now.boot)
+    }
+
+    /// The rule both table stores apply, in one place (see `EndClaiming`):
+    /// `row` nil: no end of this id was claimed yet; `current`: the end the
+    /// stored record names now.
+    public static func claim(_ row: inout EndClaimRow?, expected: EndName?, current: EndName?, owner: String,
+                             lease: Nanoseconds, now: StoreInstant) -> EndClaimOutcome {
+        guard let target = expected ?? current ?? row?.name else { return .done }
+        var next: EndClaimRow
+        if let row, row.name == target {
+            if row.done { return .done }
+            let left = row.leaseLeft(at: now)
+            if left > 0 { return .held(leaseLeft: left, name: target) }
+            next = row
+        } else {
+            // Only the end the record names now is claimed anew; an end that is
+            // not the last claimed and not the record's is over.
+            guard target == current else { return .done }
+            next = EndClaimRow(name: target, owner: nil, leaseUntil: 0, leaseBoot: nil, token: row?.token ?? 0, done: false)
         }
-        row = EndClaimRow(end: end, owner: owner, leaseUntil: wallNow + lease, token: 1, done: false)
-        return .won(EndClaim(id: "", end: end, token: 1))
+        next.owner = owner
+        next.leaseUntil = now.boot + lease
+        next.leaseBoot = now.bootID
+        next.token += 1
+        row = next
+        return .won(EndClaim(id: "", name: target, token: next.token))
+    }
+
+    /// True while `claim` is this row's, held by `owner` and not done.
+    public func isHeld(_ claim: EndClaim, by owner: String) -> Bool {
+        token == claim.token && name == claim.name && self.owner == owner && !done
     }
 }
 
 extension InMemoryCountdownStore: EndClaiming {
-    public func claimEnd(id: String, end: Nanoseconds, owner: String, lease: Nanoseconds, now: StoreInstant) throws -> EndClaimOutcome {
+    public func claimEnd(id: String, expected: EndName?, owner: String, lease: Nanoseconds, now: StoreInstant) throws -> EndClaimOutcome {
         var row = endClaims[CountdownID(id)]
-        let outcome = EndClaimRow.claim(&row, end: end, owner: owner, lease: lease, wallNow: now.wall)
+        let outcome = EndClaimRow.claim(&row, expected: expected, current: EndName(finished: try load(id: id)),
+                                        owner: owner, lease: lease, now: now)
         endClaims[CountdownID(id)] = row
         if case .won(var claim) = outcome {
             claim.id = id
@@ -136,14 +186,15 @@ extension InMemoryCountdownStore: EndClaiming {
     }
 
     public func renewEndClaim(_ claim: EndClaim, owner: String, lease: Nanoseconds, now: StoreInstant) throws -> Bool {
-        guard var row = endClaims[CountdownID(claim.id)], row.token == claim.token, row.owner == owner, !row.done else { return false }
-        row.leaseUntil = now.wall + lease
+        guard var row = endClaims[CountdownID(claim.id)], row.isHeld(claim, by: owner) else { return false }
+        row.leaseUntil = now.boot + lease
+        row.leaseBoot = now.bootID
         endClaims[CountdownID(claim.id)] = row
         return true
     }
 
     public func finishEndClaim(_ claim: EndClaim, owner: String, now: StoreInstant) throws -> Bool {
-        guard var row = endClaims[CountdownID(claim.id)], row.token == claim.token, row.owner == owner, !row.done else { return false }
+        guard var row = endClaims[CountdownID(claim.id)], row.isHeld(claim, by: owner) else { return false }
         row.done = true
         row.owner = nil
         endClaims[CountdownID(claim.id)] = row

@@ -48,7 +48,7 @@ extension RedisCountdownStore {
         try scanKeys(connection, matching: ClaimKey.pattern) { keys in
             let claims = keys.compactMap { key in ClaimKey.of(key).map { (key, $0.0, $0.id) } }
             for (key, kind, _) in claims {
-                try connection.send(kind == .end ? ["HMGET", key, "end", "done"] : ["GET", key])
+                try connection.send(kind == .end ? ["HMGET", key, "end", "changed", "done"] : ["GET", key])
             }
             for (key, kind, id) in claims {
                 let reply = try connection.reply()
@@ -69,15 +69,21 @@ extension RedisCountdownStore {
         switch (kind, reply) {
         case (_, .error(let e)):
             return "cannot be read: \(e)"
-        case (.end, .array(let fields)) where fields.count == 2:
-            guard let end = fields[0].string, Int64(end) != nil else { return "field end = \(fields[0].string ?? "missing"): expected an integer (nanoseconds)" }
-            guard let done = fields[1].string, done == "0" || done == "1" else { return "field done = \(fields[1].string ?? "missing"): expected 0 or 1" }
-            return nil
+        case (.end, .array(let fields)) where fields.count == 3:
+            // Every bad field, not the first only. A field that is absent is not
+            // damage: a claim written by an earlier build has no `changed`.
+            var problems: [String] = []
+            for (field, value) in zip(["end", "changed"], fields) {
+                if let text = value.string, Int64(text) == nil { problems.append("field \(field) = \(text): expected an integer (nanoseconds)") }
+            }
+            if let done = fields[2].string, done != "0", done != "1" { problems.append("field done = \(done): expected 0 or 1") }
+            return problems.isEmpty ? nil : problems.joined(separator: "; ")
         case (.lease, .string(let holder)):
             let parts = holder.split(separator: " ")
             return parts.count >= 2 && Int64(parts[parts.count - 1]) != nil ? nil : "value \(holder.debugDescription): expected 'owner token'"
         case (.token, .string(let token)):
-            return Int64(token).map { $0 >= 0 } == true ? nil : "value \(token.debugDescription): expected a whole number"
+            // Below 2^53: the claim script's numbers (Lua 5.1 doubles) are exact there.
+            return Int64(token).map { $0 >= 0 && $0 < 1 << 53 } == true ? nil : "value \(token.debugDescription): expected a whole number below 2^53"
         case (_, .null):
             // Gone between the scan and the read (a lease that expired).
             return nil

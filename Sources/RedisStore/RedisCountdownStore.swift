@@ -70,6 +70,9 @@ public final class RedisCountdownStore: CountdownStoreBackend {
     var sequence = 0
     /// The server's `cdscript:epoch` as this process first saw it.
     var epoch: String?
+    /// The epoch each end claim this process won was made under, by id: a claim
+    /// found gone later is told apart as lost with the server's data, or removed.
+    var claimEpochs: [String: String] = [:]
     /// Countdowns the server lost (it came back without them), in the order found.
     public internal(set) var lostIDs: [String] = []
     /// Changes sent since the last reconnection (for the notice once all are sent).

@@ -162,7 +162,8 @@ extension SQLiteCountdownStore {
             let subject = "end claim " + (id.map { "'\(VisibleText.escaped($0))'" } ?? "row \(row["cdscript_rowid"] as Int64)")
             func problem(_ text: String) { report.problems.append(.init(subject: subject, id: id, problem: text)) }
             if id == nil { problem("id = \(idValue): expected text") }
-            for column in ["end_at", "lease_until", "token", "done"] {
+            // changed_at and lease_boot came with schema v5 (a store not yet migrated has none).
+            for column in ["end_at", "changed_at", "lease_until", "token", "done"] where row.hasColumn(column) {
                 let value: DatabaseValue = row[column]
                 guard case .int64(let n) = value.storage else {
                     problem("column \(column) = \(value): expected an integer")
@@ -175,7 +176,14 @@ extension SQLiteCountdownStore {
             var claimedIsText = false
             if case .string = claimedBy.storage { claimedIsText = true }
             if !claimedBy.isNull, !claimedIsText { problem("column claimed_by = \(claimedBy): expected text or NULL") }
+            if row.hasColumn("lease_boot") {
+                let leaseBoot: DatabaseValue = row["lease_boot"]
+                var bootIsText = false
+                if case .string = leaseBoot.storage { bootIsText = true }
+                if !leaseBoot.isNull, !bootIsText { problem("column lease_boot = \(leaseBoot): expected text or NULL") }
+            }
             let doneValue: DatabaseValue = row["done"]
+            if case .int64(let d) = doneValue.storage, d != 0, d != 1 { problem("column done = \(d): expected 0 or 1") }
             if case .int64(1) = doneValue.storage, !claimedBy.isNull { problem("done, yet still claimed by \(claimedBy)") }
         }
         let orphans = try Int.fetchOne(db, sql: "SELECT count(*) FROM end_claim WHERE id NOT IN (SELECT id FROM countdown)") ?? 0

@@ -1,9 +1,11 @@
 import CountdownCore
 import GRDB
 
-/// The `end_claim` table (schema v3): per stored countdown, its last claimed
-/// end, who holds it until when, the fencing token and whether its action is done.
+/// The `end_claim` table: per stored countdown, the end claimed last (named by
+/// the finished record's `end_at` deadline and `changed_at` stamp, as stored),
+/// who holds it until when, the fencing token and whether its action is done.
 enum EndClaimTable {
+    /// Schema v3.
     static let creation = """
         CREATE TABLE end_claim (
             id TEXT PRIMARY KEY NOT NULL,
@@ -14,38 +16,51 @@ enum EndClaimTable {
             done INTEGER NOT NULL DEFAULT 0 CHECK (done IN (0, 1))
         );
         """
+    /// Schema v5 (issue 48): an end is named by the record as stored, not by a
+    /// process's wall clock (`changed_at` joins `end_at`), and `lease_until` is
+    /// an instant on the boot clock of boot `lease_boot` (the processes sharing a
+    /// state folder share the machine's boot clock, whatever their wall clocks
+    /// say). A lease written before (no `lease_boot`) counts as passed.
+    static let v5 = """
+        ALTER TABLE end_claim ADD COLUMN changed_at INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE end_claim ADD COLUMN lease_boot TEXT;
+        UPDATE end_claim SET lease_until = 0;
+        """
 }
 
-/// End claims in SQLite: each one transaction (IMMEDIATE, as every write here),
-/// the claim itself one conditional UPDATE ... WHERE claimed_by IS NULL, so
-/// that of any number of processes exactly one sees it change a row.
+/// End claims in SQLite: each one transaction (IMMEDIATE, as every write here)
+/// that reads the countdown's row and its claim row and applies
+/// `EndClaimRow.claim`, the rule the in-memory store applies too; the write
+/// lock makes one process's read-and-claim one step for all the others.
 extension SQLiteCountdownStore: EndClaiming {
-    public func recordEndAndClaim(id: String, record: ((inout StoredCountdown?) -> Void)?, fallbackEnd: Nanoseconds,
-                                  owner: String, lease: Nanoseconds, now: StoreInstant) throws -> (end: Nanoseconds, outcome: EndClaimOutcome) {
+    public func recordEndAndClaim(id: String, record: ((inout StoredCountdown?) -> Void)?,
+                                  owner: String, lease: Nanoseconds, now: StoreInstant) throws -> EndClaimOutcome {
         try access { db in
             // The end is recorded in the claim's transaction: no process can claim
             // an end the store does not show yet.
-            let before = try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id])
-                .map { row throws(StoreError) in try StoredCountdown(row: row, path: path) }
+            let before = try Self.countdown(db, id: id, path: path)
             var after = before
             record?(&after)
             if let after, after != before {
                 try db.execute(sql: StoredCountdown.upsertSQL, arguments: after.arguments)
             }
-            let end = EndClaimRules.end(of: after, fallback: fallbackEnd)
-            return (end, try Self.claim(db, id: id, end: end, owner: owner, lease: lease, wallNow: now.wall))
+            return try Self.claim(db, id: id, expected: nil, current: EndName(finished: after), owner: owner, lease: lease, now: now)
         }
     }
 
-    public func claimEnd(id: String, end: Nanoseconds, owner: String, lease: Nanoseconds, now: StoreInstant) throws -> EndClaimOutcome {
-        try access { db in try Self.claim(db, id: id, end: end, owner: owner, lease: lease, wallNow: now.wall) }
+    public func claimEnd(id: String, expected: EndName?, owner: String, lease: Nanoseconds, now: StoreInstant) throws -> EndClaimOutcome {
+        try access { db in
+            let current = EndName(finished: try Self.countdown(db, id: id, path: path))
+            return try Self.claim(db, id: id, expected: expected, current: current, owner: owner, lease: lease, now: now)
+        }
     }
 
     public func renewEndClaim(_ claim: EndClaim, owner: String, lease: Nanoseconds, now: StoreInstant) throws -> Bool {
         try access { db in
             try db.execute(sql: """
-                UPDATE end_claim SET lease_until = ? WHERE id = ? AND token = ? AND claimed_by = ? AND done = 0
-                """, arguments: [now.wall + lease, claim.id, claim.token, owner])
+                UPDATE end_claim SET lease_until = ?, lease_boot = ?
+                WHERE id = ? AND token = ? AND claimed_by = ? AND done = 0 AND end_at = ? AND changed_at = ?
+                """, arguments: [now.boot + lease, now.bootID, claim.id, claim.token, owner, claim.name.deadline, claim.name.changedAt])
             return db.changesCount == 1
         }
     }
@@ -53,35 +68,57 @@ extension SQLiteCountdownStore: EndClaiming {
     public func finishEndClaim(_ claim: EndClaim, owner: String, now: StoreInstant) throws -> Bool {
         try access { db in
             try db.execute(sql: """
-                UPDATE end_claim SET done = 1, claimed_by = NULL WHERE id = ? AND token = ? AND claimed_by = ? AND done = 0
-                """, arguments: [claim.id, claim.token, owner])
+                UPDATE end_claim SET done = 1, claimed_by = NULL
+                WHERE id = ? AND token = ? AND claimed_by = ? AND done = 0 AND end_at = ? AND changed_at = ?
+                """, arguments: [claim.id, claim.token, owner, claim.name.deadline, claim.name.changedAt])
             return db.changesCount == 1
         }
     }
 
-    private static func claim(_ db: Database, id: String, end: Nanoseconds, owner: String, lease: Nanoseconds,
-                              wallNow: Nanoseconds) throws -> EndClaimOutcome {
-        let same = EndClaimRules.sameEnd
-        try db.execute(sql: "INSERT OR IGNORE INTO end_claim (id, end_at) VALUES (?, ?)", arguments: [id, end])
-        // A later end than the one claimed last: a new claim (the token keeps growing).
+    /// The countdown's row; one that cannot be read names no end (nil).
+    private static func countdown(_ db: Database, id: String, path: String) throws -> StoredCountdown? {
+        try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id])
+            .flatMap { row in try? StoredCountdown(row: row, path: path) }
+    }
+
+    private static func claim(_ db: Database, id: String, expected: EndName?, current: EndName?, owner: String,
+                              lease: Nanoseconds, now: StoreInstant) throws -> EndClaimOutcome {
+        var row = try Row.fetchOne(db, sql: """
+            SELECT end_at, changed_at, claimed_by, lease_until, lease_boot, token, done FROM end_claim WHERE id = ?
+            """, arguments: [id]).map { r throws in try claimRow(r, id: id) }
+        let outcome = EndClaimRow.claim(&row, expected: expected, current: current, owner: owner, lease: lease, now: now)
+        guard case .won(var claim) = outcome, let row else { return outcome }
         try db.execute(sql: """
-            UPDATE end_claim SET end_at = ?, claimed_by = NULL, lease_until = 0, done = 0 WHERE id = ? AND ? - end_at >= ?
-            """, arguments: [end, id, end, same])
-        // A claimant whose lease passed without the action marked done lost it.
-        try db.execute(sql: """
-            UPDATE end_claim SET claimed_by = NULL WHERE id = ? AND done = 0 AND claimed_by IS NOT NULL AND lease_until <= ?
-            """, arguments: [id, wallNow])
-        try db.execute(sql: """
-            UPDATE end_claim SET claimed_by = ?, lease_until = ?, token = token + 1
-            WHERE id = ? AND claimed_by IS NULL AND done = 0 AND abs(end_at - ?) < ?
-            """, arguments: [owner, wallNow + lease, id, end, same])
-        let won = db.changesCount == 1
-        guard let row = try Row.fetchOne(db, sql: "SELECT end_at, lease_until, token, done FROM end_claim WHERE id = ?", arguments: [id]) else {
-            return .done
+            INSERT OR REPLACE INTO end_claim (id, end_at, changed_at, claimed_by, lease_until, lease_boot, token, done)
+            VALUES (?, ?, ?, ?, ?, ?, ?, 0)
+            """, arguments: [id, row.name.deadline, row.name.changedAt, row.owner, row.leaseUntil, row.leaseBoot, row.token])
+        claim.id = id
+        return .won(claim)
+    }
+
+    /// Reads a claim row; a value of the wrong type is damage, named by its column
+    /// (GRDB's typed subscripts would trap on it).
+    private static func claimRow(_ r: Row, id: String) throws -> EndClaimRow {
+        func integer(_ column: String) throws -> Int64 {
+            let value: DatabaseValue = r[column]
+            guard case .int64(let n) = value.storage else {
+                throw EndClaimDamage(key: "end_claim '\(VisibleText.escaped(id))'", problem: "column \(column) = \(value): expected an integer")
+            }
+            return n
         }
-        let storedEnd: Int64 = row["end_at"], token: Int64 = row["token"], done: Int64 = row["done"], until: Int64 = row["lease_until"]
-        if won { return .won(EndClaim(id: id, end: storedEnd, token: token)) }
-        if done != 0 || storedEnd - end >= same { return .done }
-        return .held(leaseLeft: max(0, until - wallNow))
+        func text(_ column: String) throws -> String? {
+            let value: DatabaseValue = r[column]
+            if value.isNull { return nil }
+            guard case .string(let s) = value.storage else {
+                throw EndClaimDamage(key: "end_claim '\(VisibleText.escaped(id))'", problem: "column \(column) = \(value): expected text or NULL")
+            }
+            return s
+        }
+        let done = try integer("done")
+        guard done == 0 || done == 1 else {
+            throw EndClaimDamage(key: "end_claim '\(VisibleText.escaped(id))'", problem: "column done = \(done): expected 0 or 1")
+        }
+        return EndClaimRow(name: EndName(deadline: try integer("end_at"), changedAt: try integer("changed_at")), owner: try text("claimed_by"),
+                           leaseUntil: try integer("lease_until"), leaseBoot: try text("lease_boot"), token: try integer("token"), done: done == 1)
     }
 }

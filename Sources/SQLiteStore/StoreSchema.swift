@@ -6,7 +6,7 @@ import GRDB
 /// the version for tools that do not know GRDB's migration table.
 enum StoreSchema {
     /// The newest schema this build knows.
-    static let version = 4
+    static let version = 5
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -56,6 +56,10 @@ enum StoreSchema {
                 ALTER TABLE countdown ADD COLUMN overtime INTEGER NOT NULL DEFAULT 0 CHECK (overtime IN (0, 1));
                 PRAGMA user_version = 4;
                 """)
+        }
+        // An end named by the store, a lease on the boot clock (issue 48): see EndClaimTable.
+        migrator.registerMigration("v5") { db in
+            try db.execute(sql: EndClaimTable.v5 + "\nPRAGMA user_version = 5;")
         }
         return migrator
     }

@@ -21,11 +21,12 @@ struct EndAction {
 struct EndSettlement {
     var action: Int32
     var id: String
-    var end: Nanoseconds
     var lease: Nanoseconds
     var outcome: EndClaimOutcome?
     /// Why there is no outcome (the store could not be reached).
     var failure: String?
+    /// Why the end cannot be claimed at all (`EndClaimDamage`): reported, not retried.
+    var damage: String?
 }
 
 extension StartOptions {
@@ -95,13 +96,13 @@ extension StoreBinding {
             return nil
         }
         let now = endInstant(tick)
-        var settlement = EndSettlement(action: action.ref, id: id, end: now.wall, lease: action.lease)
+        var settlement = EndSettlement(action: action.ref, id: id, lease: action.lease)
         do {
-            let (end, outcome) = try claims.recordEndAndClaim(
-                id: id, record: { record in _ = record?.finish(at: now) }, fallbackEnd: now.wall,
+            settlement.outcome = try claims.recordEndAndClaim(
+                id: id, record: { record in _ = record?.finish(at: now) },
                 owner: Self.claimOwner, lease: action.lease, now: currentInstant())
-            settlement.end = end
-            settlement.outcome = outcome
+        } catch let damage as EndClaimDamage {
+            settlement.damage = damage.description
         } catch {
             reportError("\(error)")
             settlement.failure = "\(error)"
@@ -125,35 +126,49 @@ extension StoreBinding {
             L.setTop(base)
             cd_unref(L.raw, settlement.action)
         }
+        if let damage = settlement.damage {
+            endClaimFailed(damage, id: settlement.id)
+            return
+        }
         guard let runner = endActionRunner() else { return }
         L.pushRef(runner)
         L.pushRef(settlement.action)
         L.push(settlement.id)
-        // A won claim names the end as the store keeps it (another process's copy
-        // may have recorded it a few milliseconds apart): renew and finish name it so.
-        if case .won(let claim)? = settlement.outcome {
-            lua_pushinteger(L.raw, lua_Integer(claim.end))
-        } else {
-            lua_pushinteger(L.raw, lua_Integer(settlement.end))
-        }
         lua_pushnumber(L.raw, Time.seconds(settlement.lease))
+        // The end's name as the store holds it: renew, finish and a later claim name it so.
         switch settlement.outcome {
         case .won(let claim)?:
             L.push("won")
             lua_pushinteger(L.raw, lua_Integer(claim.token))
-        case .held(let left)?:
+            Self.push(claim.name, L)
+        case .held(let left, let name)?:
             L.push("held")
             lua_pushnumber(L.raw, Time.seconds(left))
+            Self.push(name, L)
         case .done?:
             return
         case nil:
             L.push("unavailable")
             L.push(settlement.failure ?? "the store is unavailable")
+            L.pushNil()
+            L.pushNil()
         }
         pendingEndActions += 1
-        if cd_pcall_hook(L.raw, 6, 0) != LUA_OK, cd_interrupt_signal() == 0 {
+        if cd_pcall_hook(L.raw, 7, 0) != LUA_OK, cd_interrupt_signal() == 0 {
             endActionFailed(L.string(at: -1) ?? "(error object is not a string)", id: settlement.id)
         }
+    }
+
+    private static func push(_ name: EndName, _ L: LuaState) {
+        lua_pushinteger(L.raw, lua_Integer(name.deadline))
+        lua_pushinteger(L.raw, lua_Integer(name.changedAt))
+    }
+
+    /// An end that cannot be claimed (its claim keys are damaged): a store
+    /// error (the run exits 6), never a wait that asks again forever.
+    func endClaimFailed(_ message: String, id: String) {
+        errorCount += 1
+        host.reportError("cdscript: the end of countdown \"\(VisibleText.escaped(id))\" cannot be claimed, so its end action does not run here: \(VisibleText.escapedKeepingLayout(message))")
     }
 
     func endActionFailed(_ message: String, id: String) {
@@ -168,13 +183,14 @@ extension StoreBinding {
         guard L.load(Self.endActionsSource, chunkName: "=cdscript/end_actions.lua") == LUA_OK else {
             preconditionFailure("cdscript: end_actions.lua does not compile: \(L.string(at: -1) ?? "")")
         }
-        L.pushTable(fields: 5)
+        L.pushTable(fields: 6)
         host.register([
             ("claim", Self.claimFunction),
             ("renew", Self.renewFunction),
             ("finish", Self.finishFunction),
             ("settled", Self.settledFunction),
             ("failed", Self.failedFunction),
+            ("unclaimable", Self.unclaimableFunction),
         ], into: L)
         L.pushRef(host.countdowns.tableRef)
         guard cd_pcall_hook(L.raw, 2, 1) == LUA_OK else {
@@ -188,38 +204,52 @@ extension StoreBinding {
 
     static let endActionsSource = String(decoding: PackageResources.end_actions_lua, as: UTF8.self)
 
-    /// Reads the claim's id and end (arguments 1 and 2) and, for renew and
-    /// finish, its token (argument 3).
-    private static func claimArguments(_ L: LuaState, token: Bool = true) -> EndClaim? {
-        guard let id = L.string(at: 1) else { return nil }
-        var isInteger: Int32 = 0
-        let end = lua_tointegerx(L.raw, 2, &isInteger)
-        guard isInteger != 0 else { return nil }
-        let value = token ? lua_tointegerx(L.raw, 3, &isInteger) : 0
-        guard isInteger != 0 else { return nil }
-        return EndClaim(id: id, end: Nanoseconds(end), token: Int64(value))
+    /// Reads an end's name from arguments `index` and `index + 1` (nil: none given).
+    private static func nameArgument(_ L: LuaState, _ index: Int32) -> EndName?? {
+        if lua_type(L.raw, index) == LUA_TNIL { return .some(nil) }
+        var isInteger: Int32 = 0, changedIsInteger: Int32 = 0
+        let end = lua_tointegerx(L.raw, index, &isInteger)
+        let changed = lua_tointegerx(L.raw, index + 1, &changedIsInteger)
+        guard isInteger != 0, changedIsInteger != 0 else { return nil }
+        return .some(EndName(deadline: Nanoseconds(end), changedAt: Nanoseconds(changed)))
     }
 
-    /// claim(id, end, lease): "won", token | "held", seconds | "done" | "unavailable", message.
+    /// Reads a claim: id (1), end and changed (2, 3), token (4).
+    private static func claimArguments(_ L: LuaState) -> EndClaim? {
+        guard let id = L.string(at: 1), case let name?? = nameArgument(L, 2) else { return nil }
+        var isInteger: Int32 = 0
+        let token = lua_tointegerx(L.raw, 4, &isInteger)
+        guard isInteger != 0 else { return nil }
+        return EndClaim(id: id, name: name, token: Int64(token))
+    }
+
+    /// claim(id, end, changed, lease): "won", token, end, changed | "held", seconds, end, changed | "done"
+    /// | "unavailable", message | "damaged", message. end and changed nil: the end the store names now.
     static let claimFunction: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
-            guard let claim = claimArguments(L, token: false), let claims = host.store.persistence as? EndClaiming else { throw APIError("claim: bad arguments") }
-            let lease = Time.nanoseconds(fromSeconds: L.number(at: 3) ?? 30) ?? StartOptions.defaultEndLease
+            guard let id = L.string(at: 1), case let expected? = nameArgument(L, 2),
+                  let claims = host.store.persistence as? EndClaiming else { throw APIError("claim: bad arguments") }
+            let lease = Time.nanoseconds(fromSeconds: L.number(at: 4) ?? 30) ?? StartOptions.defaultEndLease
             do {
-                switch try claims.claimEnd(id: claim.id, end: claim.end, owner: claimOwner, lease: lease, now: host.store.currentInstant()) {
+                switch try claims.claimEnd(id: id, expected: expected, owner: claimOwner, lease: lease, now: host.store.currentInstant()) {
                 case .won(let won):
                     L.push("won")
                     lua_pushinteger(L.raw, lua_Integer(won.token))
-                    lua_pushinteger(L.raw, lua_Integer(won.end))
-                    return 3
-                case .held(let left):
+                    push(won.name, L)
+                    return 4
+                case .held(let left, let name):
                     L.push("held")
                     lua_pushnumber(L.raw, Time.seconds(left))
-                    return 2
+                    push(name, L)
+                    return 4
                 case .done:
                     L.push("done")
                     return 1
                 }
+            } catch let damage as EndClaimDamage {
+                L.push("damaged")
+                L.push(damage.description)
+                return 2
             } catch {
                 L.push("unavailable")
                 L.push("\(error)")
@@ -228,34 +258,45 @@ extension StoreBinding {
         }
     }
 
-    /// renew(id, end, token, lease): true while the claim is this process's; nil, message when the store cannot be reached.
+    /// renew(id, end, changed, token, lease): true while the claim is this process's; false, why when it is
+    /// not (a damaged or lost claim says why); nil, message when the store cannot be reached.
     static let renewFunction: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
             guard let claim = claimArguments(L), let claims = host.store.persistence as? EndClaiming else { throw APIError("renew: bad arguments") }
-            let lease = Time.nanoseconds(fromSeconds: L.number(at: 4) ?? 30) ?? StartOptions.defaultEndLease
-            do {
-                L.push(try claims.renewEndClaim(claim, owner: claimOwner, lease: lease, now: host.store.currentInstant()))
-                return 1
-            } catch {
-                L.pushNil()
-                L.push("\(error)")
-                return 2
-            }
+            let lease = Time.nanoseconds(fromSeconds: L.number(at: 5) ?? 30) ?? StartOptions.defaultEndLease
+            return pushAnswer(L) { try claims.renewEndClaim(claim, owner: claimOwner, lease: lease, now: host.store.currentInstant()) }
         }
     }
 
-    /// finish(id, end, token): true when marked done; false when another process took the end over.
+    /// finish(id, end, changed, token): true when marked done; false, why when another process took the
+    /// end over (or the claim is damaged or lost); nil, message when the store cannot be reached.
     static let finishFunction: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
             guard let claim = claimArguments(L), let claims = host.store.persistence as? EndClaiming else { throw APIError("finish: bad arguments") }
-            do {
-                L.push(try claims.finishEndClaim(claim, owner: claimOwner, now: host.store.currentInstant()))
-                return 1
-            } catch {
-                L.pushNil()
-                L.push("\(error)")
-                return 2
-            }
+            return pushAnswer(L) { try claims.finishEndClaim(claim, owner: claimOwner, now: host.store.currentInstant()) }
+        }
+    }
+
+    private static func pushAnswer(_ L: LuaState, _ body: () throws -> Bool) -> Int32 {
+        do {
+            L.push(try body())
+            return 1
+        } catch let damage as EndClaimDamage {
+            L.push(false)
+            L.push(damage.description)
+            return 2
+        } catch {
+            L.pushNil()
+            L.push("\(error)")
+            return 2
+        }
+    }
+
+    /// unclaimable(id, message): a later claim found the end's claim damaged.
+    static let unclaimableFunction: cd_host_function = { L, context in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            host.store.endClaimFailed(L.string(at: 2) ?? "?", id: L.string(at: 1) ?? "?")
+            return 0
         }
     }
 

@@ -17,12 +17,14 @@ local function after(seconds, fn)
   end }
 end
 
-return function(action, id, end_at, lease, kind, value)
+-- `end_at` and `changed` name the end as the store holds it (its deadline and the
+-- stamp of the change that finished it); nil until a claim named it.
+return function(action, id, lease, kind, value, end_at, changed)
   local try
 
   -- Marks the action done; a store out of reach is asked again until it answers.
   local function finish(token)
-    local ok, err = H.finish(id, end_at, token)
+    local ok, err = H.finish(id, end_at, changed, token)
     if ok == nil then return after(RETRY, function() finish(token) end) end
     if not ok then
       H.failed(id, "its lease passed before the action was marked done (" .. tostring(err or "another process claimed the end")
@@ -31,9 +33,7 @@ return function(action, id, end_at, lease, kind, value)
     H.settled()
   end
 
-  local function run(token, claimed_end)
-    -- The end as the store keeps it, which renew and finish name.
-    end_at = claimed_end or end_at
+  local function run(token)
     local ok, result = pcall(action, { id = id, token = token, ended_at = end_at / 1e9 })
     if not ok then
       -- It ran (in part): running it again elsewhere could repeat what it did.
@@ -49,10 +49,11 @@ return function(action, id, end_at, lease, kind, value)
       if not polled or finished then return finish(token) end
       if now() - renewed >= lease / 3 then
         -- nil: the store cannot be reached, asked again next time; false: lost.
-        local held = H.renew(id, end_at, token, lease)
+        local held, why = H.renew(id, end_at, changed, token, lease)
         if held then renewed = now() end
         if held == false then
-          H.failed(id, "its lease passed while the action ran; another process may run it too (token " .. token .. ")")
+          H.failed(id, "its lease passed while the action ran (" .. tostring(why or "another process claimed the end")
+            .. "); another process may run it too (token " .. token .. ")")
           return H.settled()
         end
       end
@@ -61,15 +62,18 @@ return function(action, id, end_at, lease, kind, value)
     return poll()
   end
 
-  try = function()
-    local outcome, a, b = H.claim(id, end_at, lease)
-    if outcome == "won" then return run(a, b) end
+  -- Every later claim names the end this one was told about: a process that
+  -- waited never claims a later end of the countdown instead.
+  local function claimed(outcome, a, b, c)
+    if outcome == "won" or outcome == "held" then end_at, changed = b, c end
+    if outcome == "won" then return run(a) end
     if outcome == "held" then return after(min(a + 0.05, WAIT), try) end
     if outcome == "unavailable" then return after(RETRY, try) end
+    if outcome == "damaged" then H.unclaimable(id, a) end
     H.settled()
   end
 
-  if kind == "won" then return run(value) end
-  if kind == "held" then return after(min(value + 0.05, WAIT), try) end
-  return after(RETRY, try)
+  try = function() return claimed(H.claim(id, end_at, changed, lease)) end
+
+  return claimed(kind, value, end_at, changed)
 end

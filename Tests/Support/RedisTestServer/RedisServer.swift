@@ -61,7 +61,11 @@ public final class RedisServer: @unchecked Sendable {
 
     /// Runs redis-cli against it; returns its output without the last newline.
     @discardableResult
-    public func cli(_ arguments: String...) throws -> String {
+    public func cli(_ arguments: String...) throws -> String { try cli(arguments) }
+
+    /// `cli` with its arguments in an array.
+    @discardableResult
+    public func cli(_ arguments: [String]) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
         p.arguments = ["-p", String(port), "--raw"] + arguments
