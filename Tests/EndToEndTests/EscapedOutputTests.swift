@@ -40,7 +40,8 @@ struct EscapedOutputTests {
     @Test("the exec and notify plugins' warnings escape the countdown's id")
     func pluginWarnings() throws {
         let script = try BinaryRunner.script("""
-            use("exec", { command = { "/nonexistent/cdscript-no-such-program" } })
+            -- A program named by a placeholder is looked up when it runs (the end), not at use().
+            use("exec", { command = { "/nonexistent/cdscript-no-such-program-{id}" } })
             use("notify", { program = "cdscript-no-such-notifier" })
             countdown.start{ id = "\(Self.hostileLua)", seconds = 0.05 }
             """)
