@@ -1,7 +1,7 @@
 -- In tests, plugins with side effects act on nothing real: exec and notify run
--- no command, log writes no file, bell rings nothing. plugin_calls(name) lists
--- what they would have done in this test ({plugin, argv} for exec and notify,
--- {plugin, path, line} for log, {plugin} for bell); plugin_calls() lists all.
+-- no command, log and outfile write no file, bell rings nothing. plugin_calls(name)
+-- lists what they would have done in this test ({plugin, argv} for exec and notify,
+-- {plugin, path, line} for log and outfile, {plugin} for bell); plugin_calls() lists all.
 
 describe("plugins in tests", function()
   local marker = os.tmpname()
@@ -33,6 +33,20 @@ describe("plugins in tests", function()
     assert.matches('"event":"start"', calls[1].line)
     assert.matches('"event":"done"', calls[2].line)
     assert.matches('"time":"2027%-01%-01T00:00:03.000Z"', calls[2].line) -- the file's clock at the time
+  end)
+
+  it("outfile writes no file and records each text it would have written, replaced or added", function()
+    local out = use("outfile", { path = marker })
+    out.write("24:59")
+    out.write("24:59") -- the same text again writes nothing
+    out.write("24:58")
+    out.append("lap 1")
+    assert.is_nil(io.open(marker, "r"))
+    assert.are.same({
+      { plugin = "outfile", path = marker, line = "24:59" },
+      { plugin = "outfile", path = marker, line = "24:58" },
+      { plugin = "outfile", path = marker, line = "lap 1" },
+    }, plugin_calls("outfile"))
   end)
 
   it("bell rings nothing and counts", function()

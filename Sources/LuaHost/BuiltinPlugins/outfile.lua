@@ -24,7 +24,7 @@ function M.setup(options)
     if ok then last = text else failed(err) end
   end
   local function append(line)
-    local ok, err = api.append_line(options.path, tostring(line))
+    local ok, err = api.append_line(options.path, tostring(line), plugin)
     if not ok then failed(err) end
     return ok == true
   end

@@ -124,15 +124,16 @@ extension PluginBinding {
     }
 
 
-    /// `append_line(path, text)`: appends one line to a file (created when missing).
-    /// Under `--sandbox` only files inside the script's folder.
+    /// `append_line(path, text [, plugin])`: appends one line to a file (created
+    /// when missing). Under `--sandbox` only files inside the script's folder.
+    /// `plugin` names the caller in a test's record (`log` when not given).
     static let appendLine: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
             guard let path = L.string(at: 1), let line = L.string(at: 2) else {
                 throw APIError("append_line: expected a path and a line")
             }
             if let recorder = host.plugins.recorder {
-                recorder.record(.init(plugin: "log", path: path, line: line))
+                recorder.record(.init(plugin: L.string(at: 3) ?? "log", path: path, line: line))
                 L.push(true)
                 return 1
             }
