@@ -560,8 +560,9 @@ function process.follow(id, every) end
 ---@param seconds number
 function process.reboot(seconds) end
 
----The test's stored countdowns as `cdscript list --json` shows them now, ordered by id.
----@return {id: string, state: "running"|"paused"|"finished", kind: "duration"|"wall", remaining: number, total: number, every: number}[]
+---The test's stored countdowns as `cdscript list --json` shows them now, ordered by id; a
+---field the listing writes as null is absent (deadline when paused, overtime without overtime).
+---@return {id: string, state: "running"|"paused"|"finished"|"overtime", kind: "duration"|"wall", remaining: number, total: number, every: number, deadline: string?, overtime: number?}[]
 function process.stored() end
 
 ---Another process on the test's machine.

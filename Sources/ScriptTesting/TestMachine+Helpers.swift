@@ -152,15 +152,18 @@ extension TestMachine {
     }
 
     /// `H.process_stored()`: the test's stored countdowns as `cdscript list --json`
-    /// shows them now: `{id, state, kind, remaining, total, every, overtime}`, ordered by id
-    /// (`overtime`: seconds past the end, only for an overtime countdown).
+    /// shows them now: `{id, state, kind, remaining, total, every, deadline, overtime}`,
+    /// ordered by id. Where the listing writes `null` the field is absent (a Lua
+    /// table holds no nil): `deadline` for a paused countdown, `overtime` (seconds
+    /// past the end) for one started without `overtime`. A test holds the two
+    /// shapes together (StoredShapeTests).
     static let storedCountdowns: cd_host_function = { L, context in
         call(L, context, "process.stored") { machine, L in
             let now = StoreInstant(boot: machine.clock.boot, wall: machine.clock.wallNow(), bootID: machine.bootID)
             let records = try machine.store.view(member: 0).list()
             L.pushTable(array: Int32(records.count))
             for (index, record) in records.enumerated() {
-                L.pushTable(fields: 7)
+                L.pushTable(fields: 8)
                 L.push(record.id)
                 L.setRawField(-2, "id")
                 L.push(record.listedState(at: now))
@@ -174,6 +177,10 @@ extension TestMachine {
                 if record.overtime {
                     lua_pushnumber(L.raw, Time.seconds(record.timePastEnd(at: now)))
                     L.setRawField(-2, "overtime")
+                }
+                if record.state != .paused {
+                    L.push(UTCTimestamp.iso8601(record.wallDeadline(at: now)))
+                    L.setRawField(-2, "deadline")
                 }
                 L.setRawItem(-2, index + 1)
             }
