@@ -62,9 +62,9 @@ struct CPULimitTests {
         #expect(!result.stderr.contains("could not be stopped"), "\(result.stderr)")
     }
 
-    @Test("a looping finalizer in on_press with the view open: the run ends, the terminal restored")
+    @Test("a looping finalizer in on_press with the view open: the run ends, the terminal restored",
+          .enabled(if: Tmux.isAvailable, "needs tmux (scripts/setup installs it)"))
     func viewRestored() throws {
-        guard Tmux.isAvailable else { return }
         let path = try BinaryRunner.script("""
             view.label{ id = "status", text = "press x" }
             view.button{ id = "spin", label = "Spin", key = "x", on_press = function()

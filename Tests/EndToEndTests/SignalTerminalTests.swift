@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-@Suite("A signal gives the terminal back, even when the script does not stop", .serialized)
+@Suite("A signal gives the terminal back, even when the script does not stop", .serialized,
+       .enabled(if: Tmux.isAvailable, "needs tmux (scripts/setup installs it)"))
 struct SignalTerminalTests {
     @Test("busy on_press (interrupted) and a C loop (forced): the pane leaves the alternate screen with the cursor shown",
           arguments: [("while true do end", 130), ("table.move({}, 1, math.maxinteger - 1, 2)", 130)])
     func restored(body: String, status: Int) throws {
-        guard Tmux.isAvailable else { return }
         let path = try BinaryRunner.script("""
             view.label{ id = "status", text = "press x" }
             view.button{ id = "spin", label = "Spin", key = "x", on_press = function() \(body) end }
@@ -30,7 +30,6 @@ struct SignalTerminalTests {
     @Test("SIGQUIT, SIGUSR1 and a crash (SIGSEGV) with the view open: terminal restored before the process dies, at once",
           arguments: [SIGQUIT, SIGUSR1, SIGSEGV])
     func fatal(signal: Int32) throws {
-        guard Tmux.isAvailable else { return }
         let tmux = try Tmux(["examples/sms_code.lua", "30"], columns: 40, rows: 7)
         defer { tmux.stop() }
         try tmux.waitForText("Resend in")
@@ -43,7 +42,6 @@ struct SignalTerminalTests {
 
     @Test("output printed while the view is open is kept up to 8 MB, then cut with a note")
     func boundedOutput() throws {
-        guard Tmux.isAvailable else { return }
         let path = try BinaryRunner.script("""
             view.label{ id = "status", text = "printing" }
             local line = string.rep("y", 1023)

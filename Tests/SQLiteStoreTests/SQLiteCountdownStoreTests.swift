@@ -170,9 +170,9 @@ struct StoreRefusalTests {
         try expectRefused(dir + "/state", .unavailable, mentioning: "not a directory")
     }
 
-    @Test("an unreadable file, when not running as root (root reads anything)")
+    @Test("an unreadable file, when not running as root (root reads anything)",
+          .enabled(if: getuid() != 0, "runs as root, who reads any file: nothing unreadable to make"))
     func unreadable() throws {
-        guard getuid() != 0 else { return }
         let dir = temporaryDirectory()
         let store = SQLiteCountdownStore(directory: dir)
         try store.save(record("x"))

@@ -51,16 +51,24 @@ enum EndActionScripts {
               line("start", e)
               \(action)
             end
-            local follow
-            local function later() countdown.start{ seconds = 0.1, every = 0.1, on_done = function() follow() end } end
-            follow = function()
-              local h = countdown.fetch("x", { on_end_action = act, end_lease = \(lease),
-                on_done = function(t, why) print("done " .. why); later() end })
-              if not h then later() end
-            end
-            print("ready")
-            follow()
+            \(followLoop(lease: lease))
             """)
+    }
+
+    /// The Lua that follows "x" through every end with `act` as its end action:
+    /// fetched again a tenth of a second after each end, or while nothing is stored.
+    static func followLoop(lease: Double) -> String {
+        """
+        local follow
+        local function later() countdown.start{ seconds = 0.1, every = 0.1, on_done = function() follow() end } end
+        follow = function()
+          local h = countdown.fetch("x", { on_end_action = act, end_lease = \(lease),
+            on_done = function(t, why) print("done " .. why); later() end })
+          if not h then later() end
+        end
+        print("ready")
+        follow()
+        """
     }
 
     struct Entry: Equatable {

@@ -51,15 +51,7 @@ enum EndClaimSkew {
               local began = uptime()
               return function() return uptime() - began >= \(busy) end
             end
-            local follow
-            local function later() countdown.start{ seconds = 0.1, every = 0.1, on_done = function() follow() end } end
-            follow = function()
-              local h = countdown.fetch("x", { on_end_action = act, end_lease = \(lease),
-                on_done = function(t, why) print("done " .. why); later() end })
-              if not h then later() end
-            end
-            print("ready")
-            follow()
+            \(EndActionScripts.followLoop(lease: lease))
             """)
     }
 
