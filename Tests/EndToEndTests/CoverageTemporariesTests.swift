@@ -15,13 +15,25 @@ struct CoverageTemporariesTests {
         return "\(boot):\(pid):\(fields[19])"
     }
 
-    /// The name of a process that has ended: one started and waited for.
+    /// The name of a process that has ended: one started, named while it waits on
+    /// its standard input, then let go and waited for. (A process that ends by
+    /// itself, such as /bin/true, can be gone before its /proc entry is read.)
     static func endedProcess() throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        process.executableURL = URL(fileURLWithPath: "/bin/cat")
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
         try process.run()
-        let live = try identity(of: process.processIdentifier)
-        process.waitUntilExit()
+        defer { process.waitUntilExit() }
+        let live: String
+        do {
+            live = try identity(of: process.processIdentifier)
+        } catch {
+            try? input.fileHandleForWriting.close()
+            throw error
+        }
+        try input.fileHandleForWriting.close()
         return live
     }
 
