@@ -7,8 +7,10 @@
 -- The subset the docs pages use: headings (the first `#` is the page's NAME line,
 -- later `#` are sections, `##` subsections, deeper ones bold lines), paragraphs,
 -- `-` lists, tables (a tagged paragraph per row: the first cell is the tag, the
--- others the text), fenced and indented code, `inline code`, **bold**, and links
--- (their text; the address too when it leads off this set of pages).
+-- others the text), fenced and indented code, `inline code`, **bold**, and links.
+-- A link keeps its target in words: a web address in <>, a section of these pages
+-- as (see "Heading"), another docs page as (docs/PAGE.md, "Heading"). A link to a
+-- section that does not exist stops the conversion, so a broken link is found here.
 local name, section = arg[1], arg[2]
 if not name or not section or not arg[3] then
   io.stderr:write("usage: markdown-to-man.lua NAME SECTION PAGE.md...\n")
@@ -29,12 +31,72 @@ local function guard(line)
   return line
 end
 
+-- The pages this man page is made of, by file name, and the page being converted.
+local here, current = {}, nil
+for n = 3, #arg do here[arg[n]:match("[^/]+$")] = arg[n] end
+
+-- A heading's anchor as GitHub makes it: lower case, punctuation dropped (bytes
+-- above 127 too: the docs' only non-ASCII in headings is punctuation such as →),
+-- spaces made hyphens.
+local function slug(text)
+  return (text:lower():gsub("[^%w%s_%-]", ""):gsub("%s", "-"))
+end
+
+-- Every heading of the page at `path`: anchor -> its text without backticks; and
+-- the page's first heading (its title).
+local heading_cache = {}
+local function headings(path)
+  if heading_cache[path] then return heading_cache[path] end
+  local file = io.open(path, "r")
+  if not file then
+    io.stderr:write("markdown-to-man.lua: a link in ", current, " leads to ", path, ", which does not exist\n")
+    os.exit(1)
+  end
+  local found, title, fenced, seen = {}, nil, false, {}
+  for line in file:lines() do
+    if line:match("^%s*```") then fenced = not fenced end
+    local text = not fenced and line:match("^#+%s+(.*)$")
+    if text then
+      text = text:gsub("`", "")
+      local anchor = slug(text)
+      -- a repeated heading's anchor gets -1, -2, ... as on GitHub
+      if seen[anchor] then seen[anchor] = seen[anchor] + 1; anchor = anchor .. "-" .. seen[anchor] else seen[anchor] = 0 end
+      found[anchor] = text
+      title = title or text
+    end
+  end
+  file:close()
+  heading_cache[path] = { sections = found, title = title }
+  return heading_cache[path]
+end
+
+-- What a link to `target` reads as after its label, in words.
+local function destination(label, target)
+  if target:match("^%a[%w+.-]*:") then return " <" .. target .. ">" end
+  local file, anchor = target:match("^([^#]*)#?(.*)$")
+  local folder = current:match("^(.*)/[^/]*$") or "."
+  local path = file == "" and current or (folder .. "/" .. file)
+  local within = file == "" or here[file] ~= nil
+  local read = within and file ~= "" and here[file] or path
+  local found = headings(read)
+  local section = anchor == "" and found.title or found.sections[anchor]
+  if not section then
+    io.stderr:write("markdown-to-man.lua: a link in ", current, " leads to ", target, ", a section that ", read, " does not have\n")
+    os.exit(1)
+  end
+  if within then
+    if slug(label:gsub("`", "")) == slug(section) then return " (a section of this page)" end
+    return ' (see "' .. section .. '")'
+  end
+  local shown = (folder:match("[^/]+$") or ".") .. "/" .. file
+  return anchor == "" and (" (" .. shown .. ")") or (" (" .. shown .. ', "' .. section .. '")')
+end
+
 local function inline(text)
-  -- links: [text](target) -> text (and <target> when it is a web address); first, as
-  -- the text may hold `code`
+  -- links: [text](target) -> text and where it leads (destination); first, as the
+  -- text may hold `code`
   text = text:gsub("%[([^%]]+)%]%(([^)%s]+)%)", function(label, target)
-    if target:match("^https?:") then return label .. " <" .. target .. ">" end
-    return label
+    return label .. destination(label, target)
   end)
   local parts = {}
   local i = 1
@@ -184,7 +246,7 @@ local function page(path)
   flush()
 end
 
-for n = 3, #arg do page(arg[n]) end
+for n = 3, #arg do current = arg[n]; page(arg[n]) end
 emit(".SH SEE ALSO")
 emit("\\fBcdscript\\fR(1)")
 io.write(table.concat(out, "\n"), "\n")

@@ -2,24 +2,66 @@ import Foundation
 import Testing
 
 /// scripts/install into a temporary prefix. The binary under test is installed
-/// through CDSCRIPT_INSTALL_BIN, so the suite does not make a second release build;
+/// with --bin, so the suite does not make a second release build;
 /// everything else (man page generation, completions, annotation file) is the real script.
 @Suite("scripts/install puts the binary, man page, completions and annotations under PREFIX")
 struct InstallTests {
-    @Test("install into a temporary prefix; man -l renders the page; the installed binary finds its annotations")
-    func install() throws {
-        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-prefix-\(UUID().uuidString)")
+    /// Runs scripts/install with `arguments`. Its PATH starts with a folder whose
+    /// `dpkg-query`, `apt-get` and `sudo` write their names to `package-calls` and fail,
+    /// so a run that installs an existing binary shows whether it asked for packages.
+    static func install(_ arguments: [String]) throws -> (status: Int32, log: String, packageCalls: String) {
+        let guardDir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-noapt-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: guardDir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: guardDir) }
+        let calls = guardDir.appendingPathComponent("package-calls")
+        for tool in ["dpkg-query", "apt-get", "sudo"] {
+            let path = guardDir.appendingPathComponent(tool)
+            try "#!/bin/sh\necho \(tool) >> '\(calls.path)'\nexit 1\n".write(to: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path.path)
+        }
         let process = Process()
         process.executableURL = BinaryRunner.packageRoot.appendingPathComponent("scripts/install")
-        process.arguments = [prefix.path]
-        process.environment = ProcessInfo.processInfo.environment.merging(["CDSCRIPT_INSTALL_BIN": BinaryRunner.binary.path]) { $1 }
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = guardDir.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        environment["CDSCRIPT_INSTALL_BIN"] = nil
+        process.environment = environment
         let out = Pipe()
         process.standardOutput = out
         process.standardError = out
         try process.run()
         let log = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(log)")
+        let called = (try? String(contentsOf: calls, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, log, called)
+    }
+
+    @Test("--help names PREFIX, --prefix and --bin; an unknown option or a second prefix is bad usage (64); --bin that is not an executable file, 66")
+    func usage() throws {
+        let help = try Self.install(["--help"])
+        #expect(help.status == 0)
+        for part in ["usage: scripts/install [PREFIX | --prefix PREFIX] [--bin PATH]", "--prefix PREFIX", "--bin PATH", "~/.local"] {
+            #expect(help.log.contains(part), "\(part) in\n\(help.log)")
+        }
+        #expect(try Self.install(["--frobnicate"]).status == 64)
+        #expect(try Self.install(["/tmp/a", "/tmp/b"]).status == 64)
+        #expect(try Self.install(["--prefix"]).status == 64)
+        let missing = try Self.install(["--bin", "/nonexistent/cdscript", "/tmp/unused-prefix"])
+        #expect(missing.status == 66 && missing.log.contains("/nonexistent/cdscript is not an executable file"), "\(missing.log)")
+        // The README and the docs show the usage line --help prints.
+        for page in ["README.md", "docs/command-line.md"] {
+            let text = try String(contentsOf: BinaryRunner.packageRoot.appendingPathComponent(page), encoding: .utf8)
+            #expect(text.contains("scripts/install [PREFIX | --prefix PREFIX] [--bin PATH]"), "\(page) shows install's usage")
+        }
+    }
+
+    @Test("install an existing binary (--bin) into --prefix, asking for no packages; man -l renders both pages without Markdown; the installed binary finds its annotations")
+    func install() throws {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-prefix-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let run = try Self.install(["--prefix", prefix.path, "--bin", BinaryRunner.binary.path])
+        #expect(run.status == 0, "\(run.log)")
+        #expect(run.packageCalls.isEmpty, "installing a built binary asked for packages: \(run.packageCalls)")
 
         let files = [
             "bin/cdscript", "share/man/man1/cdscript.1", "share/man/man7/cdscript-api.7", "share/bash-completion/completions/cdscript",
@@ -53,6 +95,8 @@ struct InstallTests {
         let (status, text) = try Self.render(prefix.appendingPathComponent("share/man/man1/cdscript.1"))
         #expect(status == 0)
         for part in ["NAME", "SYNOPSIS", "cdscript", "timer", "--eject"] { #expect(text.contains(part), "\(part) in\n\(text)") }
+        // Commands the help texts mark with backticks are set in bold, not shown with backticks.
+        #expect(!text.contains("`"), "raw backticks in cdscript(1): \(text.split(separator: "\n").filter { $0.contains("`") }.prefix(3))")
 
         // The Lua API's page, made from docs/lua-api.md and docs/view.md: every section of
         // both pages is in it, with no Markdown left over.
@@ -75,6 +119,10 @@ struct InstallTests {
                 #expect(flat.contains(words), "the row '\(words)' of \(page) is not in the man page")
             }
         }
+        // Links keep their targets: another docs page and its section, a section of this page.
+        #expect(flat.contains("(docs/stores.md, \"One end, one action, however many processes follow it\")"), "\(api)")
+        #expect(flat.contains("(docs/testing.md)"), "\(api)")
+        #expect(flat.contains("(a section of this page)") || flat.contains("(see \""), "\(api)")
         for part in ["countdown.start", "on_end_action", "view.label", "countdown.format(3725,", "SEE ALSO"] {
             #expect(api.contains(part), "\(part) in\n\(api)")
         }
