@@ -39,6 +39,12 @@ public protocol CountdownStoreBackend: AnyObject {
     /// Removes the countdown stored under `id`; returns false when there was none.
     @discardableResult
     func delete(id: String) throws -> Bool
+    /// Removes the countdowns stored under `ids` (`cancel --all`, `countdown.cancel_all()`),
+    /// in slices of at most `deleteSlice` (one transaction or one pipeline a slice where
+    /// the store can), and returns the ids that were stored, in the order given. A
+    /// failure part way leaves the earlier slices removed: it is a `PartialDeleteError`
+    /// saying how many.
+    func deleteAll(ids: [String]) throws -> [String]
     /// Reads, changes and writes back the countdown stored under `id` in one
     /// transaction, so concurrent changes from several processes are never lost.
     /// `change` receives nil when none is stored; setting nil removes it.
@@ -59,6 +65,26 @@ public protocol CountdownStoreBackend: AnyObject {
     /// meanwhile so that it no longer qualifies stays. With nothing to clear,
     /// nothing is written.
     func clear(at now: StoreInstant) throws -> (finished: [String], unreadable: [UnreadableCountdown])
+}
+
+/// The most ids `deleteAll` removes in one transaction or pipeline: large enough that
+/// a million take a few thousand round trips, small enough that one slice never holds
+/// a store's writer lock for long.
+public let deleteSlice = 2_000
+
+/// `deleteAll` removed `removed` countdowns (of the `attempted` ids it got to), then failed.
+public struct PartialDeleteError: Error, CustomStringConvertible {
+    public var removed: [String]
+    public var underlying: any Error
+
+    public init(removed: [String], underlying: any Error) {
+        self.removed = removed
+        self.underlying = underlying
+    }
+
+    public var description: String {
+        "\(underlying) (after removing \(removed.count) countdown\(removed.count == 1 ? "" : "s"))"
+    }
 }
 
 /// `saveAll` stored the first `stored` of `total` records, then failed.
@@ -84,6 +110,19 @@ extension CountdownStoreBackend {
                 throw PartialSaveError(stored: index, total: records.count, underlying: error)
             }
         }
+    }
+
+    /// One `delete` per id: for a store that cannot do better (the in-memory one).
+    public func deleteAll(ids: [String]) throws -> [String] {
+        var removed: [String] = []
+        for id in ids {
+            do {
+                if try delete(id: id) { removed.append(id) }
+            } catch {
+                throw PartialDeleteError(removed: removed, underlying: error)
+            }
+        }
+        return removed
     }
 
     /// One `load` per id.

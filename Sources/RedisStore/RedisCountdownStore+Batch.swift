@@ -1,9 +1,9 @@
 import CountdownCore
 
-/// Many saves at once (the persistent starts of one callback): the same script
-/// as `save`, pipelined in slices, one round trip per slice instead of per
-/// countdown. Each runs atomically on the server; a slice never holds it for
-/// more than the few milliseconds its scripts take.
+/// Many saves or removals at once (the persistent starts of one callback, `cancel
+/// --all`): the same script as `save` and `delete`, pipelined in slices, one round
+/// trip per slice instead of per countdown. Each runs atomically on the server; a
+/// slice never holds it for more than the few milliseconds its scripts take.
 extension RedisCountdownStore {
     /// Saves per pipelined slice.
     static let saveSlice = 500
@@ -16,7 +16,13 @@ extension RedisCountdownStore {
         while start < records.count {
             let slice = records[start..<min(start + Self.saveSlice, records.count)]
             do {
-                try saveSlice(slice, shift: shift)
+                if slice.count == 1 || !pipelines {
+                    // Offline (queued), or one alone: as `save` does it, with the queue's
+                    // rows on disk written together.
+                    try queueingTogether { for record in slice { try save(record) } }
+                } else {
+                    _ = try pipeline(slice.map { ($0.id, $0) }, shift: shift)
+                }
             } catch {
                 throw PartialSaveError(stored: start, total: records.count, underlying: error)
             }
@@ -24,55 +30,92 @@ extension RedisCountdownStore {
         }
     }
 
-    private func saveSlice(_ records: ArraySlice<StoredCountdown>, shift: Nanoseconds) throws {
-        guard let connection, !answersFromCache, records.count > 1 else {
-            // Offline (queued), or one alone: as `save` does it, with the queue's
-            // rows on disk written together.
-            try queueingTogether { for record in records { try save(record) } }
-            return
+    public func deleteAll(ids: [String]) throws -> [String] {
+        guard !ids.isEmpty else { return [] }
+        let shift = try shiftForOperation()
+        var removed: [String] = []
+        var start = 0
+        while start < ids.count {
+            let slice = ids[start..<min(start + deleteSlice, ids.count)]
+            do {
+                if slice.count == 1 || !pipelines {
+                    try queueingTogether { for id in slice where try delete(id: id) { removed.append(id) } }
+                } else {
+                    let existed = try pipeline(slice.map { ($0, nil) }, shift: shift)
+                    for (id, was) in zip(slice, existed) where was { removed.append(id) }
+                }
+            } catch {
+                throw PartialDeleteError(removed: removed, underlying: error)
+            }
+            start = slice.endIndex
         }
+        return removed
+    }
+
+    /// True when changes go to the server now (connected, not answering from the
+    /// copy kept while it was out of reach).
+    private var pipelines: Bool { connection != nil && !answersFromCache }
+
+    /// Sends each change (a record to store, in this process's terms, shifted to the
+    /// server's clock by `shift`; or nil to remove the id) unconditionally,
+    /// all before reading any reply; returns, per change, whether the id was stored
+    /// before. A server that lost the connection part way: each change whose reply was
+    /// lost is queued under its own sequence number (applied at most once when sent
+    /// again), and what was never sent is made as an offline change.
+    private func pipeline(_ local: [(id: String, after: StoredCountdown?)], shift: Nanoseconds) throws -> [Bool] {
+        let changes = local.map { (id: $0.id, after: $0.after.map { RedisRecord.shifted($0, by: shift) }) }
+        guard let connection else { throw RedisError(connectionLost: true, message: "\(url): not connected") }
         if scriptSHA == nil {
             scriptSHA = try connection.command(["SCRIPT", "LOAD", RedisScripts.compareAndSet]).string
         }
-        var sent: [(record: StoredCountdown, sequence: Int)] = []
-        var replied = 0
+        var sequences: [Int] = []
+        var existed: [Bool] = []
         do {
-            for countdown in records {
-                let record = RedisRecord.shifted(countdown, by: shift)
-                used.insert(CountdownID(record.id))
-                forgetReadAhead(record.id)
+            for change in changes {
+                used.insert(CountdownID(change.id))
+                forgetReadAhead(change.id)
                 let sequence = nextSequence()
-                try connection.send(["EVALSHA", scriptSHA ?? "", "2", Self.hashKey, writerKey, record.id, "",
-                                     RedisRecord.encode(record), channel, "any", String(sequence)])
-                sent.append((record, sequence))
+                try connection.send(["EVALSHA", scriptSHA ?? "", "2", Self.hashKey, writerKey, change.id, "",
+                                     change.after.map(RedisRecord.encode) ?? "", channel, "any", String(sequence)])
+                sequences.append(sequence)
             }
-            while replied < sent.count {
+            while existed.count < sequences.count {
                 let reply = try connection.reply()
-                let record = sent[replied].record
-                replied += 1
+                let change = changes[existed.count]
                 if case .error(let e) = reply {
                     // A server that forgot its scripts (NOSCRIPT): this one and the rest one by one.
                     guard e.hasPrefix("NOSCRIPT") else { throw RedisError(connectionLost: false, message: "\(url): \(e)") }
                     scriptSHA = nil
-                    let first = replied - 1
-                    while replied < sent.count { _ = try connection.reply(); replied += 1 }
-                    for (rest, _) in sent[first...] {
-                        try write(id: rest.id, before: cache[CountdownID(rest.id)], after: rest, unconditional: true)
+                    var drained = existed.count + 1
+                    while drained < sequences.count { _ = try connection.reply(); drained += 1 }
+                    for rest in changes[existed.count...] {
+                        existed.append(try write(id: rest.id, before: cache[CountdownID(rest.id)], after: rest.after, unconditional: true))
                     }
-                    return
+                    return existed
                 }
-                cache[CountdownID(record.id)] = record
+                if case .array(let parts) = reply, parts.count == 2 {
+                    existed.append(parts[1].string.map { !$0.isEmpty } ?? false)
+                } else {
+                    existed.append(false)
+                }
+                cache[CountdownID(change.id)] = change.after
             }
         } catch let error as RedisError where error.connectionLost {
-            // Replies lost, not necessarily the changes: each is queued under its
-            // own sequence number and applied at most once when sent again; what
-            // was never sent is queued as a save made offline.
             wentOffline(error)
-            for (record, sequence) in sent[replied...] {
-                try queue(PendingChange(id: record.id, before: nil, after: record, instant: clock.serverNow(),
+            for (change, sequence) in zip(changes[existed.count...], sequences[existed.count...]) {
+                existed.append(cache[CountdownID(change.id)] != nil)
+                try queue(PendingChange(id: change.id, before: nil, after: change.after, instant: clock.serverNow(),
                                         unconditional: true, sequence: sequence))
             }
-            for countdown in records.dropFirst(sent.count) { try save(countdown) }
+            for change in local.dropFirst(existed.count) {
+                if let record = change.after {
+                    existed.append(cache[CountdownID(change.id)] != nil)
+                    try save(record)
+                } else {
+                    existed.append(try delete(id: change.id))
+                }
+            }
         }
+        return existed
     }
 }

@@ -34,6 +34,9 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     /// Read transactions (a lone statement counts as one) run so far: what tests
     /// bound a run of loads by.
     public internal(set) var readTransactions = 0
+    /// Write transactions run so far: what tests bound bulk changes by (removing a
+    /// thousand countdowns is not a thousand commits).
+    public internal(set) var writeTransactions = 0
     /// Loads since the change log was last looked at, and the rows read ahead
     /// for the ones to come (`SQLiteCountdownStore+ReadAhead.swift`).
     var loadsSinceLook = 0
@@ -138,6 +141,8 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
             let statement = try db.cachedStatement(sql: StoredCountdown.upsertSQL)
             for record in records { try statement.execute(arguments: record.arguments) }
         }
+        // A bulk write leaves a log as large as itself behind (SQLiteCountdownStore+BulkDelete.swift).
+        if records.count > deleteSlice { truncateWriteAheadLog() }
     }
 
     @discardableResult
@@ -204,7 +209,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
 
     /// GRDB binds a Swift string as C text, which ends at the first NUL: "k\0one"
     /// and "k\0two" would both be "k". Such ids are refused, never merged.
-    private func checkID(_ id: String) throws(StoreError) {
+    func checkID(_ id: String) throws(StoreError) {
         guard !id.utf8.contains(0) else {
             throw StoreError(.failed, path: path, reason: "an id with a NUL byte cannot be stored (\(id.debugDescription))")
         }
@@ -403,6 +408,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
             // What this process writes, a copy read ahead does not have.
             readAheadCopy = nil
             registerAsWriter()
+            writeTransactions += 1
             var wrote = false
             let result = try queue.write { db in
                 let before = db.totalChangesCount
