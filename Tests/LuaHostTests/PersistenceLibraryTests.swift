@@ -21,6 +21,7 @@ private final class LoggingStore: CountdownStoreBackend {
     func list() throws -> [StoredCountdown] { try check("list"); return try inner.list() }
     func save(_ countdown: StoredCountdown) throws { try check("save \(countdown.id)"); try inner.save(countdown) }
     func delete(id: String) throws -> Bool { try check("delete \(id)"); return try inner.delete(id: id) }
+    func deleteAll(ids: [String]) throws -> [String] { try check("deleteAll \(ids.joined(separator: ","))"); return try inner.deleteAll(ids: ids) }
     func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result {
         try check("modify \(id)")
         return try inner.modify(id: id, change)
@@ -371,5 +372,48 @@ struct UnavailableStoreTests {
         let p = Process(store: nil)
         p.run(#"countdown.start{ id = "a", seconds = 1, persist = true }; assert(select(2, countdown.fetch("a")) == "unavailable")"#)
         #expect(p.errors.first?.contains("no countdown store is configured") == true)
+    }
+}
+
+@Suite("countdown.cancel_all() removes the stored countdowns it cancels together")
+struct CancelAllStoreTests {
+    @Test("the stored ones are removed in one deleteAll when it returns, not one delete apiece; plain ones ask nothing of the store")
+    func removedTogether() {
+        let store = LoggingStore()
+        let p = Process(store: store)
+        p.run(#"for i = 1, 40 do countdown.start{ id = "c" .. i, seconds = 60, persist = true } end"#)
+        p.run(#"countdown.start{ id = "plain", seconds = 60 }"#)
+        store.log.removeAll()
+        p.run("countdown.cancel_all()")
+        #expect(store.log == ["deleteAll " + (1...40).map { "c\($0)" }.joined(separator: ",")], "\(store.log)")
+        #expect(store.inner.countdowns.isEmpty)
+    }
+
+    @Test("a done hook that reaches the store meanwhile sees the removals made before it; one that starts the id again keeps it stored")
+    func hooksSeeThemRemoved() {
+        let store = LoggingStore()
+        let p = Process(store: store)
+        p.run("""
+            countdown.start{ id = "a", seconds = 60, persist = true }
+            countdown.start{ id = "b", seconds = 60, persist = true, on_done = function(_, why)
+              assert(why == "cancelled")
+              assert(countdown.fetch("a") == nil, "a was removed before b's hook ran")
+              countdown.start{ id = "b", seconds = 30, persist = true }
+            end }
+            countdown.start{ id = "c", seconds = 60, persist = true }
+            """)
+        store.log.removeAll()
+        p.run("countdown.cancel_all()")
+        #expect(store.log.first == "deleteAll a,b", "a and b (whose hook this is) removed together, before its fetch: \(store.log)")
+        #expect(store["a"] == nil && store["c"] == nil)
+        #expect(store["b"]?.total == 30 * s, "started again by its hook: stored")
+    }
+
+    @Test("a start held from earlier in the same callback is written before the removals, so a cancelled start is not stored")
+    func heldStartsFirst() {
+        let store = LoggingStore()
+        let p = Process(store: store)
+        p.run(#"for i = 1, 40 do countdown.start{ id = "h" .. i, seconds = 60, persist = true } end countdown.cancel_all()"#)
+        #expect(store.inner.countdowns.isEmpty, "\(store.inner.countdowns.keys.count) left")
     }
 }

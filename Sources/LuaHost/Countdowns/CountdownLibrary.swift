@@ -212,7 +212,8 @@ extension CountdownBinding {
 
     static let cancelAll: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
-            host.scheduler.cancelAll()
+            // The stored ones are removed together when every countdown is cancelled (HeldDeletes.swift).
+            host.store.removingTogether { host.scheduler.cancelAll() }
             return 0
         }
     }

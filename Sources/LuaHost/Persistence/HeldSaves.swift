@@ -23,7 +23,8 @@ extension StoreBinding {
     /// and has started more than `startsWrittenAtOnce` in a row; false when it
     /// must be written now.
     func holdSave(_ record: StoredCountdown) -> Bool {
-        guard let limits = cd_get_limits(vm.state.raw), limits.pointee.depth > 0 else { return false }
+        // Inside cancel_all, held removals go first (withStore): nothing is held past them.
+        guard !holdingDeletes, let limits = cd_get_limits(vm.state.raw), limits.pointee.depth > 0 else { return false }
         // The callback's end counts the row from zero again (and writes what is held).
         if startsInARow == 0 { limits.pointee.after_callback_pending = 1 }
         startsInARow += 1
@@ -70,7 +71,7 @@ extension StoreBinding {
         _ = Self.registerExitWriter
     }
 
-    /// The binding holding saves now, for `os.exit` in the middle of a callback
+    /// The binding holding saves (or cancel_all's removals) now, for `os.exit` in the middle of a callback
     /// (a process runs one host; tests that run many never call exit).
     nonisolated(unsafe) static var exitWriter: UnsafeMutableRawPointer?
 
@@ -78,7 +79,9 @@ extension StoreBinding {
         atexit {
             guard let writer = StoreBinding.exitWriter else { return }
             StoreBinding.exitWriter = nil
-            Unmanaged<StoreBinding>.fromOpaque(writer).takeUnretainedValue().writeHeldSaves()
+            let binding = Unmanaged<StoreBinding>.fromOpaque(writer).takeUnretainedValue()
+            binding.writeHeldDeletes()
+            binding.writeHeldSaves()
         }
     }()
 }

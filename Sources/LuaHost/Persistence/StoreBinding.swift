@@ -45,6 +45,10 @@ public final class StoreBinding {
     /// Persistent starts in a row (no other store operation between them) in
     /// the running callback.
     var startsInARow = 0
+    /// Ids of stored countdowns `countdown.cancel_all()` cancelled, not removed yet
+    /// (HeldDeletes.swift), and whether it is running.
+    var heldDeletes: [String] = []
+    var holdingDeletes = false
 
     /// Forgets the failures reported so far, so that the next one is reported
     /// again: `cdscript test` gives each test a store of its own.

@@ -26,7 +26,9 @@ extension StoreBinding {
     /// and turned into nil.
     @discardableResult
     func withStore<T>(_ body: (CountdownStoreBackend) throws -> T) -> T? {
-        // What the running callback started is written first: nothing reads around it.
+        // What was cancelled together, then what the running callback started, is
+        // written first: nothing reads around it.
+        if !heldDeletes.isEmpty { writeHeldDeletes() }
         if !heldSaves.isEmpty { writeHeldSaves() }
         guard let store = configuredStore() else { return nil }
         writeCount &+= 1
@@ -109,6 +111,7 @@ extension StoreBinding {
     /// marked finished (for `cdscript clear`).
     func ended(_ tick: Tick, id: String, reason: EndReason) {
         guard reason == .finished || reason == .cancelled || reason == .cancelledPastEnd else { return }
+        if reason != .finished, holdDelete(id) { return }
         var now = currentInstant()
         now.wall -= now.boot - tick.instant
         now.boot = tick.instant
