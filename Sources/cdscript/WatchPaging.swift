@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
+import CountdownCore
 
 /// What `cdscript watch` shows of a large store: the ids that match a pattern,
 /// a page at a time in the terminal, and in plain output only what changed.
@@ -14,18 +12,23 @@ struct WatchSelectionOptions: ParsableArguments {
     @Flag(help: "With --plain (or output that is not a terminal): also print a line on every tick, not only when a countdown starts, changes, ends or goes.")
     var ticks = false
 
-    var filter: WatchFilter { WatchFilter(pattern: pattern) }
+    func validate() throws {
+        if let pattern {
+            do { _ = try IDPattern(pattern) } catch { throw ValidationError("\(error)") }
+        }
+    }
+
+    var filter: WatchFilter { WatchFilter(pattern: pattern.flatMap { try? IDPattern($0) }) }
 }
 
 /// Which ids a watch shows.
 struct WatchFilter {
-    let pattern: String?
+    let pattern: IDPattern?
 
     /// True when `id` is shown: no pattern, or the pattern matches the whole id
-    /// (`fnmatch`, no special treatment of `/` or a leading dot).
+    /// (`IDPattern`: `cancel --match` reads patterns the same way).
     func matches(_ id: String) -> Bool {
-        guard let pattern else { return true }
-        return fnmatch(pattern, id, 0) == 0
+        pattern?.matches(id) ?? true
     }
 }
 
@@ -82,7 +85,7 @@ struct WatchPage: Equatable {
     /// The line under the header: how many are shown, and when they do not all
     /// fit, which rows and the keys that move the page.
     func status(count: Int, filter: WatchFilter) -> String {
-        let matching = filter.pattern.map { " matching \($0)" } ?? ""
+        let matching = filter.pattern.map { " matching \($0.text)" } ?? ""
         guard pages(count: count) else { return "\(count) countdown\(count == 1 ? "" : "s")\(matching)" }
         let range = shown(count: count)
         return "\(range.lowerBound + 1)-\(range.upperBound) of \(count)\(matching)   \(Self.keysHelp)"
