@@ -192,6 +192,12 @@ extension RedisCountdownStore {
         // Each unreadable id once (a rehash may show one twice), in byte order.
         var named: Set<CountdownID> = []
         let unreadableOnce = unreadable.sorted { $0.id.precedesInBytes($1.id) }.filter { named.insert(CountdownID($0.id)).inserted }
-        return try removeCandidates(finished: finishedIDs, unreadable: unreadableOnce, at: now)
+        guard connection != nil, !answersFromCache else {
+            return try removeCandidates(finished: finishedIDs, unreadable: unreadableOnce, at: now)
+        }
+        // Online: two round trips per slice (RedisCountdownStore+Clearing.swift).
+        let removed = try removeFinished(finishedIDs, at: now, shift: shift)
+        let gone = try removeCandidates(finished: [], unreadable: unreadableOnce, at: now)
+        return (removed, gone.unreadable)
     }
 }
