@@ -99,7 +99,7 @@ struct BarItem: Equatable {
     /// `--format` applied to it.
     let text: String
     /// The tooltip line, with the end in local time: `tea: running, 4:05 left,
-    /// ends 17:05:30`, `tea: overtime, +0:02 past its end at 17:05:30`.
+    /// ends 17:05:30`, `tea: overtime, +2 past its end at 17:05:30`.
     let tooltip: String
     /// Running, within `--critical` of its end.
     let isCritical: Bool
