@@ -145,6 +145,40 @@ extension StoreFaults {
             #expect(bar.texts == ["⏸ held 1:30"])
         }
 
+        @Test("watch --bar i3bar, which reads clicks from its input, makes no wake-up once that input has ended (no poll on a closed input)")
+        func idleI3barAfterItsInputEnds() throws {
+            let dir = Scratch.directory("i3bar-idle")
+            let seed = try LiveProcess.run(["--state-dir", dir, Scratch.script(#"countdown.start{ id = "held", seconds = 90, persist = true }:pause(); os.exit(0)"#)])
+            #expect(seed.status == 0, "\(seed.stderr)")
+            // Its input is /dev/null: the end of the input at once.
+            let bar = try LiveProcess(["watch", "--bar", "i3bar", "--state-dir", dir])
+            defer { bar.signal(SIGKILL); bar.wait() }
+            #expect(bar.waitForLine { $0.contains("held") } != nil, "\(bar.texts)")
+            Thread.sleep(forTimeInterval: 0.3)
+            let before = (switches: Self.contextSwitches(bar.pid), cpu: Self.cpuTicks(bar.pid))
+            Thread.sleep(forTimeInterval: 3)
+            let after = (switches: Self.contextSwitches(bar.pid), cpu: Self.cpuTicks(bar.pid))
+            #expect(before.switches > 0)
+            #expect(after.switches - before.switches == 0, "\(after.switches - before.switches) wake-ups in 3 s while idle")
+            // A loop that polls a closed input never sleeps, so it makes no context
+            // switch either: its CPU time tells (a tick is 10 ms; 3 s busy would be 300).
+            #expect(after.cpu - before.cpu <= 5, "\(after.cpu - before.cpu) ticks of CPU in 3 s while idle")
+            bar.signal(SIGTERM)
+            #expect(bar.wait() == 143, "it ran on after its input ended")
+            #expect(bar.stderr.isEmpty, "\(bar.stderr)")
+        }
+
+        /// User and system CPU time of `pid`, in clock ticks (/proc/PID/stat, fields 14 and 15).
+        static func cpuTicks(_ pid: Int32) -> Int {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            // The command name, in parentheses, may hold spaces: count from after it.
+            guard let close = stat.lastIndex(of: ")") else { return 0 }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            // fields[0] is field 3 (the state), so fields 14 and 15 are [11] and [12].
+            guard fields.count > 12 else { return 0 }
+            return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+        }
+
         /// Voluntary context switches of every thread of `pid`: each wait that
         /// returned counts one.
         static func contextSwitches(_ pid: Int32) -> Int {

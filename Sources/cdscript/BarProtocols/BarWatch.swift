@@ -40,7 +40,8 @@ struct BarOptions: ParsableArguments {
 /// store (its change feed), or the time shown moved on (a tick of this process's
 /// scheduler, once a second, aligned to each deadline). A line that would repeat
 /// the previous one is not written. Nothing running means nothing scheduled: the
-/// loop then sleeps in `poll` until the store changes.
+/// loop then sleeps in `poll` until the store changes (or, for i3bar, a click
+/// arrives: BarWatch+Clicks.swift).
 final class BarWatch: SchedulerDelegate {
     let store: SharedStore
     let only: [String]?
@@ -49,8 +50,8 @@ final class BarWatch: SchedulerDelegate {
     let format: StatusFormat
     let separator: String
     let critical: Nanoseconds
-    /// Countdowns shown, by id; without ids, those running or paused when first
-    /// seen, and those that finished while shown.
+    /// Countdowns shown, by id; without ids, those running, in overtime or
+    /// paused when first seen, and those that finished while shown.
     private var shown: [CountdownID: ShownCountdown] = [:]
     private var records: [CountdownID: StoredCountdown] = [:]
     private var keys: [CountdownID: CountdownKey] = [:]
