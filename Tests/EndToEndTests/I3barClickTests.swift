@@ -1,4 +1,5 @@
 import Foundation
+import RedisTestServer
 import Testing
 
 /// i3bar's click events, as the bar writes them on the status command's
@@ -11,10 +12,23 @@ struct I3barClickTests {
 
     @Test("a left click toggles the countdown its block names (hostile ids too); other buttons and blocks change nothing; a malformed event is one message; the bar runs on after its input ends")
     func clicksToggle() throws {
+        try Self.clicksToggle(store: [])
+    }
+
+    @Test("on Redis: the same clicks, the same changes")
+    func clicksToggleOnRedis() throws {
+        let server = try RedisServer()
+        defer { server.stop() }
+        try Self.clicksToggle(store: ["--store", server.url])
+    }
+
+    /// `store`: options that name the store (none: SQLite in the scratch folder's state folder).
+    static func clicksToggle(store: [String]) throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-clicks-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let state = dir.appendingPathComponent("state").path
+        let storeOptions = ["--state-dir", state] + store
         // The hostile id goes to Lua as bytes, in decimal escapes, so no quoting can change it.
         let bytes = Self.hostileID.utf8.map { "\\\($0)" }.joined()
         try """
@@ -23,7 +37,7 @@ struct I3barClickTests {
             countdown.start{ id = "held", seconds = 60, persist = true }:pause()
             os.exit(0)
             """.write(to: dir.appendingPathComponent("seed.lua"), atomically: true, encoding: .utf8)
-        let seed = try BinaryRunner.run(["--state-dir", state, "run", "seed.lua"], in: dir)
+        let seed = try BinaryRunner.run(storeOptions + ["run", "seed.lua"], in: dir)
         #expect(seed.status == 0, "\(seed.stderr)")
 
         func click(_ name: String, _ instance: String, button: Int) throws -> String {
@@ -43,13 +57,13 @@ struct I3barClickTests {
         try ("[\n" + events.enumerated().map { ($0.offset == 0 ? "" : ",") + $0.element }.joined(separator: "\n") + "\n")
             .write(to: input, atomically: true, encoding: .utf8)
 
-        let bar = try BinaryRunner.run(["watch", "--bar", "i3bar", "--state-dir", state], signal: SIGTERM, signalAfter: 2.5,
+        let bar = try BinaryRunner.run(["watch", "--bar", "i3bar"] + storeOptions, signal: SIGTERM, signalAfter: 2.5,
                                        in: dir, stdinPath: input.path)
         #expect(bar.status == 143, "ran on after its input ended, until the signal: \(bar.stderr)")
         let complaints = bar.stderr.split(separator: "\n").filter { $0.contains("ignored a click event") }
         #expect(complaints.count == 1 && complaints.first?.contains("this is no click") == true, "\(bar.stderr)")
 
-        let listed = try BinaryRunner.run(["list", "--json", "--state-dir", state], in: dir)
+        let listed = try BinaryRunner.run(["list", "--json"] + storeOptions, in: dir)
         let entries = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], "\(listed.stdout)")
         let states = Dictionary(uniqueKeysWithValues: entries.map { ($0["id"] as? String ?? "", $0["state"] as? String ?? "") })
         #expect(states == ["tea": "paused", Self.hostileID: "running", "held": "paused"], "\(states)")
