@@ -32,7 +32,7 @@ struct StatusCommand: ParsableCommand {
     @Flag(help: "Print the countdowns shown as a JSON array, each as `cdscript list --json` writes it.")
     var json = false
 
-    @Argument(help: "Ids to show (default: the running and paused ones).", completion: .storedIDs)
+    @Argument(help: "Ids to show (default: the running, overtime and paused ones).", completion: .storedIDs)
     var ids: [String] = []
 
     func validate() throws {
