@@ -175,8 +175,8 @@ let package = Package(
         .testTarget(name: "ViewTests", dependencies: ["LuaHost", "TerminalView", "CountdownCore", "CLua", "CLuaShim"]),
         // Plugins, global hooks, limits, the sandbox, hostile scripts, the annotation file (issue 6).
         .testTarget(name: "PluginTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore", "ScriptTesting", "TerminalView"]),
-        // The command line's own decisions, in process: a run's exit status (RunExit).
-        .testTarget(name: "cdscriptTests", dependencies: ["cdscript", "TerminalView"]),
+        // The command line's own decisions, in process: a run's exit status (RunExit), what the bars show and read.
+        .testTarget(name: "cdscriptTests", dependencies: ["cdscript", "CountdownCore", "TerminalView"]),
         // Property-based fuzzing of the format-pattern and `at` parsers.
         .testTarget(name: "ParserFuzzTests", dependencies: ["CountdownCore", .product(name: "PropertyBased", package: "swift-property-based")]),
     ],

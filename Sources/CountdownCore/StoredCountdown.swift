@@ -117,12 +117,28 @@ public struct StoredCountdown: Equatable, Sendable {
         isPastEnd(at: now) ? -timeLeft(at: now) : 0
     }
 
-    /// The state `cdscript list` (and `process.stored()` in tests) shows at `now`:
-    /// running, paused or finished as `effectiveState` says, or "overtime" for an
-    /// overtime countdown running past its end (paused past it, it is "paused").
-    public func listedState(at now: StoreInstant) -> String {
-        state == .running && isPastEnd(at: now) ? "overtime" : effectiveState(at: now).rawValue
+    /// What a reader is shown of a countdown at one instant: `State`, and
+    /// `overtime` for an overtime countdown running past its end. Every reader
+    /// (`list`, `status`, the bars, `process.stored()`) asks `shownState(at:)`,
+    /// so that none calls a countdown past its end "running" or "finished".
+    public enum ShownState: String, Sendable, CaseIterable {
+        case running, paused, overtime, finished
     }
+
+    /// The state every reader shows at `now`: running, paused or finished as
+    /// `effectiveState` says, or overtime for an overtime countdown running past
+    /// its end (paused past it, it is paused).
+    public func shownState(at now: StoreInstant) -> ShownState {
+        if state == .running && isPastEnd(at: now) { return .overtime }
+        switch effectiveState(at: now) {
+        case .running: return .running
+        case .paused: return .paused
+        case .finished: return .finished
+        }
+    }
+
+    /// `shownState(at:)` as `cdscript list` writes it.
+    public func listedState(at now: StoreInstant) -> String { shownState(at: now).rawValue }
 
     /// The end on the wall clock as it stands at `now` (for a paused countdown,
     /// where it would end if resumed at `now`).

@@ -11,7 +11,7 @@ struct StatusCommand: ParsableCommand {
         commandName: StatusRequest.commandName,
         abstract: "Print one line with stored countdowns' time left, for tmux's status line or a shell prompt.",
         discussion: """
-            Without ids: the running and paused countdowns, soonest end first (an empty \
+            Without ids: the running, overtime and paused countdowns, soonest end first (an empty \
             line when there are none). With ids: those, in that order; exit 7 when one \
             is not stored (the others are still shown).
             Placeholders of --format: \(StatusFormat.placeholders.joined(separator: " ")); {{ and }} for braces.
@@ -29,10 +29,19 @@ struct StatusCommand: ParsableCommand {
     @Option(name: .customLong("for"), help: ArgumentHelp("Who reads the line: text (a prompt, polybar) or tmux (its #(...): every # escaped for tmux) (default: text).", valueName: "READER"))
     var destination: StatusDestination = .text
 
-    @Argument(help: "Ids to show (default: the running and paused ones).", completion: .storedIDs)
+    @Flag(help: "Print the countdowns shown as a JSON array, each as `cdscript list --json` writes it.")
+    var json = false
+
+    @Argument(help: "Ids to show (default: the running, overtime and paused ones).", completion: .storedIDs)
     var ids: [String] = []
 
     func validate() throws {
+        if json {
+            for (name, given) in [("--format", format != StatusFormat.defaultText), ("--separator", separator != StatusRequest.defaultSeparator),
+                                  ("--for", destination != .text)] where given {
+                throw ValidationError("\(name) shapes the line, and --json writes no line: give one or the other")
+            }
+        }
         do {
             _ = try StatusFormat(format)
         } catch {
@@ -44,7 +53,7 @@ struct StatusCommand: ParsableCommand {
 
     /// What the words asked for, in plain values (StatusRequest.swift).
     var request: StatusRequest {
-        StatusRequest(stateDir: storeOptions.stateDir, store: storeOptions.store, format: format, separator: separator, destination: destination, ids: ids)
+        StatusRequest(stateDir: storeOptions.stateDir, store: storeOptions.store, format: format, separator: separator, destination: destination, ids: ids, json: json)
     }
 }
 

@@ -20,28 +20,31 @@ struct StatusRequest: Equatable {
     /// `--for`: who reads the line, and so how it is escaped.
     var destination = StatusDestination.text
     var ids: [String] = []
+    /// `--json`: the countdowns as `list --json` writes them (`ListingWriter`),
+    /// in the order the line shows them.
+    var json = false
 
     func run() throws {
         let template = try StatusFormat(format)
         let store = try StoreOptions.openShared(stateDir: stateDir, store: self.store)
-        let shown: [ShownCountdown]
+        let shown: [(record: StoredCountdown, countdown: ShownCountdown)]
         var missing: [String] = []
         var unreadable: [UnreadableCountdown] = []
         let now: StoreInstant
         do {
             let listing = store.exists ? try store.glanceListing() : StoredCountdownListing(countdowns: [])
             now = try store.now()
-            let all = listing.countdowns.map { ShownCountdown($0, at: now) }
+            let all = listing.countdowns.map { (record: $0, countdown: ShownCountdown($0, at: now)) }
             if ids.isEmpty {
-                shown = all.filter { $0.state != .finished }.sorted(by: ShownCountdown.soonestFirst)
+                shown = all.filter { $0.countdown.state != .finished }.sorted { ShownCountdown.soonestFirst($0.countdown, $1.countdown) }
             } else {
-                var byID: [CountdownID: ShownCountdown] = [:]
-                for countdown in all { byID[CountdownID(countdown.id)] = countdown }
+                var byID: [CountdownID: (record: StoredCountdown, countdown: ShownCountdown)] = [:]
+                for pair in all { byID[CountdownID(pair.record.id)] = pair }
                 let bad = Dictionary(listing.unreadable.map { (CountdownID($0.id), $0) }, uniquingKeysWith: { a, _ in a })
-                var found: [ShownCountdown] = []
+                var found: [(record: StoredCountdown, countdown: ShownCountdown)] = []
                 for id in ids {
-                    if let countdown = byID[CountdownID(id)] {
-                        found.append(countdown)
+                    if let pair = byID[CountdownID(id)] {
+                        found.append(pair)
                     } else if let record = bad[CountdownID(id)] {
                         unreadable.append(record)
                     } else {
@@ -53,8 +56,14 @@ struct StatusRequest: Equatable {
         } catch {
             throw failOnStore(error)
         }
-        let line = shown.map { template.render($0, now: now.wall) }.joined(separator: separator)
-        emit(destination.escape(line), what: "the status line")
+        if json {
+            let writer = ListingWriter(json: true)
+            _ = writer.add(shown.map(\.record), at: now)
+            writer.finish()
+        } else {
+            let line = shown.map { template.render($0.countdown, now: now.wall) }.joined(separator: separator)
+            emit(destination.escape(line), what: "the status line")
+        }
         for record in unreadable { printError("cdscript: \(record)") }
         for id in missing {
             printError("cdscript: no stored countdown has the id '\(VisibleText.escaped(id))' (in \(store.location))")

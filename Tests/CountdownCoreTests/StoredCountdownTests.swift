@@ -192,3 +192,27 @@ struct StoredWallPauseTests {
         #expect(wall.remaining(at: at(boot: 130, wall: 1_000_030)) == 45 * s)
     }
 }
+
+@Suite("What every reader shows of a stored countdown at one instant")
+struct StoredCountdownShownStateTests {
+    @Test("an overtime countdown is running before its end, overtime past it (with the time past it), and paused when paused past it")
+    func overtimeIsItsOwnState() {
+        var c = stored(60)
+        c.overtime = true
+        #expect(c.shownState(at: at(boot: 150, wall: 1_000_050)) == .running)
+        let past = at(boot: 163, wall: 1_000_063)
+        #expect(c.shownState(at: past) == .overtime)
+        #expect(c.listedState(at: past) == "overtime")
+        #expect(c.timePastEnd(at: past) == 3 * s)
+        let paused = c.pause(at: past)
+        #expect(paused)
+        #expect(c.shownState(at: at(boot: 170, wall: 1_000_070)) == .paused)
+    }
+
+    @Test("a countdown without overtime is finished past its end, even when no process saw it end")
+    func plainCountdownFinishes() {
+        let c = stored(60)
+        #expect(c.shownState(at: at(boot: 163, wall: 1_000_063)) == .finished)
+        #expect(c.shownState(at: at(boot: 130, wall: 1_000_030)) == .running)
+    }
+}

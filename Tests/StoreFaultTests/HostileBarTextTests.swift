@@ -30,7 +30,7 @@ extension StoreFaults {
             #expect(plain.status == 0 && plain.lines.count == 1, "\(name): \(plain.lines.count) lines, \(plain.stderr)")
             let line = plain.lines.joined(separator: "\n")
             #expect(HostileIDs.rawControls(line).isEmpty, "\(name): \(line.debugDescription)")
-            let items = HostileIDs.shown.indices.map { "\(HostileIDs.shown[$0]) \(HostileIDs.left($0))" }
+            let items = HostileIDs.shown.indices.map { "⏸ \(HostileIDs.shown[$0]) \(HostileIDs.left($0))" }
             #expect(HostileIDs.polybarShows(line) == items.joined(separator: "  "), "\(name) status: \(line.prefix(400).debugDescription)")
 
             let formatted = try LiveProcess.run(["status"] + idOnly + store)

@@ -40,13 +40,13 @@ extension StoreFaults {
                 #expect(onRedis.lines.count == 1, "\(arguments): \(onRedis.lines)")
                 if arguments == ["status"] {
                     // "tea" runs on both; the seconds may have moved between the two reads.
-                    #expect(StatusBarTests.matches(onRedis.lines.first, #"tea (5:00|4:5[0-9])  held 1:30"#), "\(onRedis.lines)")
-                    #expect(StatusBarTests.matches(onSQLite.lines.first, #"tea (5:00|4:5[0-9])  held 1:30"#), "\(onSQLite.lines)")
+                    #expect(StatusBarTests.matches(onRedis.lines.first, #"⏲ tea (5:00|4:5[0-9])  ⏸ held 1:30"#), "\(onRedis.lines)")
+                    #expect(StatusBarTests.matches(onSQLite.lines.first, #"⏲ tea (5:00|4:5[0-9])  ⏸ held 1:30"#), "\(onSQLite.lines)")
                 } else {
                     #expect(onRedis.lines == onSQLite.lines, "\(arguments)")
                 }
             }
-            #expect(try LiveProcess.run(["status", "done", "held"] + store).lines == ["done 0  held 1:30"])
+            #expect(try LiveProcess.run(["status", "done", "held"] + store).lines == ["⏹ done 0  ⏸ held 1:30"])
             let states = try LiveProcess.run(["status", "--format", "{id} {state}", "tea", "held", "done"] + store)
             #expect(states.lines == ["tea running  held paused  done finished"], "\(states.stderr)")
         }
@@ -56,7 +56,7 @@ extension StoreFaults {
             try seed()
             let unknown = try LiveProcess.run(["status", "held", "nope"] + store)
             #expect(unknown.status == 7, "\(unknown.stderr)")
-            #expect(unknown.lines == ["held 1:30"])
+            #expect(unknown.lines == ["⏸ held 1:30"])
             #expect(unknown.stderr.contains("no stored countdown has the id 'nope'"), "\(unknown.stderr)")
             #expect(unknown.stderr.contains(server.url), "the message names the store: \(unknown.stderr)")
             let empty = try LiveProcess.run(["status", "--format", "{id}", "tea"] + ["--store", server.url + "/3", "--state-dir", stateDir])

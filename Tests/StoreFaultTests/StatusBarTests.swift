@@ -29,10 +29,10 @@ extension StoreFaults {
             let all = try LiveProcess.run(["status", "--state-dir", dir])
             #expect(all.status == 0, "\(all.stderr)")
             #expect(all.lines.count == 1)
-            #expect(Self.matches(all.lines.first, #"tea (5:00|4:5[0-9])  held 1:30"#), "\(all.lines)")
+            #expect(Self.matches(all.lines.first, #"⏲ tea (5:00|4:5[0-9])  ⏸ held 1:30"#), "\(all.lines)")
             let chosen = try LiveProcess.run(["status", "--state-dir", dir, "done", "held"])
             #expect(chosen.status == 0, "\(chosen.stderr)")
-            #expect(chosen.lines == ["done 0  held 1:30"])
+            #expect(chosen.lines == ["⏹ done 0  ⏸ held 1:30"])
         }
 
         @Test("status --format fills every placeholder, countdown.format's tokens included, and writes braces doubled")
@@ -49,7 +49,7 @@ extension StoreFaults {
             let dir = try Self.seeded("status-exit")
             let unknown = try LiveProcess.run(["status", "--state-dir", dir, "held", "nope"])
             #expect(unknown.status == 7)
-            #expect(unknown.lines == ["held 1:30"])
+            #expect(unknown.lines == ["⏸ held 1:30"])
             #expect(unknown.stderr.contains("no stored countdown has the id 'nope'"))
             let badFormat = try LiveProcess.run(["status", "--state-dir", dir, "--format", "{id} {lefft}"])
             #expect(badFormat.status == 64)
@@ -71,14 +71,14 @@ extension StoreFaults {
                 return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
             }
             let first = try object(bar.waitForLine { _ in true })
-            #expect(Self.matches(first["text"] as? String, #"tea (5:00|4:5[0-9])  held 1:30"#), "\(first)")
+            #expect(Self.matches(first["text"] as? String, #"⏲ tea (5:00|4:5[0-9])  ⏸ held 1:30"#), "\(first)")
             #expect(first["class"] as? [String] == ["running", "paused"])
             #expect(first["percentage"] as? Int == 0)
             #expect((first["tooltip"] as? String)?.contains("tea: running, ") == true)
             #expect((first["tooltip"] as? String)?.contains("held: paused, 1:30 left") == true)
             // The next second: one more line, with the time one second less.
             let next = try object(bar.waitForLine(timeout: 5) { $0 != bar.texts.first })
-            #expect(Self.matches(next["text"] as? String, #"tea 4:5[0-9]  held 1:30"#), "\(next)")
+            #expect(Self.matches(next["text"] as? String, #"⏲ tea 4:5[0-9]  ⏸ held 1:30"#), "\(next)")
             #expect(try LiveProcess.run(["pause", "tea", "--state-dir", dir]).status == 0)
             let paused = try object(bar.waitForLine(timeout: 5) { $0.contains(#""class":["paused"]"#) })
             #expect(paused["class"] as? [String] == ["paused"])
@@ -96,7 +96,7 @@ extension StoreFaults {
             defer { bar.signal(SIGKILL); bar.wait() }
             #expect(bar.waitForLine(timeout: 10) { $0.contains("urgent") } != nil, "\(bar.texts)")
             let lines = bar.texts
-            #expect(lines.first == #"{"version":1}"#)
+            #expect(lines.first == #"{"click_events":true,"version":1}"#)
             let header = try #require(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
             #expect(header["version"] as? Int == 1)
             #expect(lines.dropFirst().first == "[")
@@ -110,10 +110,10 @@ extension StoreFaults {
             let firstBlock = try #require(arrays.first?.first)
             #expect(firstBlock["name"] as? String == "cdscript")
             #expect(firstBlock["instance"] as? String == "soon")
-            #expect(Self.matches(firstBlock["full_text"] as? String, "soon [12]"))
+            #expect(Self.matches(firstBlock["full_text"] as? String, "⏲ soon [12]"))
             #expect(firstBlock["color"] as? String == "#FF5555", "within the default --critical of 60 s")
             let last = try #require(arrays.last?.first)
-            #expect(last["full_text"] as? String == "soon 0")
+            #expect(last["full_text"] as? String == "⏹ soon 0")
             #expect(last["urgent"] as? Bool == true)
         }
 
@@ -135,14 +135,48 @@ extension StoreFaults {
             #expect(seed.status == 0, "\(seed.stderr)")
             let bar = try LiveProcess(["watch", "--bar", "polybar", "--state-dir", dir])
             defer { bar.signal(SIGKILL); bar.wait() }
-            #expect(bar.waitForLine { $0 == "held 1:30" } != nil, "\(bar.texts)")
+            #expect(bar.waitForLine { $0 == "⏸ held 1:30" } != nil, "\(bar.texts)")
             Thread.sleep(forTimeInterval: 0.3)
             let before = Self.contextSwitches(bar.pid)
             Thread.sleep(forTimeInterval: 3)
             let after = Self.contextSwitches(bar.pid)
             #expect(before > 0)
             #expect(after - before == 0, "\(after - before) wake-ups in 3 s while idle")
-            #expect(bar.texts == ["held 1:30"])
+            #expect(bar.texts == ["⏸ held 1:30"])
+        }
+
+        @Test("watch --bar i3bar, which reads clicks from its input, makes no wake-up once that input has ended (no poll on a closed input)")
+        func idleI3barAfterItsInputEnds() throws {
+            let dir = Scratch.directory("i3bar-idle")
+            let seed = try LiveProcess.run(["--state-dir", dir, Scratch.script(#"countdown.start{ id = "held", seconds = 90, persist = true }:pause(); os.exit(0)"#)])
+            #expect(seed.status == 0, "\(seed.stderr)")
+            // Its input is /dev/null: the end of the input at once.
+            let bar = try LiveProcess(["watch", "--bar", "i3bar", "--state-dir", dir])
+            defer { bar.signal(SIGKILL); bar.wait() }
+            #expect(bar.waitForLine { $0.contains("held") } != nil, "\(bar.texts)")
+            Thread.sleep(forTimeInterval: 0.3)
+            let before = (switches: Self.contextSwitches(bar.pid), cpu: Self.cpuTicks(bar.pid))
+            Thread.sleep(forTimeInterval: 3)
+            let after = (switches: Self.contextSwitches(bar.pid), cpu: Self.cpuTicks(bar.pid))
+            #expect(before.switches > 0)
+            #expect(after.switches - before.switches == 0, "\(after.switches - before.switches) wake-ups in 3 s while idle")
+            // A loop that polls a closed input never sleeps, so it makes no context
+            // switch either: its CPU time tells (a tick is 10 ms; 3 s busy would be 300).
+            #expect(after.cpu - before.cpu <= 5, "\(after.cpu - before.cpu) ticks of CPU in 3 s while idle")
+            bar.signal(SIGTERM)
+            #expect(bar.wait() == 143, "it ran on after its input ended")
+            #expect(bar.stderr.isEmpty, "\(bar.stderr)")
+        }
+
+        /// User and system CPU time of `pid`, in clock ticks (/proc/PID/stat, fields 14 and 15).
+        static func cpuTicks(_ pid: Int32) -> Int {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            // The command name, in parentheses, may hold spaces: count from after it.
+            guard let close = stat.lastIndex(of: ")") else { return 0 }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            // fields[0] is field 3 (the state), so fields 14 and 15 are [11] and [12].
+            guard fields.count > 12 else { return 0 }
+            return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
         }
 
         /// Voluntary context switches of every thread of `pid`: each wait that

@@ -25,7 +25,7 @@ extension StoreFaults {
                 #expect(r.lines == expected, "\(words)")
             }
             let defaults = try LiveProcess.run(["status", "--state-dir", dir, "held", "done"])
-            #expect(defaults.lines == ["held 1:30  done 0"], "the default format and separator: \(defaults.stderr)")
+            #expect(defaults.lines == ["⏸ held 1:30  ⏹ done 0"], "the default format and separator: \(defaults.stderr)")
         }
 
         @Test("--for tmux reads alike in plain words and ArgumentParser's spellings; a reader it does not know is bad usage (64), naming those it knows")
@@ -57,9 +57,9 @@ extension StoreFaults {
             #expect(misspelt.status == 64, "\(misspelt.stderr)")
             let repeated = try LiveProcess.run(["status", "--state-dir", dir, "--separator", "a", "--separator", "b", "held", "done"])
             #expect(repeated.status == 0, "\(repeated.stderr)")
-            #expect(repeated.lines == ["held 1:30bdone 0"], "the last one wins, as ArgumentParser reads it")
+            #expect(repeated.lines == ["⏸ held 1:30b⏹ done 0"], "the last one wins, as ArgumentParser reads it")
             let dash = try LiveProcess.run(["status", "--state-dir", dir, "--separator=-", "held", "done"])
-            #expect(dash.lines == ["held 1:30-done 0"], "\(dash.stderr)")
+            #expect(dash.lines == ["⏸ held 1:30-⏹ done 0"], "\(dash.stderr)")
             let missing = try LiveProcess.run(["status", "--state-dir", dir, "held", "--format"])
             #expect(missing.status == 64, "\(missing.stderr)")
         }

@@ -5,14 +5,18 @@ import Foundation
 /// What `watch --bar` writes, in each bar's own protocol. Every update is one
 /// line, written whole; the bar reads it as soon as it ends.
 ///
-/// - waybar (`return-type: json`): one JSON object a line, `text`, `tooltip`,
-///   `class` (an array: `running`, `critical`, `paused`, `finished`, or `idle`
-///   when nothing is shown) and `percentage` (of the soonest countdown); waybar
-///   reads `text` and `tooltip` as Pango markup, so they are escaped as markup.
-/// - i3bar and swaybar: the header `{"version":1}`, then `[`, then one array of
-///   blocks a line (`,` before each but the first): `full_text`, `short_text`,
-///   `name` (`cdscript`), `instance` (the id), `color` while critical or
-///   paused, `urgent` once finished.
+/// - waybar (`return-type: json`): one JSON object a line, `text`, `tooltip`
+///   (a line per countdown, with its end in local time), `class` (an array of
+///   what the countdowns are: `running`, `critical` beside `running`, `paused`,
+///   `overtime`, `finished`, or `idle` when nothing is shown), `alt` (the
+///   soonest countdown's state, or `idle`, for `format-icons`) and `percentage`
+///   (of the soonest countdown); waybar reads `text` and `tooltip` as Pango
+///   markup, so they are escaped as markup.
+/// - i3bar and swaybar: the header `{"click_events":true,"version":1}`, then
+///   `[`, then one array of blocks a line (`,` before each but the first):
+///   `full_text`, `short_text`, `name` (`cdscript`), `instance` (the id), `color`
+///   while critical, paused or in overtime, `urgent` once finished. The bar's
+///   clicks come back on standard input (`BarClicks`).
 /// - polybar (`tail = true`): the text alone, an empty line when nothing is shown
 ///   (polybar then hides the module), with no `%{` that polybar reads as a tag.
 ///
@@ -23,10 +27,14 @@ enum BarProtocol: String, CaseIterable, ExpressibleByArgument {
     /// i3bar's colours, readable on dark and light bars alike.
     static let criticalColour = "#FF5555"
     static let pausedColour = "#999999"
+    static let overtimeColour = "#FFB86C"
+    /// The `name` of every i3bar block this bar writes (clicks name it back).
+    static let blockName = "cdscript"
 
-    /// What comes before the first update (i3bar's header and the infinite array's `[`).
+    /// What comes before the first update (i3bar's header, which asks for click
+    /// events, and the infinite array's `[`).
     var preamble: String? {
-        self == .i3bar ? "{\"version\":1}\n[\n" : nil
+        self == .i3bar ? "{\"click_events\":true,\"version\":1}\n[\n" : nil
     }
 
     /// One update: the line that shows `countdowns` (soonest first). `first` says
@@ -41,12 +49,15 @@ enum BarProtocol: String, CaseIterable, ExpressibleByArgument {
 
     private static func waybar(_ countdowns: [BarItem], separator: String) -> String {
         var classes: [String] = []
-        for item in countdowns where !classes.contains(item.cssClass) { classes.append(item.cssClass) }
+        for item in countdowns {
+            for name in item.classes where !classes.contains(name) { classes.append(name) }
+        }
         if classes.isEmpty { classes = ["idle"] }
         let object: [String: Any] = [
             "text": BarEscaping.pango(countdowns.map(\.text).joined(separator: separator)),
             "tooltip": BarEscaping.pango(countdowns.map(\.tooltip).joined(separator: "\n")),
             "class": classes,
+            "alt": countdowns.first?.countdown.state.rawValue ?? "idle",
             "percentage": countdowns.first?.countdown.percent ?? 0,
         ]
         return json(object)
@@ -59,14 +70,15 @@ enum BarProtocol: String, CaseIterable, ExpressibleByArgument {
             var block: [String: Any] = [
                 "full_text": item.text,
                 "short_text": item.countdown.left,
-                "name": "cdscript",
+                "name": blockName,
                 "instance": item.countdown.id,
             ]
-            switch item.cssClass {
-            case "critical": block["color"] = criticalColour
-            case "paused": block["color"] = pausedColour
-            case "finished": block["urgent"] = true
-            default: break
+            switch item.countdown.state {
+            case .running where item.isCritical: block["color"] = criticalColour
+            case .paused: block["color"] = pausedColour
+            case .overtime: block["color"] = overtimeColour
+            case .finished: block["urgent"] = true
+            case .running: break
             }
             return block
         }
@@ -86,24 +98,30 @@ struct BarItem: Equatable {
     let countdown: ShownCountdown
     /// `--format` applied to it.
     let text: String
-    /// The tooltip line: `tea: running, 4:05 left, ends 17:05:30`.
+    /// The tooltip line, with the end in local time: `tea: running, 4:05 left,
+    /// ends 17:05:30`, `tea: overtime, +2 past its end at 17:05:30`.
     let tooltip: String
-    /// `running`, `critical` (running, within `--critical` of its end), `paused` or `finished`.
-    let cssClass: String
+    /// Running, within `--critical` of its end.
+    let isCritical: Bool
+
+    /// waybar's classes for it: its state, and `critical` beside `running`.
+    var classes: [String] {
+        isCritical ? ["running", "critical"] : [countdown.state.rawValue]
+    }
 
     init(_ countdown: ShownCountdown, format: StatusFormat, critical: Nanoseconds, now: Nanoseconds) {
         self.countdown = countdown
         text = format.render(countdown, now: now)
+        isCritical = countdown.state == .running && countdown.shownRemaining <= critical
         let id = VisibleText.escaped(countdown.id)
         switch countdown.state {
         case .running:
-            cssClass = countdown.shownRemaining <= critical ? "critical" : "running"
             tooltip = "\(id): running, \(countdown.left) left, ends \(countdown.endText(today: now))"
         case .paused:
-            cssClass = "paused"
-            tooltip = "\(id): paused, \(countdown.left) left"
+            tooltip = "\(id): paused, \(countdown.left) \(countdown.isPastEnd ? "past its end" : "left")"
+        case .overtime:
+            tooltip = "\(id): overtime, \(countdown.left) past its end at \(countdown.endText(today: now))"
         case .finished:
-            cssClass = "finished"
             tooltip = "\(id): finished at \(countdown.endText(today: now))"
         }
     }

@@ -40,7 +40,8 @@ struct BarOptions: ParsableArguments {
 /// store (its change feed), or the time shown moved on (a tick of this process's
 /// scheduler, once a second, aligned to each deadline). A line that would repeat
 /// the previous one is not written. Nothing running means nothing scheduled: the
-/// loop then sleeps in `poll` until the store changes.
+/// loop then sleeps in `poll` until the store changes (or, for i3bar, a click
+/// arrives: BarWatch+Clicks.swift).
 final class BarWatch: SchedulerDelegate {
     let store: SharedStore
     let only: [String]?
@@ -49,8 +50,8 @@ final class BarWatch: SchedulerDelegate {
     let format: StatusFormat
     let separator: String
     let critical: Nanoseconds
-    /// Countdowns shown, by id; without ids, those running or paused when first
-    /// seen, and those that finished while shown.
+    /// Countdowns shown, by id; without ids, those running, in overtime or
+    /// paused when first seen, and those that finished while shown.
     private var shown: [CountdownID: ShownCountdown] = [:]
     private var records: [CountdownID: StoredCountdown] = [:]
     private var keys: [CountdownID: CountdownKey] = [:]
@@ -89,6 +90,7 @@ final class BarWatch: SchedulerDelegate {
         } catch {
             throw failOnStore(error)
         }
+        if options.bar == .i3bar { watch.readClicks(on: loop) }
         loop.follow(feed) { changes in
             do {
                 try watch.refresh(changes)
@@ -129,6 +131,9 @@ final class BarWatch: SchedulerDelegate {
         for bad in listing.unreadable { showError(bad.description) }
     }
 
+    /// The countdown shown under `id`, if this bar shows it.
+    func shownCountdown(_ id: CountdownID) -> ShownCountdown? { shown[id] }
+
     func showError(_ message: String) {
         guard reportedError != message else { return }
         reportedError = message
@@ -143,6 +148,8 @@ final class BarWatch: SchedulerDelegate {
         let key = scheduler.start(CountdownSpec(id: record.id, deadline: deadline, every: Time.nanosecondsPerSecond, length: record.total))
         keys[id] = key
         idsByKey[key] = id
+        // An overtime countdown ticks on past its end, counting up, as its view does.
+        if record.overtime { scheduler.allowOvertime(key, endPassed: record.isPastEnd(at: now)) }
         scheduler.announce(key)
     }
 
@@ -154,13 +161,20 @@ final class BarWatch: SchedulerDelegate {
 
     func countdownDidTick(_ tick: Tick) {
         guard let id = idsByKey[tick.key], let old = shown[id] else { return }
-        shown[id] = ShownCountdown(id: old.id, state: .running, remaining: tick.remaining, total: old.total, wallEnd: old.wallEnd)
+        // Below zero: the time past the end of an overtime countdown.
+        shown[id] = ShownCountdown(id: old.id, state: tick.remaining < 0 ? .overtime : .running, timeLeft: tick.remaining,
+                                   total: old.total, wallEnd: old.wallEnd)
+    }
+
+    func countdownDidPassEnd(_ tick: Tick) {
+        guard let id = idsByKey[tick.key], let old = shown[id] else { return }
+        shown[id] = ShownCountdown(id: old.id, state: .overtime, timeLeft: 0, total: old.total, wallEnd: old.wallEnd)
     }
 
     func countdownDidEnd(_ tick: Tick, reason: EndReason) {
         guard reason == .finished, let id = idsByKey.removeValue(forKey: tick.key), let old = shown[id] else { return }
         keys[id] = nil
-        shown[id] = ShownCountdown(id: old.id, state: .finished, remaining: 0, total: old.total, wallEnd: old.wallEnd)
+        shown[id] = ShownCountdown(id: old.id, state: .finished, timeLeft: 0, total: old.total, wallEnd: old.wallEnd)
     }
 
     /// Writes the line for what is shown now, unless it is the line last written.

@@ -9,13 +9,17 @@ import CountdownCore
 /// state, how far it has come, and where it ends.
 struct ShownCountdown: Equatable {
     let id: String
-    /// running, paused or finished as of the instant it was read (a running one
-    /// whose end passed is finished).
-    let state: StoredCountdown.State
+    /// running, paused, overtime or finished as of the instant it was read
+    /// (`StoredCountdown.shownState`: a running one whose end passed is finished,
+    /// or overtime when it was started with `overtime`).
+    let state: StoredCountdown.ShownState
     /// The remaining time rounded up to a whole second: what the view shows.
     let shownRemaining: Nanoseconds
     /// The exact remaining time, never negative.
     let remaining: Nanoseconds
+    /// The time past the end of an overtime countdown (running past it, or
+    /// paused past it); 0 before the end and for any other countdown.
+    let pastEnd: Nanoseconds
     /// The whole length, appends included.
     let total: Nanoseconds
     /// The end on the wall clock (UTC ns); nil while paused.
@@ -23,21 +27,32 @@ struct ShownCountdown: Equatable {
 
     init(_ record: StoredCountdown, at now: StoreInstant) {
         id = record.id
-        state = record.effectiveState(at: now)
+        state = record.shownState(at: now)
         remaining = state == .finished ? 0 : record.remaining(at: now)
         shownRemaining = Self.roundedUpToSecond(remaining)
+        pastEnd = record.timePastEnd(at: now)
         total = record.total
         wallEnd = state == .paused ? nil : record.wallDeadline(at: now)
     }
 
-    init(id: String, state: StoredCountdown.State, remaining: Nanoseconds, total: Nanoseconds, wallEnd: Nanoseconds?) {
+    /// From a tick of a running countdown: `timeLeft` below zero is the time
+    /// past the end of an overtime countdown.
+    init(id: String, state: StoredCountdown.ShownState, timeLeft: Nanoseconds, total: Nanoseconds, wallEnd: Nanoseconds?) {
         self.id = id
         self.state = state
-        self.remaining = max(0, remaining)
-        shownRemaining = Self.roundedUpToSecond(self.remaining)
+        remaining = max(0, timeLeft)
+        shownRemaining = Self.roundedUpToSecond(remaining)
+        pastEnd = max(0, -timeLeft)
         self.total = total
         self.wallEnd = wallEnd
     }
+
+    /// Past its end and not finished: an overtime countdown running (or paused) past it.
+    var isPastEnd: Bool { state == .overtime || pastEnd > 0 }
+
+    /// The time past the end as the timer's view shows it: the value of its last
+    /// whole-second tick past the end (2.9 s past it shows 2).
+    var shownPastEnd: Nanoseconds { pastEnd - pastEnd % Time.nanosecondsPerSecond }
 
     static func roundedUpToSecond(_ ns: Nanoseconds) -> Nanoseconds {
         let second = Time.nanosecondsPerSecond
@@ -46,20 +61,32 @@ struct ShownCountdown: Equatable {
         return (part == 0 ? whole : whole + 1) * second
     }
 
-    /// Elapsed over the length, 0 to 1 (1 once finished).
+    /// Elapsed over the length, 0 to 1 (1 once finished or past the end).
     var progress: Double {
-        guard state != .finished else { return 1 }
+        guard state != .finished, !isPastEnd else { return 1 }
         guard total > 0 else { return 0 }
         return min(1, max(0, Double(total - remaining) / Double(total)))
     }
 
-    /// Whole percent done, rounded down (a bar at 100 % means it has finished).
+    /// Whole percent done, rounded down (a bar at 100 % means its end has come:
+    /// finished, or past it in overtime).
     var percent: Int {
-        state == .finished ? 100 : min(99, Int(progress * 100))
+        state == .finished || isPastEnd ? 100 : min(99, Int(progress * 100))
     }
 
-    /// The time left as the timer's view draws it: `2d 01:02:03`, `1:02:03`, `4:05`, `45`.
-    var left: String { Self.clockText(shownRemaining) }
+    /// The time left as the timer's view draws it: `2d 01:02:03`, `1:02:03`, `4:05`,
+    /// `45`; past the end of an overtime countdown, the time past it after a `+`
+    /// (`+0:02`), as the view counts up.
+    var left: String { isPastEnd ? "+" + overtimeText : Self.clockText(shownRemaining) }
+
+    /// The time past the end, written as `left` writes the time left (`0` before the end).
+    var overtimeText: String { Self.clockText(shownPastEnd) }
+
+    /// One sign for the state, so that a bar's text tells them apart without
+    /// colour: running, paused, overtime, finished.
+    var icon: String { Self.icons[state] ?? "" }
+
+    static let icons: [StoredCountdown.ShownState: String] = [.running: "⏲", .paused: "⏸", .overtime: "⏰", .finished: "⏹"]
 
     // Parsed once; valid patterns (StatusBarTests check what they render).
     static let dayPattern = try? FormatPattern("{d}d {hh}:{mm}:{ss}")
@@ -94,17 +121,20 @@ struct ShownCountdown: Equatable {
         value < 10 ? "0\(value)" : "\(value)"
     }
 
-    /// Soonest end first: running countdowns by time left, then paused ones by
-    /// time left, then finished ones; ids break ties.
+    /// Soonest end first: overtime countdowns (their end has come; longest past
+    /// it first), running ones by time left, then paused ones by time left, then
+    /// finished ones; ids break ties.
     static func soonestFirst(_ a: ShownCountdown, _ b: ShownCountdown) -> Bool {
-        func rank(_ state: StoredCountdown.State) -> Int {
+        func rank(_ state: StoredCountdown.ShownState) -> Int {
             switch state {
-            case .running: return 0
-            case .paused: return 1
-            case .finished: return 2
+            case .overtime: return 0
+            case .running: return 1
+            case .paused: return 2
+            case .finished: return 3
             }
         }
         if rank(a.state) != rank(b.state) { return rank(a.state) < rank(b.state) }
+        if a.pastEnd != b.pastEnd { return a.pastEnd > b.pastEnd }
         if a.remaining != b.remaining { return a.remaining < b.remaining }
         return Array(a.id.utf8).lexicographicallyPrecedes(Array(b.id.utf8))
     }

@@ -6,16 +6,18 @@ import CountdownCore
 /// | placeholder | shows |
 /// | --- | --- |
 /// | `{id}` | the id (control characters escaped) |
-/// | `{left}` | the time left as the timer's view shows it: `4:05`, `1:02:03`, `45` |
-/// | `{state}` | `running`, `paused` or `finished` |
-/// | `{progress}` | percent done, a whole number 0-100 |
+/// | `{left}` | the time left as the timer's view shows it: `4:05`, `1:02:03`, `45`; `+0:02` past the end in overtime |
+/// | `{overtime}` | the time past the end, written as `{left}` writes the time left; `0` before it |
+/// | `{state}` | `running`, `paused`, `overtime` or `finished` |
+/// | `{icon}` | `⏲` running, `⏸` paused, `⏰` overtime, `⏹` finished |
+/// | `{progress}` | percent done, a whole number 0-100 (100 once the end has come) |
 /// | `{end}` | the end in local time, `17:05:30`, with the date when not today; `-` while paused |
 /// | `{d}` `{hh}` `{mm}` `{ss}` ... | any token of `countdown.format`, on the time left |
 ///
 /// `{{` and `}}` write a brace.
 struct StatusFormat: Equatable {
     enum Field: String, CaseIterable {
-        case id, left, state, progress, end
+        case id, left, overtime, state, icon, progress, end
     }
 
     enum Piece: Equatable {
@@ -27,8 +29,10 @@ struct StatusFormat: Equatable {
 
     let pieces: [Piece]
 
-    /// What `status` and `--bar` show when no `--format` is given.
-    static let defaultText = "{id} {left}"
+    /// What `status` and `--bar` show when no `--format` is given: the icon
+    /// first, so that a paused countdown (`⏸`) never reads as a running one
+    /// (`⏲`) in a bar that shows text alone (tmux, polybar, a prompt).
+    static let defaultText = "{icon} {id} {left}"
 
     /// Every placeholder, for messages and help.
     static var placeholders: [String] {
@@ -84,7 +88,9 @@ struct StatusFormat: Equatable {
             case .literal(let literal): text += literal
             case .field(.id): text += VisibleText.escaped(countdown.id)
             case .field(.left): text += countdown.left
+            case .field(.overtime): text += countdown.overtimeText
             case .field(.state): text += countdown.state.rawValue
+            case .field(.icon): text += countdown.icon
             case .field(.progress): text += String(countdown.percent)
             case .field(.end): text += countdown.endText(today: now)
             case .pattern(let pattern): text += pattern.render(countdown.shownRemaining)
