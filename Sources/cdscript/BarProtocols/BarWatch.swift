@@ -155,12 +155,14 @@ final class BarWatch: SchedulerDelegate {
     func countdownDidTick(_ tick: Tick) {
         guard let id = idsByKey[tick.key], let old = shown[id] else { return }
         shown[id] = ShownCountdown(id: old.id, state: .running, remaining: tick.remaining, total: old.total, wallEnd: old.wallEnd)
+        shown[id]?.title = old.title
     }
 
     func countdownDidEnd(_ tick: Tick, reason: EndReason) {
         guard reason == .finished, let id = idsByKey.removeValue(forKey: tick.key), let old = shown[id] else { return }
         keys[id] = nil
         shown[id] = ShownCountdown(id: old.id, state: .finished, remaining: 0, total: old.total, wallEnd: old.wallEnd)
+        shown[id]?.title = old.title
     }
 
     /// Writes the line for what is shown now, unless it is the line last written.

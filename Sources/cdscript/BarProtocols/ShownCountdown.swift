@@ -20,6 +20,8 @@ struct ShownCountdown: Equatable {
     let total: Nanoseconds
     /// The end on the wall clock (UTC ns); nil while paused.
     let wallEnd: Nanoseconds?
+    /// The stored title; nil when it has none.
+    var title: String? = nil
 
     init(_ record: StoredCountdown, at now: StoreInstant) {
         id = record.id
@@ -28,6 +30,7 @@ struct ShownCountdown: Equatable {
         shownRemaining = Self.roundedUpToSecond(remaining)
         total = record.total
         wallEnd = state == .paused ? nil : record.wallDeadline(at: now)
+        title = record.title
     }
 
     init(id: String, state: StoredCountdown.State, remaining: Nanoseconds, total: Nanoseconds, wallEnd: Nanoseconds?) {

@@ -6,6 +6,7 @@ import CountdownCore
 /// | placeholder | shows |
 /// | --- | --- |
 /// | `{id}` | the id (control characters escaped) |
+/// | `{title}` | the title (`--title`, `title =`); the id when it has none |
 /// | `{left}` | the time left as the timer's view shows it: `4:05`, `1:02:03`, `45` |
 /// | `{state}` | `running`, `paused` or `finished` |
 /// | `{progress}` | percent done, a whole number 0-100 |
@@ -15,7 +16,7 @@ import CountdownCore
 /// `{{` and `}}` write a brace.
 struct StatusFormat: Equatable {
     enum Field: String, CaseIterable {
-        case id, left, state, progress, end
+        case id, left, state, progress, end, title
     }
 
     enum Piece: Equatable {
@@ -83,6 +84,7 @@ struct StatusFormat: Equatable {
             switch piece {
             case .literal(let literal): text += literal
             case .field(.id): text += VisibleText.escaped(countdown.id)
+            case .field(.title): text += VisibleText.escaped(countdown.title ?? countdown.id)
             case .field(.left): text += countdown.left
             case .field(.state): text += countdown.state.rawValue
             case .field(.progress): text += String(countdown.percent)
