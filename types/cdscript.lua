@@ -74,6 +74,8 @@ function Handle:state() end
 ---@field overtime boolean? past the end, on_done(t, "finished") once, then ticks go on with t.overtime until cancelled; with persist, restarted and following processes show the same time past the end (not with on_end_action)
 ---@field on_end_action (fun(e: cdscript.EndClaim): (fun(): boolean)?)? runs once per end across every process that follows the stored countdown (needs persist); may return a function polled until it returns true (the action is done then)
 ---@field end_lease number? seconds a claimant holds an end before another process may take it over (default 30, 0.1 to 86400)
+---@field title string? with persist: a title kept with the stored countdown (one line, at most 256 characters), shown by list, status {title} and the bars
+---@field actions string[]? with persist: the names of the end actions `cdscript serve` runs at its end (at most 16, each of A-Za-z0-9_.-); names only, never commands
 
 ---@class cdscript.EndClaim
 ---@field id string the stored countdown's id

@@ -61,6 +61,12 @@ public enum CountdownRange {
         if c.state == .paused, c.pausedRemaining == nil {
             throw StoredValueError(field: "paused_remaining", value: "NULL", reason: "a paused countdown needs its remaining time")
         }
+        if let title = c.title, let refusal = CountdownAnnotations.titleRefusal(title) {
+            throw StoredValueError(field: "title", value: title, reason: refusal)
+        }
+        if let refusal = CountdownAnnotations.actionsRefusal(c.actions) {
+            throw StoredValueError(field: "actions", value: CountdownAnnotations.encodeActions(c.actions), reason: refusal)
+        }
     }
 }
 

@@ -57,10 +57,17 @@ public struct StoredCountdown: Equatable, Sendable {
     /// Started with `overtime`: past its end it runs on (a negative `timeLeft`,
     /// shown as +time) until it is cancelled, and is never finished by time alone.
     public var overtime: Bool
+    /// What people call it (`--title`, `title =`); nil when it has none. Within
+    /// `CountdownAnnotations`' limits.
+    public var title: String?
+    /// The names of the actions to run at its end, in order (`--action`,
+    /// `actions =`). Names only: what a name runs is configured where the actions
+    /// run (`cdscript serve`), never stored.
+    public var actions: [String]
 
     public init(id: String, state: State, kind: Kind, wallDeadline: Nanoseconds, pausedRemaining: Nanoseconds? = nil,
                 every: Nanoseconds, total: Nanoseconds, bootID: String?, bootDeadline: Nanoseconds?, updatedAt: Nanoseconds,
-                overtime: Bool = false) {
+                overtime: Bool = false, title: String? = nil, actions: [String] = []) {
         self.id = id
         self.state = state
         self.kind = kind
@@ -72,6 +79,8 @@ public struct StoredCountdown: Equatable, Sendable {
         self.bootDeadline = bootDeadline
         self.updatedAt = updatedAt
         self.overtime = overtime
+        self.title = title
+        self.actions = actions
     }
 
     /// True when the boot-clock deadline may be used at `now`: same boot, and one was stored.

@@ -2,20 +2,29 @@ import CountdownCore
 
 /// How a countdown is kept in Redis: one field of the hash `cdscript:countdowns`,
 /// its value `1|state|kind|wall|paused|every|total|updated` with integer
-/// nanoseconds in decimal, and a 9th field `overtime` on an overtime countdown
-/// only: every other record stays in the 8 fields that builds before it read
-/// (those refuse a 9-field record as unreadable, naming it; they never change it). Instants are on the Redis server's clock (`TIME`);
+/// nanoseconds in decimal, then, only on a countdown that has them and in this
+/// order, tagged fields: `overtime` on an overtime countdown, `title=TEXT` (the
+/// title with `%` and `|` written `%25` and `%7C`) and `actions=a,b` (the end
+/// actions' names). Every other record stays in the 8 fields that builds before
+/// them read (those refuse a longer record as unreadable, naming it; they never
+/// change it). Instants are on the Redis server's clock (`TIME`);
 /// there is no boot id, since the processes that share it run on many machines.
 /// The server never does arithmetic on them (a script compares whole values), so
 /// nothing is rounded to Lua's doubles.
 enum RedisRecord {
     /// The 9th field of an overtime countdown's record.
     static let overtimeField = "overtime"
+    /// The tag of the title's field.
+    static let titleTag = "title="
+    /// The tag of the actions' field.
+    static let actionsTag = "actions="
 
     static func encode(_ c: StoredCountdown) -> String {
         var fields = ["1", c.state.rawValue, c.kind.rawValue, String(c.wallDeadline), c.pausedRemaining.map { String($0) } ?? "",
                       String(c.every), String(c.total), String(c.updatedAt)]
         if c.overtime { fields.append(overtimeField) }
+        if let title = c.title { fields.append(titleTag + escapedTitle(title)) }
+        if !c.actions.isEmpty { fields.append(actionsTag + CountdownAnnotations.encodeActions(c.actions)) }
         return fields.joined(separator: "|")
     }
 
@@ -26,11 +35,25 @@ enum RedisRecord {
         // Split on the bytes, into views of `text`: splitting into Characters and copying
         // each field into a String of its own was a fifth of a bulk fetch's CPU.
         let f = text.utf8.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false).map { Substring($0) }
-        guard f.count == 8 || f.count == 9 else {
-            throw StoredValueError(field: "record", value: text, reason: "expected 8 or 9 fields separated by '|', got \(f.count)")
+        guard f.count >= 8 && f.count <= 11 else {
+            throw StoredValueError(field: "record", value: text, reason: "expected 8 to 11 fields separated by '|', got \(f.count)")
         }
-        guard f.count == 8 || f[8] == overtimeField else {
-            throw StoredValueError(field: "overtime", value: String(f[8]), reason: "expected '\(overtimeField)' or no 9th field")
+        // The tagged fields, each at most once and in their order.
+        var overtime = false, title: String?, actions: [String] = []
+        var next = 0
+        for extra in f.dropFirst(8) {
+            if next < 1, extra == overtimeField {
+                (overtime, next) = (true, 1)
+            } else if next < 2, extra.hasPrefix(titleTag) {
+                title = try unescapedTitle(extra.dropFirst(titleTag.count))
+                next = 2
+            } else if next < 3, extra.hasPrefix(actionsTag) {
+                actions = CountdownAnnotations.decodeActions(String(extra.dropFirst(actionsTag.count)))
+                next = 3
+            } else {
+                throw StoredValueError(field: "record", value: String(extra),
+                                       reason: "expected '\(overtimeField)', '\(titleTag)...' or '\(actionsTag)...', in that order, each once, after the 8th field")
+            }
         }
         guard f[0] == "1" else { throw StoredValueError(field: "version", value: String(f[0]), reason: "expected 1") }
         guard let state = StoredCountdown.State(rawValue: String(f[1])) else {
@@ -47,9 +70,47 @@ enum RedisRecord {
             id: id, state: state, kind: kind, wallDeadline: try integer("wall_deadline", f[3]),
             pausedRemaining: f[4].isEmpty ? nil : try integer("paused_remaining", f[4]),
             every: try integer("every", f[5]), total: try integer("total", f[6]),
-            bootID: nil, bootDeadline: nil, updatedAt: try integer("updated_at", f[7]), overtime: f.count == 9)
+            bootID: nil, bootDeadline: nil, updatedAt: try integer("updated_at", f[7]), overtime: overtime,
+            title: title, actions: actions)
         try CountdownRange.check(record)
         return record
+    }
+
+    /// `title` with the two characters the record gives a meaning escaped: `|`
+    /// separates fields, `%` starts an escape.
+    static func escapedTitle(_ title: String) -> String {
+        guard title.contains(where: { $0 == "%" || $0 == "|" }) else { return title }
+        var out = ""
+        for scalar in title.unicodeScalars {
+            switch scalar {
+            case "%": out += "%25"
+            case "|": out += "%7C"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// The title `escapedTitle` wrote; any other `%` sequence is refused.
+    static func unescapedTitle(_ text: Substring) throws(StoredValueError) -> String {
+        guard text.contains("%") else { return String(text) }
+        var out = ""
+        var rest = text.unicodeScalars[...]
+        while let scalar = rest.first {
+            rest = rest.dropFirst()
+            guard scalar == "%" else {
+                out.unicodeScalars.append(scalar)
+                continue
+            }
+            let code = String(String.UnicodeScalarView(rest.prefix(2)))
+            rest = rest.dropFirst(2)
+            switch code {
+            case "25": out += "%"
+            case "7C": out += "|"
+            default: throw StoredValueError(field: "title", value: String(text), reason: "expected %25 or %7C after %, found %\(code)")
+            }
+        }
+        return out
     }
 
     /// The record, or nil when it cannot be read (see `read`).

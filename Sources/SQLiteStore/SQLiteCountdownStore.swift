@@ -34,6 +34,8 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     /// Read transactions (a lone statement counts as one) run so far: what tests
     /// bound a run of loads by.
     public internal(set) var readTransactions = 0
+    /// The newest schema version this build writes (`PRAGMA user_version` of a migrated store).
+    public static var schemaVersion: Int { StoreSchema.version }
     /// Write transactions run so far: what tests bound bulk changes by (removing a
     /// thousand countdowns is not a thousand commits).
     public internal(set) var writeTransactions = 0

@@ -6,7 +6,7 @@ import GRDB
 /// the version for tools that do not know GRDB's migration table.
 enum StoreSchema {
     /// The newest schema this build knows.
-    static let version = 5
+    static let version = 6
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -61,6 +61,14 @@ enum StoreSchema {
         migrator.registerMigration("v5") { db in
             try db.execute(sql: EndClaimTable.v5 + "\nPRAGMA user_version = 5;")
         }
+        // A title and end-action names (issue 49): rows written before have neither.
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: """
+                ALTER TABLE countdown ADD COLUMN title TEXT;
+                ALTER TABLE countdown ADD COLUMN actions TEXT NOT NULL DEFAULT '';
+                PRAGMA user_version = 6;
+                """)
+        }
         return migrator
     }
 }
@@ -70,7 +78,7 @@ extension StoredCountdown {
     /// `selectSQL` selects them so, `init(columnsOf:path:)` reads them by that
     /// position, `upsertSQL` and `arguments` write them so.
     enum Column: Int, CaseIterable {
-        case id, state, kind, wallDeadline, pausedRemaining, every, total, bootID, bootDeadline, updatedAt, overtime
+        case id, state, kind, wallDeadline, pausedRemaining, every, total, bootID, bootDeadline, updatedAt, overtime, title, actions
 
         /// Its name in the table.
         var name: String {
@@ -86,6 +94,8 @@ extension StoredCountdown {
             case .bootDeadline: "boot_deadline"
             case .updatedAt: "updated_at"
             case .overtime: "overtime"
+            case .title: "title"
+            case .actions: "actions"
             }
         }
     }
@@ -149,6 +159,13 @@ extension StoredCountdown {
             guard case .int64(let n) = v.storage, n == 0 || n == 1 else { throw bad(.overtime, v, "expected 0 or 1") }
             return n == 1
         }
+        // Absent from a row read without the column (a copy made before "v6"): none.
+        func actionNames() throws(StoreError) -> [String] {
+            let v = column(.actions)
+            if v.isNull { return [] }
+            guard case .string(let s) = v.storage else { throw bad(.actions, v, "expected text (names separated by commas)") }
+            return CountdownAnnotations.decodeActions(s)
+        }
         let id = try text(.id)
         let stateText = try text(.state)
         let kindText = try text(.kind)
@@ -159,7 +176,8 @@ extension StoredCountdown {
             wallDeadline: try integer(.wallDeadline), pausedRemaining: try optionalInteger(.pausedRemaining),
             every: try integer(.every), total: try integer(.total),
             bootID: try optionalText(.bootID), bootDeadline: try optionalInteger(.bootDeadline),
-            updatedAt: try integer(.updatedAt), overtime: try overtimeFlag())
+            updatedAt: try integer(.updatedAt), overtime: try overtimeFlag(),
+            title: try optionalText(.title), actions: try actionNames())
         do {
             try CountdownRange.check(self)
         } catch {
@@ -169,7 +187,8 @@ extension StoredCountdown {
 
     /// The row's values, in `Column` order (`upsertSQL`).
     var arguments: StatementArguments {
-        [id, state.rawValue, kind.rawValue, wallDeadline, pausedRemaining, every, total, bootID, bootDeadline, updatedAt, overtime ? 1 : 0]
+        [id, state.rawValue, kind.rawValue, wallDeadline, pausedRemaining, every, total, bootID, bootDeadline, updatedAt, overtime ? 1 : 0,
+         title, CountdownAnnotations.encodeActions(actions)]
     }
 
     /// Writes a row from `arguments`, replacing the one under its id.

@@ -152,10 +152,11 @@ extension TestMachine {
     }
 
     /// `H.process_stored()`: the test's stored countdowns as `cdscript list --json`
-    /// shows them now: `{id, state, kind, remaining, total, every, deadline, overtime}`,
-    /// ordered by id. Where the listing writes `null` the field is absent (a Lua
-    /// table holds no nil): `deadline` for a paused countdown, `overtime` (seconds
-    /// past the end) for one started without `overtime`. A test holds the two
+    /// shows them now: `{id, state, kind, remaining, total, every, deadline, overtime,
+    /// title, actions}`, ordered by id. Where the listing writes `null` the field is
+    /// absent (a Lua table holds no nil): `deadline` for a paused countdown, `overtime`
+    /// (seconds past the end) for one started without `overtime`, `title` for one
+    /// without a title; `actions` is a list, empty when it names none. A test holds the two
     /// shapes together (StoredShapeTests).
     static let storedCountdowns: cd_host_function = { L, context in
         call(L, context, "process.stored") { machine, L in
@@ -163,7 +164,7 @@ extension TestMachine {
             let records = try machine.store.view(member: 0).list()
             L.pushTable(array: Int32(records.count))
             for (index, record) in records.enumerated() {
-                L.pushTable(fields: 8)
+                L.pushTable(fields: 10)
                 L.push(record.id)
                 L.setRawField(-2, "id")
                 L.push(record.listedState(at: now))
@@ -182,6 +183,16 @@ extension TestMachine {
                     L.push(UTCTimestamp.iso8601(record.wallDeadline(at: now)))
                     L.setRawField(-2, "deadline")
                 }
+                if let title = record.title {
+                    L.push(title)
+                    L.setRawField(-2, "title")
+                }
+                L.pushTable(array: Int32(record.actions.count))
+                for (position, name) in record.actions.enumerated() {
+                    L.push(name)
+                    L.setRawItem(-2, position + 1)
+                }
+                L.setRawField(-2, "actions")
                 L.setRawItem(-2, index + 1)
             }
             return 1

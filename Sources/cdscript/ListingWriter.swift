@@ -28,6 +28,10 @@ final class ListingWriter {
     private var rows: [[TableRow]] = []
     private static let rowsPerPage = 4096
     private var widths = (id: 0, state: 0, remaining: 0)
+    /// True once a countdown with a title was listed: the table then has a TITLE column.
+    private var titled = false
+    /// True once a row with a deadline (not paused) was listed: the DEADLINE column's width.
+    private var hasDeadline = false
 
     /// A row of the table: the id, the state, the time (remaining, or past the end), the deadline.
     private struct TableRow {
@@ -36,6 +40,8 @@ final class ListingWriter {
         var time: Nanoseconds
         var pastEnd: Bool
         var deadline: Nanoseconds?
+        /// The title, escaped; nil when it has none.
+        var title: String?
 
         var remaining: String { (pastEnd ? "+" : "") + CountdownListing.clock(time) }
     }
@@ -61,7 +67,11 @@ final class ListingWriter {
             } else {
                 let pastEnd = c.isPastEnd(at: now)
                 let row = TableRow(id: VisibleText.escaped(c.id), state: listed,
-                                   time: pastEnd ? c.timePastEnd(at: now) : c.remaining(at: now), pastEnd: pastEnd, deadline: deadline)
+                                   time: pastEnd ? c.timePastEnd(at: now) : c.remaining(at: now), pastEnd: pastEnd, deadline: deadline,
+                                   title: c.title.map(VisibleText.escaped))
+                if row.title != nil { titled = true }
+                // Every instant in `CountdownRange` is written in the same number of columns.
+                if deadline != nil { hasDeadline = true }
                 widths.id = max(widths.id, Self.width(row.id))
                 widths.state = max(widths.state, row.state.utf8.count)
                 widths.remaining = max(widths.remaining, Self.width(row.remaining))
@@ -102,7 +112,19 @@ final class ListingWriter {
     /// `overtime`: seconds past the end (0 before it) of a countdown started with
     /// `overtime`, nil (null) for one without.
     private func appendJSON(_ c: StoredCountdown, state: String, remaining: Nanoseconds, deadline: Nanoseconds?, overtime: Nanoseconds?) {
-        buffer += "  {\n    \"deadline\" : "
+        // The end actions' names, an array as JSONEncoder pretty-prints one (an empty one too).
+        buffer += "  {\n    \"actions\" : "
+        if c.actions.isEmpty {
+            buffer += "[\n\n    ]"
+        } else {
+            buffer += "[\n"
+            for (index, name) in c.actions.enumerated() {
+                buffer += index == 0 ? "      " : ",\n      "
+                Self.appendString(name, to: &buffer)
+            }
+            buffer += "\n    ]"
+        }
+        buffer += ",\n    \"deadline\" : "
         if let deadline {
             buffer += "\""
             buffer += CountdownListing.iso8601(deadline)
@@ -122,7 +144,9 @@ final class ListingWriter {
         buffer += Self.number(Time.seconds(remaining))
         buffer += ",\n    \"state\" : \""
         buffer += state
-        buffer += "\",\n    \"total\" : "
+        buffer += "\",\n    \"title\" : "
+        if let title = c.title { Self.appendString(title, to: &buffer) } else { buffer += "null" }
+        buffer += ",\n    \"total\" : "
         buffer += Self.number(Time.seconds(c.total))
         buffer += "\n  }"
     }
@@ -174,22 +198,31 @@ final class ListingWriter {
         let header = (id: "ID", state: "STATE", remaining: "REMAINING")
         let widths = (id: max(self.widths.id, Self.width(header.id)), state: max(self.widths.state, Self.width(header.state)),
                       remaining: max(self.widths.remaining, Self.width(header.remaining)))
-        func line(_ id: String, _ state: String, _ remaining: String, _ deadline: String) {
+        // With a TITLE column the deadline is padded too: an ISO 8601 instant, or "-" while paused.
+        let deadlineWidth = hasDeadline ? Self.width(CountdownListing.iso8601(0)) : Self.width("DEADLINE")
+        let titled = self.titled
+        func line(_ id: String, _ state: String, _ remaining: String, _ deadline: String, _ title: String?) {
             Self.pad(id, widths.id, into: &buffer)
             buffer += "  "
             Self.pad(state, widths.state, into: &buffer)
             buffer += "  "
             Self.pad(remaining, widths.remaining, into: &buffer)
             buffer += "  "
-            buffer += deadline
+            if titled {
+                Self.pad(deadline, deadlineWidth, into: &buffer)
+                buffer += "  "
+                buffer += title ?? ""
+            } else {
+                buffer += deadline
+            }
             buffer += "\n"
             if buffer.utf8.count >= Self.flushBytes { flush() }
         }
-        line(header.id, header.state, header.remaining, "DEADLINE")
+        line(header.id, header.state, header.remaining, "DEADLINE", "TITLE")
         for page in rows {
             for row in page {
                 guard !failed else { return }
-                line(row.id, row.state, row.remaining, row.deadline.map(CountdownListing.iso8601) ?? "-")
+                line(row.id, row.state, row.remaining, row.deadline.map(CountdownListing.iso8601) ?? "-", row.title)
             }
         }
         rows = []

@@ -111,6 +111,8 @@ struct TimerCommand: ParsableCommand {
         if let quitAfter { _ = try DurationArgument.read(quitAfter, as: "--quit-after", in: .wait) }
         try options.check()
         if let id, id.isEmpty { throw ValidationError("--id must not be empty") }
+        // With --id the title is stored with the timer, within the stored record's limits.
+        if id != nil, let title, let refusal = CountdownAnnotations.titleRefusal(title) { throw ValidationError("--title: \(refusal)") }
         if let outfile, outfile.isEmpty { throw ValidationError("--outfile must name a file") }
         if overtime, id != nil, !exec.isEmpty || execShell != nil {
             throw ValidationError(TimerCommand.overtimeExecRefusal)

@@ -8,12 +8,13 @@ import Testing
 struct StoredShapeTests {
     /// The same three countdowns for both: running, paused, and overtime past its end.
     static let starts = """
-        countdown.start{ id = "a", seconds = 100, every = 2, persist = true }
+        countdown.start{ id = "a", seconds = 100, every = 2, persist = true, title = "Tea \\"time\\"", actions = {"notify", "log"} }
         countdown.start{ id = "b", seconds = 50, persist = true }:pause()
         countdown.start{ id = "c", seconds = 0.1, persist = true, overtime = true }
         """
 
-    /// One line per countdown: `id key=value ...`, keys sorted; `remaining`,
+    /// One line per countdown: `id key=value ...`, keys sorted (a list as its
+    /// items joined by commas); `remaining`,
     /// `overtime` and `deadline` stand as present, not by value (time moves on
     /// between the two runs).
     static func line(_ entry: [String: Any]) -> String {
@@ -22,6 +23,7 @@ struct StoredShapeTests {
             if ["remaining", "overtime", "deadline"].contains(key) { return key }
             // Numbers by value (the listing writes 2 where Lua writes 2.0).
             if let number = entry[key] as? NSNumber, !(entry[key] is String) { return "\(key)=\(number.doubleValue)" }
+            if let list = entry[key] as? [Any] { return "\(key)=" + list.map { "\($0)" }.joined(separator: ",") }
             return "\(key)=\(entry[key].map { "\($0)" } ?? "")"
         }
         return ([id] + fields).joined(separator: " ")
@@ -42,7 +44,13 @@ struct StoredShapeTests {
               for _, e in ipairs(process.stored()) do
                 local parts = {}
                 for k, v in pairs(e) do
-                  parts[#parts + 1] = string.format("%q:%s", k, type(v) == "string" and string.format("%q", v) or tostring(v))
+                  local value = type(v) == "string" and string.format("%q", v) or tostring(v)
+                  if type(v) == "table" then
+                    local items = {}
+                    for i, item in ipairs(v) do items[i] = string.format("%q", item) end
+                    value = "[" .. table.concat(items, ",") .. "]"
+                  end
+                  parts[#parts + 1] = string.format("%q:%s", k, value)
                 end
                 out:write("{" .. table.concat(parts, ",") .. "}\\n")
               end
@@ -65,9 +73,9 @@ struct StoredShapeTests {
         let listed = try #require(JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]], "\(list.stdout)")
         #expect(stored.map(Self.line) == listed.map(Self.line), "process.stored():\n\(stored.map(Self.line))\nlist --json:\n\(listed.map(Self.line))")
         #expect(stored.map(Self.line) == [
-            "a deadline every=2.0 kind=duration remaining state=running total=100.0",
-            "b every=1.0 kind=duration remaining state=paused total=50.0",
-            "c deadline every=1.0 kind=duration overtime remaining state=overtime total=0.1",
+            "a actions=notify,log deadline every=2.0 kind=duration remaining state=running title=Tea \"time\" total=100.0",
+            "b actions= every=1.0 kind=duration remaining state=paused total=50.0",
+            "c actions= deadline every=1.0 kind=duration overtime remaining state=overtime total=0.1",
         ], "\(stored.map(Self.line))")
     }
 }

@@ -28,6 +28,9 @@ extension StoreFaults {
             let instants: [Nanoseconds] = [CountdownRange.earliestInstant, -86_400_000_000_001, -1, 0, 1, 999_999, 1_000_000,
                                            1_700_000_000_123_999_999, 1_700_000_000_124_000_000, 1_799_999_999_999_999_999,
                                            4_102_444_800_000_000_000, CountdownRange.latestInstant]
+            // Titles that need escaping (a '|' and '%' that the Redis record escapes too), and end actions' names.
+            let titles = ["Tea", "a|b%7C%", "<script>alert(1)</script>", "\"quoted\" \\ back", "名前 🍅", "bidi\u{202E}rtl", ""]
+            let actionNames = ["notify", "bell", "log.x", "A-1_b"]
             var records: [StoredCountdown] = []
             var n = 0
             for (i, id) in ids.enumerated() {
@@ -43,7 +46,8 @@ extension StoreFaults {
                     records.append(StoredCountdown(
                         id: "\(id)-\(j)", state: state, kind: j % 4 == 1 ? .wall : .duration, wallDeadline: deadline,
                         pausedRemaining: paused ? durations[(i + j * 5) % durations.count] : nil,
-                        every: every, total: total, bootID: nil, bootDeadline: nil, updatedAt: 1_700_000_000_000_000_000 + Int64(n)))
+                        every: every, total: total, bootID: nil, bootDeadline: nil, updatedAt: 1_700_000_000_000_000_000 + Int64(n),
+                        title: j % 3 == 2 ? nil : titles[(i + j) % titles.count], actions: Array(actionNames.prefix((i + j) % 4))))
                 }
             }
             return records
@@ -55,6 +59,8 @@ extension StoreFaults {
             let id: String, state: String, kind: String, remaining: Double, deadline: String?, every: Double, total: Double
             /// Seconds past the end of an overtime countdown; null for one without overtime.
             let overtime: Double?
+            let title: String?
+            let actions: [String]
             func encode(to encoder: any Encoder) throws {
                 var c = encoder.container(keyedBy: CodingKeys.self)
                 try c.encode(id, forKey: .id)
@@ -65,8 +71,10 @@ extension StoreFaults {
                 try c.encode(every, forKey: .every)
                 try c.encode(total, forKey: .total)
                 try c.encode(overtime, forKey: .overtime)
+                try c.encode(title, forKey: .title)
+                try c.encode(actions, forKey: .actions)
             }
-            enum CodingKeys: String, CodingKey { case id, state, kind, remaining, deadline, every, total, overtime }
+            enum CodingKeys: String, CodingKey { case id, state, kind, remaining, deadline, every, total, overtime, title, actions }
         }
 
         static func clock(_ ns: Nanoseconds) -> String {
@@ -90,19 +98,21 @@ extension StoreFaults {
                 return Entry(id: c.id, state: state.rawValue, kind: c.kind.rawValue, remaining: Time.seconds(c.remaining(at: now)),
                              deadline: state == .paused ? nil : iso8601(c.wallDeadline(at: now)),
                              every: Time.seconds(c.every), total: Time.seconds(c.total),
-                             overtime: c.overtime ? Time.seconds(c.timePastEnd(at: now)) : nil)
+                             overtime: c.overtime ? Time.seconds(c.timePastEnd(at: now)) : nil, title: c.title, actions: c.actions)
             }
             let data = try! encoder.encode(entries)
             return VisibleText.jsonEscapingControls(String(decoding: data, as: UTF8.self)) + "\n"
         }
 
         static func referenceTable(_ countdowns: [StoredCountdown], at now: StoreInstant) -> String {
-            let rows = [["ID", "STATE", "REMAINING", "DEADLINE"]] + countdowns.map { c in
+            // A TITLE column only when some countdown has a title.
+            let titled = countdowns.contains { $0.title != nil }
+            let rows = [["ID", "STATE", "REMAINING", "DEADLINE"] + (titled ? ["TITLE"] : [])] + countdowns.map { c in
                 let state = c.effectiveState(at: now)
                 return [VisibleText.escaped(c.id), state.rawValue, clock(c.remaining(at: now)),
-                        state == .paused ? "-" : iso8601(c.wallDeadline(at: now))]
+                        state == .paused ? "-" : iso8601(c.wallDeadline(at: now))] + (titled ? [VisibleText.escaped(c.title ?? "")] : [])
             }
-            let widths = (0..<4).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
+            let widths = (0..<rows[0].count).map { column in rows.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
             return rows.map { row in
                 row.enumerated().map { i, cell in
                     i == row.count - 1 ? cell : DisplayWidth.padded(cell, toColumns: widths[i])
@@ -149,9 +159,11 @@ extension StoreFaults {
                 try db.execute(sql: "DELETE FROM countdown")
                 for r in records {
                     try db.execute(sql: """
-                        INSERT INTO countdown (id, state, kind, wall_deadline, paused_remaining, every, total, boot_id, boot_deadline, updated_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)
-                        """, arguments: [r.id, r.state.rawValue, r.kind.rawValue, r.wallDeadline, r.pausedRemaining, r.every, r.total, r.updatedAt])
+                        INSERT INTO countdown (id, state, kind, wall_deadline, paused_remaining, every, total, boot_id, boot_deadline, updated_at,
+                                               title, actions)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?, ?)
+                        """, arguments: [r.id, r.state.rawValue, r.kind.rawValue, r.wallDeadline, r.pausedRemaining, r.every, r.total, r.updatedAt,
+                                        r.title, r.actions.joined(separator: ",")])
                 }
             }
             try queue.close()
@@ -166,9 +178,15 @@ extension StoreFaults {
         func redisSameBytes() throws {
             let records = Self.records(pausedOnly: true)
             for r in records {
-                let value = ["1", r.state.rawValue, r.kind.rawValue, String(r.wallDeadline), r.pausedRemaining.map { String($0) } ?? "",
-                             String(r.every), String(r.total), String(r.updatedAt)].joined(separator: "|")
-                try server.cli("HSET", "cdscript:countdowns", r.id, value)
+                var value: [String] = ["1", r.state.rawValue, r.kind.rawValue, String(r.wallDeadline), r.pausedRemaining.map { String($0) } ?? "",
+                                       String(r.every), String(r.total), String(r.updatedAt)]
+                // The tagged fields (docs/stores.md), the title's '%' and '|' escaped.
+                if let title = r.title {
+                    let escaped: String = title.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "|", with: "%7C")
+                    value.append("title=" + escaped)
+                }
+                if !r.actions.isEmpty { value.append("actions=" + r.actions.joined(separator: ",")) }
+                try server.cli("HSET", "cdscript:countdowns", r.id, value.joined(separator: "|"))
             }
             #expect(try server.cli("HLEN", "cdscript:countdowns") == String(records.count))
             expectSameOutput(["--store", server.url], records)

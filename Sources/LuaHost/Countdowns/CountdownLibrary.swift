@@ -91,7 +91,7 @@ extension CountdownBinding {
             handle.pointee.every_ns = options.every
             handle.pointee.persistent = options.persist ? 1 : 0
             try host.countdowns.launch(L, by: host, handleIndex: handleIndex, deadline: options.deadline, handle: handle,
-                                       overtime: options.overtime ? .beforeEnd : nil)
+                                       overtime: options.overtime ? .beforeEnd : nil, annotations: options.annotations)
             host.store.setEndAction(options.endAction, lease: options.endLease, for: CountdownBinding.key(handle))
             return 1
         }
@@ -107,6 +107,7 @@ extension CountdownBinding {
     /// that launches holds it (a guaranteed reference: no load of `self.host`).
     func launch(_ L: LuaState, by host: LuaHost, handleIndex: Int32, deadline: Deadline, resuming: (length: Nanoseconds, paused: Bool)? = nil,
                 handle: UnsafeMutablePointer<cd_handle>? = nil, persistentID: String? = nil, overtime: Overtime? = nil,
+                annotations: StoredAnnotations = StoredAnnotations(),
                 restart: Bool = false, function: String = "countdown.start") throws(APIError) {
         let handle = handle ?? cd_to_handle(L.raw, handleIndex)!
         let flags = cd_hook_flags(L.raw, vm.hookCaller, handleIndex)
@@ -120,7 +121,7 @@ extension CountdownBinding {
         let sharedTickHook = cd_share_tick_hook(L.raw, vm.hookCaller, handleIndex, flags)
         launch(L, by: host, handle: handle, handleIndex: handleIndex, deadline: deadline, resuming: resuming, flags: flags,
                sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: persistentID, overtime: overtime,
-               takingOver: !restart)
+               annotations: annotations, takingOver: !restart)
     }
 
     /// `launch` with the handle's `cd_hook_flags` and `cd_share_tick_hook` number
@@ -132,7 +133,7 @@ extension CountdownBinding {
     func launch(_ L: LuaState, by host: LuaHost, handle: UnsafeMutablePointer<cd_handle>, handleIndex: Int32, deadline: Deadline,
                 resuming: (length: Nanoseconds, paused: Bool)? = nil, flags: Int32, sharedTickHook: Int32,
                 ref: Int32, replaced: UnsafeMutablePointer<cd_handle>?, persistentID: String? = nil, overtime: Overtime? = nil,
-                takingOver: Bool = true) {
+                annotations: StoredAnnotations = StoredAnnotations(), takingOver: Bool = true) {
         assert(host === self.host, "launch(_:by:) takes this part's own host")
         var flags = flags
         var deadline = deadline, resuming = resuming
@@ -163,6 +164,7 @@ extension CountdownBinding {
         if let overtime { scheduler.allowOvertime(key, endPassed: overtime == .pastEnd) }
         if persistent, let id = persistentID ?? storedID(L, handleIndex: handleIndex) {
             store.persistentIDs.set(id, slot: key.slot)
+            store.setAnnotations(annotations, forID: id)
             if resuming == nil { store.started(key, id: id) }
         }
         if let resuming, resuming.paused { scheduler.pause(key) }

@@ -21,6 +21,8 @@ struct StartOptions {
     /// Registry reference to `on_end_action` (0: none) and its lease (EndActions.swift).
     var endAction: Int32 = 0
     var endLease = StartOptions.defaultEndLease
+    /// The stored countdown's title and end-action names (`title`, `actions`).
+    var annotations = StoredAnnotations()
 
     /// The shortest `every` (CountdownRange.shortestTick), and how messages write it ("0.1").
     static let minimumEvery: Nanoseconds = CountdownRange.shortestTick
@@ -32,7 +34,7 @@ struct StartOptions {
         .union(longWayFields)
         .union(endActionFields)
     /// The options C's quick read does not know (it sends a table with one here).
-    static let longWayFields: Set<String> = ["overtime"]
+    static let longWayFields: Set<String> = ["overtime", "title", "actions"]
 
     /// Reads the options table at `index`. Hooks stay on the stack where they are.
     static func read(_ L: LuaState, at index: Int32, host: LuaHost) throws(APIError) -> StartOptions {
@@ -93,6 +95,8 @@ struct StartOptions {
         let onError = try LuaHost.errorPolicyOption(L, index, fn)
         let persist = try persistOption(L, index, idIndex: idIndex, fn)
         let overtime = try overtimeOption(L, index, fn)
+        let annotations = try annotationOptions(L, index, persistent: persist, fn)
+        if overtime && !annotations.actions.isEmpty { throw APIError("\(fn): \(overtimeActionsRefusal)") }
         // Last: the only option that takes a reference.
         let (endAction, endLease) = try endActionOption(L, index, persistent: persist, fn)
         if overtime && endAction != 0 {
@@ -100,7 +104,8 @@ struct StartOptions {
             throw APIError("\(fn): \(overtimeEndActionRefusal)")
         }
         return StartOptions(idIndex: idIndex, deadline: deadline, every: every, onTick: onTick, onDone: onDone, onError: onError,
-                            persist: persist, overtime: overtime, endAction: endAction, endLease: endLease)
+                            persist: persist, overtime: overtime, endAction: endAction, endLease: endLease,
+                            annotations: annotations)
     }
 
     /// The `every` option of the options table at `index` (countdown.start's and
@@ -135,6 +140,9 @@ struct StartOptions {
     /// An overtime countdown's end is not claimed across processes (yet): an end
     /// action given with it would never run, so it is refused.
     static let overtimeEndActionRefusal = "'on_end_action' does not go with an overtime countdown, whose end runs no end action: use on_done"
+
+    /// An overtime countdown never finishes by time: the end actions it named would never run.
+    static let overtimeActionsRefusal = "'actions' does not go with an overtime countdown, which never finishes by time and so runs no end action"
 
     /// The longest countdown and the longest interval, in whole seconds (`Time.maximumDuration`).
     static let longestSeconds = Time.seconds(Time.maximumDuration).rounded(.down)

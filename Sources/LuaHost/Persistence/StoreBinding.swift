@@ -49,6 +49,20 @@ public final class StoreBinding {
     /// (HeldDeletes.swift), and whether it is running.
     var heldDeletes: [String] = []
     var holdingDeletes = false
+    /// The title and end-action names of the persistent countdowns started here
+    /// with some, by id: every record this process writes for them carries them.
+    /// Empty for the many started without (nothing is hashed for those).
+    var annotationsByID: [String: StoredAnnotations] = [:]
+
+    /// Keeps `annotations` for the countdown stored under `id` (forgets any an
+    /// earlier countdown of that id had).
+    func setAnnotations(_ annotations: StoredAnnotations, forID id: String) {
+        if annotations.isEmpty {
+            if !annotationsByID.isEmpty { annotationsByID[id] = nil }
+        } else {
+            annotationsByID[id] = annotations
+        }
+    }
 
     /// Forgets the failures reported so far, so that the next one is reported
     /// again: `cdscript test` gives each test a store of its own.

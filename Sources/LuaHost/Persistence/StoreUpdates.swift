@@ -54,11 +54,13 @@ extension StoreBinding {
               let every = scheduler.every(key), let total = scheduler.total(key) else { return nil }
         let followsWall = scheduler.followsWallClock(key) ?? false
         let wallDeadline = followsWall ? (scheduler.wallDeadline(key) ?? now.wall) : now.wall + (bootDeadline - now.boot)
+        let annotations = annotationsByID.isEmpty ? nil : annotationsByID[id]
         return StoredCountdown(
             id: id, state: state == .paused ? .paused : .running, kind: followsWall ? .wall : .duration,
             wallDeadline: wallDeadline, pausedRemaining: state == .paused ? scheduler.timeLeft(key) : nil,
             every: every, total: total, bootID: bootID, bootDeadline: state == .paused ? nil : bootDeadline,
-            updatedAt: now.wall, overtime: scheduler.isOvertime(key) ?? false)
+            updatedAt: now.wall, overtime: scheduler.isOvertime(key) ?? false,
+            title: annotations?.title, actions: annotations?.actions ?? [])
     }
 
     /// The id of the persistent countdown `key`, while it runs.
@@ -111,6 +113,7 @@ extension StoreBinding {
     /// marked finished (for `cdscript clear`).
     func ended(_ tick: Tick, id: String, reason: EndReason) {
         guard reason == .finished || reason == .cancelled || reason == .cancelledPastEnd else { return }
+        if !annotationsByID.isEmpty { annotationsByID[id] = nil }
         if reason != .finished, holdDelete(id) { return }
         var now = currentInstant()
         now.wall -= now.boot - tick.instant

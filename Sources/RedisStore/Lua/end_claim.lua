@@ -13,7 +13,10 @@ local records_kind = kind_of(KEYS[4])
 if records_kind == 'hash' then
   local record = redis.call('HGET', KEYS[4], ARGV[1])
   if record then
-    current_end, current_changed = string.match(record, '^1|finished|[^|]*|(%-?%d+)|[^|]*|[^|]*|[^|]*|(%-?%d+)$')
+    -- The 8 fields, then nothing or the tagged ones (a title, actions) after a '|'.
+    local rest
+    current_end, current_changed, rest = string.match(record, '^1|finished|[^|]*|(%-?%d+)|[^|]*|[^|]*|[^|]*|(%-?%d+)(.*)$')
+    if rest ~= nil and rest ~= '' and string.sub(rest, 1, 1) ~= '|' then current_end, current_changed = nil, nil end
   end
 elseif records_kind ~= 'none' then
   return {3, KEYS[4], 'is a ' .. records_kind .. ', expected a hash'}

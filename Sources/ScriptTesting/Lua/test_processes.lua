@@ -100,7 +100,7 @@ do
   end
 
   -- The test's stored countdowns as `cdscript list --json` shows them now: a list of
-  -- {id =, state =, kind =, remaining =, total =, every =, deadline =, overtime =},
+  -- {id =, state =, kind =, remaining =, total =, every =, deadline =, overtime =, title =, actions =},
   -- ordered by id; a field the listing writes as null is absent.
   function process.stored()
     return P.stored()

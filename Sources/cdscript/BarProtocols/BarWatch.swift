@@ -164,17 +164,20 @@ final class BarWatch: SchedulerDelegate {
         // Below zero: the time past the end of an overtime countdown.
         shown[id] = ShownCountdown(id: old.id, state: tick.remaining < 0 ? .overtime : .running, timeLeft: tick.remaining,
                                    total: old.total, wallEnd: old.wallEnd)
+        shown[id]?.title = old.title
     }
 
     func countdownDidPassEnd(_ tick: Tick) {
         guard let id = idsByKey[tick.key], let old = shown[id] else { return }
         shown[id] = ShownCountdown(id: old.id, state: .overtime, timeLeft: 0, total: old.total, wallEnd: old.wallEnd)
+        shown[id]?.title = old.title
     }
 
     func countdownDidEnd(_ tick: Tick, reason: EndReason) {
         guard reason == .finished, let id = idsByKey.removeValue(forKey: tick.key), let old = shown[id] else { return }
         keys[id] = nil
         shown[id] = ShownCountdown(id: old.id, state: .finished, timeLeft: 0, total: old.total, wallEnd: old.wallEnd)
+        shown[id]?.title = old.title
     }
 
     /// Writes the line for what is shown now, unless it is the line last written.

@@ -24,6 +24,8 @@ struct ShownCountdown: Equatable {
     let total: Nanoseconds
     /// The end on the wall clock (UTC ns); nil while paused.
     let wallEnd: Nanoseconds?
+    /// The stored title; nil when it has none.
+    var title: String? = nil
 
     init(_ record: StoredCountdown, at now: StoreInstant) {
         id = record.id
@@ -33,6 +35,7 @@ struct ShownCountdown: Equatable {
         pastEnd = record.timePastEnd(at: now)
         total = record.total
         wallEnd = state == .paused ? nil : record.wallDeadline(at: now)
+        title = record.title
     }
 
     /// From a tick of a running countdown: `timeLeft` below zero is the time

@@ -6,6 +6,7 @@ import CountdownCore
 /// | placeholder | shows |
 /// | --- | --- |
 /// | `{id}` | the id (control characters escaped) |
+/// | `{title}` | the title (`--title`, `title =`); the id when it has none |
 /// | `{left}` | the time left as the timer's view shows it: `4:05`, `1:02:03`, `45`; `+0:02` past the end in overtime |
 /// | `{overtime}` | the time past the end, written as `{left}` writes the time left; `0` before it |
 /// | `{state}` | `running`, `paused`, `overtime` or `finished` |
@@ -17,7 +18,7 @@ import CountdownCore
 /// `{{` and `}}` write a brace.
 struct StatusFormat: Equatable {
     enum Field: String, CaseIterable {
-        case id, left, overtime, state, icon, progress, end
+        case id, left, overtime, state, icon, progress, end, title
     }
 
     enum Piece: Equatable {
@@ -87,6 +88,7 @@ struct StatusFormat: Equatable {
             switch piece {
             case .literal(let literal): text += literal
             case .field(.id): text += VisibleText.escaped(countdown.id)
+            case .field(.title): text += VisibleText.escaped(countdown.title ?? countdown.id)
             case .field(.left): text += countdown.left
             case .field(.overtime): text += countdown.overtimeText
             case .field(.state): text += countdown.state.rawValue

@@ -280,6 +280,7 @@ if o.overtime and id and command then
   error("--exec with --overtime and --id: the end of an overtime timer is not claimed in the store, so its command could not run once per end; drop --overtime or --exec", 0)
 end
 local options = { id = id or "timer", every = every, on_tick = on_tick, on_done = on_done, persist = id ~= nil,
+  title = id and title or nil,
   overtime = o.overtime or nil, on_end_action = end_action }
 if spec:find("[:%-]") then
   options.at = spec

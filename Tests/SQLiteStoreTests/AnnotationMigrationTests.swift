@@ -1,0 +1,51 @@
+import CountdownCore
+import SQLiteStore
+import Foundation
+import GRDB
+import Testing
+
+private let s = Time.nanosecondsPerSecond
+
+/// Issue 49: titles and end-action names kept in the store (StoreConformanceTests),
+/// also by a store made before they were.
+@Suite("The SQLite store migrates to titles and end actions (schema v6)")
+struct AnnotationMigrationTests {
+    @Test("a row written before migration v6 reads with no title and no actions; both columns are added, and a new record keeps them")
+    func olderRowsHaveNone() throws {
+        let dir = temporaryDirectory()
+        try writeSchemaV1Store(in: dir, holding: [record("old")])
+        let store = SQLiteCountdownStore(directory: dir)
+        let old = try #require(try store.load(id: "old"))
+        #expect(old == record("old"))
+        #expect(old.title == nil && old.actions.isEmpty)
+        let (version, title, actions) = try store.open().read { db in
+            (try Int.fetchOne(db, sql: "PRAGMA user_version"),
+             try String?.fetchOne(db, sql: "SELECT title FROM countdown WHERE id = 'old'") ?? nil,
+             try String.fetchOne(db, sql: "SELECT actions FROM countdown WHERE id = 'old'"))
+        }
+        #expect(version == 6)
+        #expect(title == nil && actions == "")
+        var new = record("new")
+        new.title = "Tea | 100%"
+        new.actions = ["notify", "log"]
+        try store.save(new)
+        #expect(try SQLiteCountdownStore(directory: dir).load(id: "new") == new)
+        let stored = try store.open().read { db in try String.fetchOne(db, sql: "SELECT actions FROM countdown WHERE id = 'new'") }
+        #expect(stored == "notify,log")
+    }
+
+    @Test("a row whose actions another program wrote outside the limits is named as unreadable; the others stay usable")
+    func badActionsAreUnreadable() throws {
+        let dir = temporaryDirectory()
+        let store = SQLiteCountdownStore(directory: dir)
+        try store.save(record("good"))
+        try store.open().write { db in
+            try db.execute(sql: "UPDATE countdown SET actions = 'rm -rf /' WHERE id = 'good'")
+        }
+        try store.save(record("other"))
+        let listing = try store.listing()
+        #expect(listing.countdowns.map(\.id) == ["other"])
+        #expect(listing.unreadable.map(\.id) == ["good"])
+        #expect(listing.unreadable.first?.problem.contains("actions") == true, "\(listing.unreadable)")
+    }
+}
