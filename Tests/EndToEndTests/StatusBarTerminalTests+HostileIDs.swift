@@ -37,23 +37,14 @@ extension StatusBarTerminalTests {
         try inner.command("set", "-g", "status-interval", "1")
         try inner.command("set", "-g", "status-right-length", "400")
         try inner.command("set", "-g", "status-right", "#(\(job))")
-        // A status line is drawn only for an attached client: a second tmux attaches
-        // one (started by the first: Process would wait on the client's forked server).
-        let outer = "\(inner.socket)-outer"
-        let attach = "env -u TMUX tmux -L \(inner.socket) attach -t t"
-        let screenFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(outer).screen").path
-        try inner.command("run-shell", "-b", "tmux -L \(outer) -f /dev/null new-session -d -s o -x 220 -y 8 '\(attach)' </dev/null >/dev/null 2>&1")
-        defer {
-            Self.shell("tmux -L \(outer) kill-server")
-            try? FileManager.default.removeItem(atPath: screenFile)
-        }
+        // A status line is drawn only for an attached client.
+        let client = try AttachedTmuxClient(inner, columns: 220, rows: 8)
+        defer { client.stop() }
         let expected = Self.tmuxHostileIDs.map(\.shown).joined(separator: "|")
         var drawn = ""
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline {
-            Self.shell("tmux -L \(outer) capture-pane -p -t o > '\(screenFile)'")
-            let captured = (try? String(contentsOfFile: screenFile, encoding: .utf8)) ?? ""
-            drawn = captured.split(separator: "\n").map(String.init).last { !$0.isEmpty } ?? ""
+            drawn = client.statusLine()
             if drawn.contains("50%") { break }
             Thread.sleep(forTimeInterval: 0.1)
         }

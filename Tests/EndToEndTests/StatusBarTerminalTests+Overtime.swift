@@ -17,21 +17,10 @@ extension StatusBarTerminalTests {
         try inner.command("set", "-g", "status-interval", "1")
         try inner.command("set", "-g", "status-right-length", "60")
         try inner.command("set", "-g", "status-right", "[#(\(job))]")
-        // A status line is drawn only for an attached client: a second tmux shows
-        // one attached to the first, and its screen is read.
-        let outer = "\(inner.socket)-outer"
-        let attach = "env -u TMUX tmux -L \(inner.socket) attach -t t"
-        let screenFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(outer).screen").path
-        try inner.command("run-shell", "-b", "tmux -L \(outer) -f /dev/null new-session -d -s o -x 100 -y 14 '\(attach)' </dev/null >/dev/null 2>&1")
-        defer {
-            Self.shell("tmux -L \(outer) kill-server")
-            try? FileManager.default.removeItem(atPath: screenFile)
-        }
-        func statusLine() -> String {
-            Self.shell("tmux -L \(outer) capture-pane -p -t o > '\(screenFile)'")
-            let captured = (try? String(contentsOfFile: screenFile, encoding: .utf8)) ?? ""
-            return captured.split(separator: "\n").map(String.init).last { !$0.isEmpty } ?? ""
-        }
+        // A status line is drawn only for an attached client.
+        let client = try AttachedTmuxClient(inner)
+        defer { client.stop() }
+        func statusLine() -> String { client.statusLine() }
         func shown(_ line: String) -> String? {
             guard let open = line.lastIndex(of: "["), let close = line.lastIndex(of: "]"), open < close else { return nil }
             return String(line[line.index(after: open)..<close])

@@ -20,23 +20,10 @@ struct StatusBarTerminalTests {
         try inner.command("set", "-g", "status", "on")
         try inner.command("set", "-g", "status-interval", "1")
         try inner.command("set", "-g", "status-right", "#(\(BinaryRunner.binary.path) status --for tmux --state-dir \(dir) tea --format 'tea {left}')")
-        // A status line is drawn only for an attached client: a second tmux shows
-        // one attached to the first, and its screen is read.
-        let outer = "\(inner.socket)-outer"
-        let attach = "env -u TMUX tmux -L \(inner.socket) attach -t t"
-        let screenFile = FileManager.default.temporaryDirectory.appendingPathComponent("\(outer).screen").path
-        // Started by the first tmux server (Foundation's Process does not notice
-        // the end of a tmux client whose server, its fork, lives on).
-        try inner.command("run-shell", "-b", "tmux -L \(outer) -f /dev/null new-session -d -s o -x 100 -y 14 '\(attach)' </dev/null >/dev/null 2>&1")
-        defer {
-            Self.shell("tmux -L \(outer) kill-server")
-            try? FileManager.default.removeItem(atPath: screenFile)
-        }
-        func statusLine() throws -> String {
-            Self.shell("tmux -L \(outer) capture-pane -p -t o > '\(screenFile)'")
-            let captured = (try? String(contentsOfFile: screenFile, encoding: .utf8)) ?? ""
-            return captured.split(separator: "\n").map(String.init).last { !$0.isEmpty } ?? ""
-        }
+        // A status line is drawn only for an attached client.
+        let client = try AttachedTmuxClient(inner)
+        defer { client.stop() }
+        func statusLine() throws -> String { client.statusLine() }
         var seen: [String] = []
         try inner.waitUntil("the timer in the attached client's status-right, at two different times", timeout: 20) {
             let line = try statusLine()
