@@ -125,11 +125,14 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
             }
         }
         let timerFired = recheck.takeExpiry()
+        // The folder went away (or another came): what was shown from a store
+        // that is gone must go too, once, without re-checks.
+        var lookOnce = false
         if moved {
             rewatch()
             // A store directory that appeared (or was replaced) may hold a store
-            // already; one without a store, or one that went away, needs no look.
-            if watchingStoreDirectory, store.fileExists { relevant = true }
+            // already; one without a store needs a look only if one was known.
+            if watchingStoreDirectory, store.fileExists { relevant = true } else { lookOnce = knewFile }
         }
         if signalled {
             // A cdscript writer says its commit is visible: no re-check needed.
@@ -142,15 +145,23 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
             pendingRechecks -= 1
             if pendingRechecks > 0 { armRecheck() }
         }
-        guard relevant || signalled || timerFired else { return .none }
+        guard relevant || signalled || timerFired || lookOnce else { return .none }
         return check()
     }
 
     /// Reads `data_version`; a new value (or a store that just appeared) is a change.
+    /// A store that went away, or another file moved over it, is a change of
+    /// everything: the file this process had open is let go, so that what is
+    /// shown is what the path holds now (nothing, while there is no store).
     private func check() -> CountdownChanges {
         guard store.fileExists else {
+            if store.hasOpened { store.letGoOfReplacedFile() }
+            defer { knewFile = false }
+            return knewFile ? .unknown : .none
+        }
+        if store.fileWasReplaced {
+            store.letGoOfReplacedFile()
             knewFile = false
-            return .none
         }
         let version = currentVersion()
         defer { lastVersion = version }
@@ -198,7 +209,12 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
         // watch on its parent; it is then looked for again. A path that keeps
         // changing under this loop leaves the nearest ancestor watched.
         for _ in 0..<8 {
-            let storeMask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE) | Self.watchedFolderGone | UInt32(IN_ONLYDIR)
+            // No IN_CLOSE_WRITE: SQLite opens `-wal` and `-shm` for writing even in a
+            // read-only connection, so every reader (`cdscript status` each second in a
+            // bar) closed them with that event and woke every watcher six times (the
+            // event and its re-checks) for a read that changed nothing. A commit writes
+            // (IN_MODIFY), a new or replaced store is created or moved in.
+            let storeMask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_DELETE) | Self.watchedFolderGone | UInt32(IN_ONLYDIR)
             watch = inotify_add_watch(inotifyFD, store.directory, storeMask)
             if watch >= 0 {
                 watchingStoreDirectory = true
