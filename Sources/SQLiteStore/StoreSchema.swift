@@ -6,7 +6,7 @@ import GRDB
 /// the version for tools that do not know GRDB's migration table.
 enum StoreSchema {
     /// The newest schema this build knows.
-    static let version = 5
+    static let version = 6
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -60,6 +60,10 @@ enum StoreSchema {
         // An end named by the store, a lease on the boot clock (issue 48): see EndClaimTable.
         migrator.registerMigration("v5") { db in
             try db.execute(sql: EndClaimTable.v5 + "\nPRAGMA user_version = 5;")
+        }
+        // The claimant's exit status, shared with the processes that waited on the end (issue 50).
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: EndClaimTable.v6 + "\nPRAGMA user_version = 6;")
         }
         return migrator
     }
