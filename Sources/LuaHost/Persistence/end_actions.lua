@@ -27,7 +27,8 @@ return function(action, id, lease, kind, value, end_at, changed)
   -- processes that wait on the end report it too); a store out of reach is asked
   -- again until it answers.
   local function finish(token, status)
-    status = tointeger(status)
+    -- A number with an integer value; text ("3") is no status.
+    status = type(status) == "number" and tointeger(status) or nil
     local ok, err = H.finish(id, end_at, changed, token, status)
     if ok == nil then return after(RETRY, function() finish(token, status) end) end
     if not ok then
