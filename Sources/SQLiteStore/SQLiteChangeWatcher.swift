@@ -34,6 +34,13 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
     private var lastVersion: Int?
     private var pendingRechecks = 0
     private var knewFile = false
+    /// True for a process that shows the store (`watch`, `watch --bar`): a store
+    /// removed, or another file moved over it, is let go of and reported as a
+    /// change of everything, so that it shows what the path holds now. False for a
+    /// run that holds countdowns of its own: reading them back from a store that
+    /// is gone would take them for cancelled elsewhere and end them (and opening
+    /// the path would create the store again); such a run goes on as before.
+    public var followsReplacedFile = false
     /// Re-checks after a burst of events, in nanoseconds after it.
     static let recheckDelays: [Int] = [5_000_000, 20_000_000, 60_000_000, 150_000_000, 400_000_000]
 
@@ -132,7 +139,7 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
             rewatch()
             // A store directory that appeared (or was replaced) may hold a store
             // already; one without a store needs a look only if one was known.
-            if watchingStoreDirectory, store.fileExists { relevant = true } else { lookOnce = knewFile }
+            if watchingStoreDirectory, store.fileExists { relevant = true } else { lookOnce = knewFile && followsReplacedFile }
         }
         if signalled {
             // A cdscript writer says its commit is visible: no re-check needed.
@@ -155,11 +162,11 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
     /// shown is what the path holds now (nothing, while there is no store).
     private func check() -> CountdownChanges {
         guard store.fileExists else {
-            if store.hasOpened { store.letGoOfReplacedFile() }
+            if followsReplacedFile, store.hasOpened { store.letGoOfReplacedFile() }
             defer { knewFile = false }
-            return knewFile ? .unknown : .none
+            return knewFile && followsReplacedFile ? .unknown : .none
         }
-        if store.fileWasReplaced {
+        if followsReplacedFile, store.fileWasReplaced {
             store.letGoOfReplacedFile()
             knewFile = false
         }

@@ -115,13 +115,14 @@ struct SQLiteChangeWatcherTests {
         #expect(changes(watcher) == .unknown)
     }
 
-    @Test("a store folder removed under a watcher that had it open is a change once; the store then reads the one made in its place, not the old file")
+    @Test("for a process that shows the store, a store folder removed under it is a change once; the store then reads the one made in its place, not the old file")
     func openFolderRemoved() throws {
         let root = temporaryDirectory()
         let dir = root + "/state"
         let mine = SQLiteCountdownStore(directory: dir)
         try mine.save(record("old"))
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        watcher.followsReplacedFile = true
         try FileManager.default.removeItem(atPath: dir)
         #expect(changes(watcher, within: 0.5) == .unknown, "what was shown from the removed store goes")
         #expect(!mine.fileWasReplaced, "the removed file was let go of")
@@ -133,12 +134,13 @@ struct SQLiteChangeWatcherTests {
         #expect(ids == ["new"])
     }
 
-    @Test("a store moved over the file a watcher had open is a change, and the store then reads the file moved in")
+    @Test("for a process that shows the store, a store moved over the file it had open is a change, and the store then reads the file moved in")
     func storeMovedOver() throws {
         let dir = temporaryDirectory()
         let mine = SQLiteCountdownStore(directory: dir)
         try mine.save(record("old"))
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        watcher.followsReplacedFile = true
         let elsewhere = temporaryDirectory()
         try SQLiteCountdownStore(directory: elsewhere).save(record("new"))
         // Whole in its one file (the WAL folded in), as a backup is.
@@ -153,6 +155,18 @@ struct SQLiteChangeWatcherTests {
         let ids = try mine.list().map(\.id)
         #expect(ids == ["new"])
         #expect(!mine.fileWasReplaced)
+    }
+
+    @Test("for a run that holds countdowns of its own (the default), a store folder removed is no change, and nothing is created again")
+    func runIgnoresRemovedFolder() throws {
+        let root = temporaryDirectory()
+        let dir = root + "/state"
+        let mine = SQLiteCountdownStore(directory: dir)
+        try mine.save(record("mine"))
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        try FileManager.default.removeItem(atPath: dir)
+        #expect(changes(watcher, within: 0.8) == .none, "its countdowns are not taken for cancelled")
+        #expect(!FileManager.default.fileExists(atPath: dir))
     }
 
     @Test("a file where the store folder should be is not watched as the folder; the folder that replaces it is")

@@ -81,3 +81,20 @@ extension StoreFaults {
         }
     }
 }
+
+extension StoreFaults.WatchFollowsStoreFileTests {
+    @Test("a timer with an id runs on to its end when its state folder is removed meanwhile (only watchers follow the path), and creates no store again")
+    func timerRunsOnAfterFolderRemoved() throws {
+        let parent = Scratch.directory("timer-folder-removed")
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let dir = parent + "/state"
+        let timer = try LiveProcess(["timer", "3", "--id", "t", "--state-dir", dir])
+        defer { timer.signal(SIGKILL); timer.wait() }
+        #expect(timer.waitForLine { $0.contains("2") } != nil, "\(timer.texts) \(timer.stderr)")
+        try FileManager.default.removeItem(atPath: dir)
+        #expect(timer.wait(timeout: 10) == 0, "\(timer.stderr)")
+        #expect(timer.texts.contains { $0.contains("Time's up") }, "it ended at its deadline, not cancelled: \(timer.texts)")
+        #expect(Date().timeIntervalSince(timer.started) > 2.5, "\(timer.texts)")
+        #expect(!FileManager.default.fileExists(atPath: dir))
+    }
+}
