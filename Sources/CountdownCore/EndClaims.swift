@@ -48,6 +48,10 @@ public enum EndClaimOutcome: Sendable, Equatable {
     /// Its action is done, a later end of the countdown has been claimed since,
     /// or the store names no end this process could claim.
     case done
+    /// Its action is done, and the process that ran it recorded how it went:
+    /// `status`, an exit status (0: it succeeded; 128 + N: signal N ended it).
+    /// Every process that shares the end reports that outcome alike.
+    case ranWith(status: Int32)
 }
 
 /// A claim that cannot be made or kept because what the store holds for it is
@@ -95,10 +99,18 @@ public protocol EndClaiming: AnyObject {
     /// (the lease passed and another process claimed the end). Throws
     /// `EndClaimDamage` when the store lost or cannot read the claim.
     func renewEndClaim(_ claim: EndClaim, owner: String, lease: Nanoseconds, now: StoreInstant) throws -> Bool
-    /// Marks the action of `claim` done; false when the claim was no longer
-    /// this owner's (another process took the end over after the lease).
-    /// Throws `EndClaimDamage` when the store lost or cannot read the claim.
-    func finishEndClaim(_ claim: EndClaim, owner: String, now: StoreInstant) throws -> Bool
+    /// Marks the action of `claim` done, with its exit status when it has one
+    /// (later claims of the end are told it: `.ranWith`); false when the claim
+    /// was no longer this owner's (another process took the end over after the
+    /// lease). Throws `EndClaimDamage` when the store lost or cannot read the claim.
+    func finishEndClaim(_ claim: EndClaim, owner: String, status: Int32?, now: StoreInstant) throws -> Bool
+}
+
+extension EndClaiming {
+    /// Marks the action of `claim` done, with no exit status to share.
+    public func finishEndClaim(_ claim: EndClaim, owner: String, now: StoreInstant) throws -> Bool {
+        try finishEndClaim(claim, owner: owner, status: nil, now: now)
+    }
 }
 
 extension EndClaiming where Self: CountdownStoreBackend {
@@ -124,15 +136,22 @@ public struct EndClaimRow: Sendable, Equatable {
     public var leaseBoot: String?
     public var token: Int64
     public var done: Bool
+    /// The exit status the claimant recorded with `done` (nil: none).
+    public var status: Int32?
 
-    public init(name: EndName, owner: String?, leaseUntil: Nanoseconds, leaseBoot: String?, token: Int64, done: Bool) {
+    public init(name: EndName, owner: String?, leaseUntil: Nanoseconds, leaseBoot: String?, token: Int64, done: Bool,
+                status: Int32? = nil) {
         self.name = name
         self.owner = owner
         self.leaseUntil = leaseUntil
         self.leaseBoot = leaseBoot
         self.token = token
         self.done = done
+        self.status = status
     }
+
+    /// What a claim of an end whose action is done is told.
+    public var doneOutcome: EndClaimOutcome { status.map { .ranWith(status: $0) } ?? .done }
 
     /// Time left of the lease at `now` (0: passed, or of another boot).
     public func leaseLeft(at now: StoreInstant) -> Nanoseconds {
@@ -148,7 +167,7 @@ public struct EndClaimRow: Sendable, Equatable {
         guard let target = expected ?? current ?? row?.name else { return .done }
         var next: EndClaimRow
         if let row, row.name == target {
-            if row.done { return .done }
+            if row.done { return row.doneOutcome }
             let left = row.leaseLeft(at: now)
             if left > 0 { return .held(leaseLeft: left, name: target) }
             next = row
@@ -156,7 +175,7 @@ public struct EndClaimRow: Sendable, Equatable {
             // Only the end the record names now is claimed anew; an end that is
             // not the last claimed and not the record's is over.
             guard target == current else { return .done }
-            next = EndClaimRow(name: target, owner: nil, leaseUntil: 0, leaseBoot: nil, token: row?.token ?? 0, done: false)
+            next = EndClaimRow(name: target, owner: nil, leaseUntil: 0, leaseBoot: nil, token: row?.token ?? 0, done: false, status: nil)
         }
         next.owner = owner
         next.leaseUntil = now.boot + lease
@@ -193,9 +212,10 @@ extension InMemoryCountdownStore: EndClaiming {
         return true
     }
 
-    public func finishEndClaim(_ claim: EndClaim, owner: String, now: StoreInstant) throws -> Bool {
+    public func finishEndClaim(_ claim: EndClaim, owner: String, status: Int32?, now: StoreInstant) throws -> Bool {
         guard var row = endClaims[CountdownID(claim.id)], row.isHeld(claim, by: owner) else { return false }
         row.done = true
+        row.status = status
         row.owner = nil
         endClaims[CountdownID(claim.id)] = row
         return true

@@ -48,7 +48,7 @@ extension RedisCountdownStore {
         try scanKeys(connection, matching: ClaimKey.pattern) { keys in
             let claims = keys.compactMap { key in ClaimKey.of(key).map { (key, $0.0, $0.id) } }
             for (key, kind, _) in claims {
-                try connection.send(kind == .end ? ["HMGET", key, "end", "changed", "done"] : ["GET", key])
+                try connection.send(kind == .end ? ["HMGET", key, "end", "changed", "done", "status"] : ["GET", key])
             }
             for (key, kind, id) in claims {
                 let reply = try connection.reply()
@@ -69,7 +69,7 @@ extension RedisCountdownStore {
         switch (kind, reply) {
         case (_, .error(let e)):
             return "cannot be read: \(e)"
-        case (.end, .array(let fields)) where fields.count == 3:
+        case (.end, .array(let fields)) where fields.count == 4:
             // Every bad field, not the first only. A field that is absent is not
             // damage: a claim written by an earlier build has no `changed`.
             var problems: [String] = []
@@ -77,6 +77,7 @@ extension RedisCountdownStore {
                 if let text = value.string, Int64(text) == nil { problems.append("field \(field) = \(text): expected an integer (nanoseconds)") }
             }
             if let done = fields[2].string, done != "0", done != "1" { problems.append("field done = \(done): expected 0 or 1") }
+            if let status = fields[3].string, Int32(status) == nil { problems.append("field status = \(status): expected an exit status") }
             return problems.isEmpty ? nil : problems.joined(separator: "; ")
         case (.lease, .string(let holder)):
             let parts = holder.split(separator: " ")

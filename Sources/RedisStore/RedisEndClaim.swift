@@ -96,6 +96,8 @@ extension RedisCountdownStore: EndClaiming {
             guard parts.count > 1, case .integer(let left) = parts[1] else { throw unexpected(parts) }
             return .held(leaseLeft: left * 1_000_000, name: try name(parts, at: 2))
         default:
+            // A status the claimant recorded with the done mark (a bulk string: Lua's nil ends the reply before it).
+            if parts.count > 1, let status = parts[1].string.flatMap({ Int32($0) }) { return .ranWith(status: status) }
             return .done
         }
     }
@@ -107,10 +109,10 @@ extension RedisCountdownStore: EndClaiming {
         return parts.first == .integer(1)
     }
 
-    public func finishEndClaim(_ claim: EndClaim, owner: String, now: StoreInstant) throws -> Bool {
+    public func finishEndClaim(_ claim: EndClaim, owner: String, status: Int32?, now: StoreInstant) throws -> Bool {
         let parts = try runEndScript(RedisEndClaimScripts.finish, id: claim.id, extraKeys: [Self.epochKey],
                                      [owner, String(claim.token), String(claim.name.deadline), String(claim.name.changedAt),
-                                      claimEpochs[claim.id] ?? ""])
+                                      claimEpochs[claim.id] ?? "", status.map { String($0) } ?? ""])
         return parts.first == .integer(1)
     }
 }

@@ -34,6 +34,13 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
     private var lastVersion: Int?
     private var pendingRechecks = 0
     private var knewFile = false
+    /// True for a process that shows the store (`watch`, `watch --bar`): a store
+    /// removed, or another file moved over it, is let go of and reported as a
+    /// change of everything, so that it shows what the path holds now. False for a
+    /// run that holds countdowns of its own: reading them back from a store that
+    /// is gone would take them for cancelled elsewhere and end them (and opening
+    /// the path would create the store again); such a run goes on as before.
+    public var followsReplacedFile = false
     /// Re-checks after a burst of events, in nanoseconds after it.
     static let recheckDelays: [Int] = [5_000_000, 20_000_000, 60_000_000, 150_000_000, 400_000_000]
 
@@ -125,11 +132,14 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
             }
         }
         let timerFired = recheck.takeExpiry()
+        // The folder went away (or another came): what was shown from a store
+        // that is gone must go too, once, without re-checks.
+        var lookOnce = false
         if moved {
             rewatch()
             // A store directory that appeared (or was replaced) may hold a store
-            // already; one without a store, or one that went away, needs no look.
-            if watchingStoreDirectory, store.fileExists { relevant = true }
+            // already; one without a store needs a look only if one was known.
+            if watchingStoreDirectory, store.fileExists { relevant = true } else { lookOnce = knewFile && followsReplacedFile }
         }
         if signalled {
             // A cdscript writer says its commit is visible: no re-check needed.
@@ -142,15 +152,23 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
             pendingRechecks -= 1
             if pendingRechecks > 0 { armRecheck() }
         }
-        guard relevant || signalled || timerFired else { return .none }
+        guard relevant || signalled || timerFired || lookOnce else { return .none }
         return check()
     }
 
     /// Reads `data_version`; a new value (or a store that just appeared) is a change.
+    /// A store that went away, or another file moved over it, is a change of
+    /// everything: the file this process had open is let go, so that what is
+    /// shown is what the path holds now (nothing, while there is no store).
     private func check() -> CountdownChanges {
         guard store.fileExists else {
+            if followsReplacedFile, store.hasOpened { store.letGoOfReplacedFile() }
+            defer { knewFile = false }
+            return knewFile && followsReplacedFile ? .unknown : .none
+        }
+        if followsReplacedFile, store.fileWasReplaced {
+            store.letGoOfReplacedFile()
             knewFile = false
-            return .none
         }
         let version = currentVersion()
         defer { lastVersion = version }
@@ -198,7 +216,12 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
         // watch on its parent; it is then looked for again. A path that keeps
         // changing under this loop leaves the nearest ancestor watched.
         for _ in 0..<8 {
-            let storeMask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE) | Self.watchedFolderGone | UInt32(IN_ONLYDIR)
+            // No IN_CLOSE_WRITE: SQLite opens `-wal` and `-shm` for writing even in a
+            // read-only connection, so every reader (`cdscript status` each second in a
+            // bar) closed them with that event and woke every watcher six times (the
+            // event and its re-checks) for a read that changed nothing. A commit writes
+            // (IN_MODIFY), a new or replaced store is created or moved in.
+            let storeMask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_DELETE) | Self.watchedFolderGone | UInt32(IN_ONLYDIR)
             watch = inotify_add_watch(inotifyFD, store.directory, storeMask)
             if watch >= 0 {
                 watchingStoreDirectory = true

@@ -182,6 +182,13 @@ extension SQLiteCountdownStore {
                 if case .string = leaseBoot.storage { bootIsText = true }
                 if !leaseBoot.isNull, !bootIsText { problem("column lease_boot = \(leaseBoot): expected text or NULL") }
             }
+            // action_status came with schema v6.
+            if row.hasColumn("action_status") {
+                let status: DatabaseValue = row["action_status"]
+                var fits = status.isNull
+                if case .int64(let n) = status.storage, Int32(exactly: n) != nil { fits = true }
+                if !fits { problem("column action_status = \(status): expected an exit status or NULL") }
+            }
             let doneValue: DatabaseValue = row["done"]
             if case .int64(let d) = doneValue.storage, d != 0, d != 1 { problem("column done = \(d): expected 0 or 1") }
             if case .int64(1) = doneValue.storage, !claimedBy.isNull { problem("done, yet still claimed by \(claimedBy)") }

@@ -26,6 +26,12 @@ enum EndClaimTable {
         ALTER TABLE end_claim ADD COLUMN lease_boot TEXT;
         UPDATE end_claim SET lease_until = 0;
         """
+    /// Schema v7 (issue 50): the exit status the claimant recorded when it marked
+    /// the action done, which the processes that waited on the end exit with.
+    /// NULL: none recorded (an action done before v7, or one that has no status).
+    static let v7 = """
+        ALTER TABLE end_claim ADD COLUMN action_status INTEGER;
+        """
 }
 
 /// End claims in SQLite: each one transaction (IMMEDIATE, as every write here)
@@ -65,12 +71,12 @@ extension SQLiteCountdownStore: EndClaiming {
         }
     }
 
-    public func finishEndClaim(_ claim: EndClaim, owner: String, now: StoreInstant) throws -> Bool {
+    public func finishEndClaim(_ claim: EndClaim, owner: String, status: Int32?, now: StoreInstant) throws -> Bool {
         try access { db in
             try db.execute(sql: """
-                UPDATE end_claim SET done = 1, claimed_by = NULL
+                UPDATE end_claim SET done = 1, claimed_by = NULL, action_status = ?
                 WHERE id = ? AND token = ? AND claimed_by = ? AND done = 0 AND end_at = ? AND changed_at = ?
-                """, arguments: [claim.id, claim.token, owner, claim.name.deadline, claim.name.changedAt])
+                """, arguments: [status.map { Int64($0) }, claim.id, claim.token, owner, claim.name.deadline, claim.name.changedAt])
             return db.changesCount == 1
         }
     }
@@ -84,13 +90,13 @@ extension SQLiteCountdownStore: EndClaiming {
     private static func claim(_ db: Database, id: String, expected: EndName?, current: EndName?, owner: String,
                               lease: Nanoseconds, now: StoreInstant) throws -> EndClaimOutcome {
         var row = try Row.fetchOne(db, sql: """
-            SELECT end_at, changed_at, claimed_by, lease_until, lease_boot, token, done FROM end_claim WHERE id = ?
+            SELECT end_at, changed_at, claimed_by, lease_until, lease_boot, token, done, action_status FROM end_claim WHERE id = ?
             """, arguments: [id]).map { r throws in try claimRow(r, id: id) }
         let outcome = EndClaimRow.claim(&row, expected: expected, current: current, owner: owner, lease: lease, now: now)
         guard case .won(var claim) = outcome, let row else { return outcome }
         try db.execute(sql: """
-            INSERT OR REPLACE INTO end_claim (id, end_at, changed_at, claimed_by, lease_until, lease_boot, token, done)
-            VALUES (?, ?, ?, ?, ?, ?, ?, 0)
+            INSERT OR REPLACE INTO end_claim (id, end_at, changed_at, claimed_by, lease_until, lease_boot, token, done, action_status)
+            VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL)
             """, arguments: [id, row.name.deadline, row.name.changedAt, row.owner, row.leaseUntil, row.leaseBoot, row.token])
         claim.id = id
         return .won(claim)
@@ -118,7 +124,16 @@ extension SQLiteCountdownStore: EndClaiming {
         guard done == 0 || done == 1 else {
             throw EndClaimDamage(key: "end_claim '\(VisibleText.escaped(id))'", problem: "column done = \(done): expected 0 or 1")
         }
+        let statusValue: DatabaseValue = r["action_status"]
+        var status: Int32?
+        if !statusValue.isNull {
+            guard case .int64(let n) = statusValue.storage, let fits = Int32(exactly: n) else {
+                throw EndClaimDamage(key: "end_claim '\(VisibleText.escaped(id))'", problem: "column action_status = \(statusValue): expected an exit status or NULL")
+            }
+            status = fits
+        }
         return EndClaimRow(name: EndName(deadline: try integer("end_at"), changedAt: try integer("changed_at")), owner: try text("claimed_by"),
-                           leaseUntil: try integer("lease_until"), leaseBoot: try text("lease_boot"), token: try integer("token"), done: done == 1)
+                           leaseUntil: try integer("lease_until"), leaseBoot: try text("lease_boot"), token: try integer("token"), done: done == 1,
+                           status: status)
     }
 }

@@ -26,7 +26,10 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     public let path: String
     /// How long a write waits for another process's transaction.
     public let busyTimeout: TimeInterval
-    private var opened: Result<DatabaseQueue, StoreError>?
+    /// The outcome of opening (internal for `SQLiteCountdownStore+Replaced.swift`).
+    var opened: Result<DatabaseQueue, StoreError>?
+    /// The file that outcome is of: its device and inode when it was opened.
+    var openedFile: FileIdentity?
     /// Countdown rows and change-log entries read so far: what tests bound the
     /// work of following the store by (one change elsewhere reads a row or two,
     /// whatever the store holds).
@@ -230,6 +233,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
             result = .failure(error)
         }
         opened = result
+        openedFile = FileIdentity(of: path)
         if case .success = result, let didOpen {
             self.didOpen = nil
             didOpen()

@@ -6,7 +6,7 @@ import GRDB
 /// the version for tools that do not know GRDB's migration table.
 enum StoreSchema {
     /// The newest schema this build knows.
-    static let version = 6
+    static let version = 7
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -68,6 +68,10 @@ enum StoreSchema {
                 ALTER TABLE countdown ADD COLUMN actions TEXT NOT NULL DEFAULT '';
                 PRAGMA user_version = 6;
                 """)
+        }
+        // The claimant's exit status, shared with the processes that waited on the end (issue 50).
+        migrator.registerMigration("v7") { db in
+            try db.execute(sql: EndClaimTable.v7 + "\nPRAGMA user_version = 7;")
         }
         return migrator
     }

@@ -28,6 +28,10 @@ struct RunEnding: Equatable, Sendable {
     /// A command to run at the end (`--exec`, the `exec` plugin) could not be
     /// started: its errno.
     var spawnFailure: Int32?
+    /// An end action (`--exec` with `--id`, an `on_end_action` that gives one)
+    /// exited with this status, other than 0: here, or in the process that
+    /// claimed the end, which recorded it with the claim.
+    var endActionStatus: Int32?
     /// A hook raised an error (a limit hit in a hook included).
     var hookErrors = false
     /// The store could not be used: not opened at the start, or a read or write
@@ -49,6 +53,7 @@ enum RunExit: Equatable, Sendable {
     case quitWithCtrlC
     case quitEarly
     case commandNotRun(errno: Int32)
+    case endActionFailed(status: Int32)
     case hookErrors
     case storeFailed
     case finished
@@ -77,6 +82,8 @@ enum RunExit: Equatable, Sendable {
             self = .quitEarly
         } else if let error = ending.spawnFailure {
             self = .commandNotRun(errno: error)
+        } else if let status = ending.endActionStatus {
+            self = .endActionFailed(status: status)
         } else if ending.hookErrors {
             self = .hookErrors
         } else if ending.storeFailed {
@@ -101,6 +108,9 @@ enum RunExit: Equatable, Sendable {
         case .quitEarly: ExitStatus.quitEarly.rawValue
         case .commandNotRun(let error):
             error == ENOENT ? ExitStatus.commandNotFound.rawValue : ExitStatus.commandNotExecutable.rawValue
+        // The action's own status, as `timer 3s --exec prog && next` expects; every
+        // process that shares the end exits with it. Kept to 1...255 (an exit status).
+        case .endActionFailed(let status): status & 0xff == 0 ? 1 : status & 0xff
         case .hookErrors: ExitStatus.hookError.rawValue
         case .finished: ExitStatus.success.rawValue
         }

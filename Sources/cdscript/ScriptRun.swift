@@ -57,6 +57,7 @@ struct ScriptRun {
         ending.quitWithCtrlC = view.controller.quitKey == "ctrl-c"
         ending.quitEarly = quitEarly
         ending.spawnFailure = live.host.plugins.spawnFailure
+        ending.endActionStatus = live.host.store.endActionStatus
         ending.hookErrors = live.hookErrorCount > 0
         ending.storeFailed = live.host.store.errorCount > 0 || store.unusable
         return ending

@@ -119,6 +119,16 @@ final class StoreWatcher: SchedulerDelegate {
     /// Every matching id, read from the listing in batches, each batch shown and
     /// let go before the next is read; then the ids that went are shown removed.
     private func readAll(at now: StoreInstant) throws {
+        // No store at all (its folder removed, its file gone): the terminal shows
+        // nothing stored, not rows of what a file that is gone held. Plain output
+        // says, below, that each countdown went.
+        if !store.exists, !view.isPlain {
+            for id in Array(keys.keys) { stop(id) }
+            index = WatchIndex()
+            reportedError = nil
+            layOut(at: now)
+            return
+        }
         var problems: [String] = []
         var layOutNeeded = false
         var redraw: [CountdownID] = []

@@ -67,6 +67,8 @@ struct WatchCommand: ParsableCommand {
         let feed: CountdownChangeFeed
         do {
             feed = try store.changeFeed(timers: loop)
+            // It shows the store its path names now, even one removed or moved over.
+            (feed as? SQLiteChangeWatcher)?.followsReplacedFile = true
             try made.refresh(.unknown)
         } catch {
             session?.end()

@@ -27,4 +27,30 @@ struct WatchTerminalTests {
         try tmux.waitUntil("the end of the run") { tmux.hasEnded }
         #expect(tmux.exitStatus == 8)
     }
+
+    @Test("a state folder removed while watch runs empties the view; the countdown then started in a new folder is shown, the old ones never again")
+    func followsRemovedFolder() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-watch-removed-\(UUID().uuidString)").path
+        let dir = parent + "/state"
+        let seed = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-watch-\(UUID().uuidString).lua")
+        defer {
+            try? FileManager.default.removeItem(atPath: parent)
+            try? FileManager.default.removeItem(at: seed)
+        }
+        func store(_ id: String, seconds: Int) throws {
+            try #"countdown.start{ id = "\#(id)", seconds = \#(seconds), persist = true }:pause(); os.exit(0)"#
+                .write(to: seed, atomically: true, encoding: .utf8)
+            #expect(try BinaryRunner.run(["--state-dir", dir, seed.path]).status == 0)
+        }
+        try store("old", seconds: 90)
+        let tmux = try Tmux(["watch", "--state-dir", dir], columns: 100, rows: 10)
+        defer { tmux.stop() }
+        try tmux.waitForText("old  paused  00:01:")
+        try FileManager.default.removeItem(atPath: dir)
+        try tmux.waitUntil("the old countdown's row gone", timeout: 5) { try !tmux.screen().contains("old") }
+        try store("fresh", seconds: 60)
+        try tmux.waitForText("fresh  paused  00:0", timeout: 5)
+        let screen = try tmux.screen()
+        #expect(!screen.contains("old"), "\(screen)")
+    }
 }

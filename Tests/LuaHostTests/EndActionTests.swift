@@ -74,6 +74,46 @@ struct EndActionTests {
         #expect(b.takeLines() == ["action 2"])
     }
 
+    @Test("an integer an action returns is its exit status, the run's to exit with; 0 or none is no failure")
+    func returnedStatus() {
+        for (returned, status) in [("3", Int32(3)), ("0", nil), ("nil", nil), ("'3'", nil)] {
+            let bed = LuaTestbed()
+            bed.host.store.persistence = InMemoryCountdownStore()
+            bed.mustRun("countdown.start{ id = 'y', seconds = 1, persist = true, on_end_action = function() return \(returned) end }")
+            bed.advance(to: 2)
+            #expect(bed.host.store.endActionStatus == status, "returned \(returned)")
+            #expect(bed.eval("countdown.end_actions()") == "0")
+        }
+    }
+
+    @Test("a pending action's status (after true) is recorded with the claim: the host that waited on the end takes it too, and says where the action ran")
+    func statusShared() {
+        let store = InMemoryCountdownStore()
+        let a = LuaTestbed(), b = LuaTestbed()
+        a.host.store.persistence = store
+        b.host.store.persistence = store
+        let pending = """
+            countdown.start{ id = "x", seconds = 2, persist = true,
+              on_end_action = function(e) local began = countdown.now(); return function() return countdown.now() - began >= 1, 4 end end }
+            """
+        a.mustRun(pending)
+        b.mustRun(pending.replacingOccurrences(of: "countdown.start{ id = \"x\", seconds = 2, persist = true,", with: "countdown.fetch(\"x\", {")
+            .replacingOccurrences(of: "end end }", with: "end end })"))
+        a.advance(to: 2)
+        b.advance(to: 2)
+        #expect(b.eval("countdown.end_actions()") == "1", "b waits on a's action")
+        for step in 1...16 {
+            let t = 2 + Double(step) * 0.25
+            a.advance(to: t)
+            b.advance(to: t)
+        }
+        #expect(a.host.store.endActionStatus == 4)
+        #expect(b.host.store.endActionStatus == 4)
+        #expect(b.eval("countdown.end_actions()") == "0")
+        #expect(b.errors.contains { $0.contains("the end action of countdown \"x\" ran in another process and exited with status 4") }, "\(b.errors)")
+        #expect(!a.errors.contains { $0.contains("another process") }, "\(a.errors)")
+    }
+
     @Test("on_end_action needs persist; end_lease needs on_end_action and a lease from 0.1 s to a day")
     func badOptions() {
         let bed = LuaTestbed()

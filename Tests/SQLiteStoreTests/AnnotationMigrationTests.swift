@@ -23,7 +23,7 @@ struct AnnotationMigrationTests {
              try String?.fetchOne(db, sql: "SELECT title FROM countdown WHERE id = 'old'") ?? nil,
              try String.fetchOne(db, sql: "SELECT actions FROM countdown WHERE id = 'old'"))
         }
-        #expect(version == 6)
+        #expect(version == SQLiteCountdownStore.schemaVersion)
         #expect(title == nil && actions == "")
         var new = record("new")
         new.title = "Tea | 100%"

@@ -19,7 +19,7 @@ struct OvertimeStoreTests {
         let (version, flag) = try store.open().read { db in
             (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "SELECT overtime FROM countdown WHERE id = 'old'"))
         }
-        #expect(version == 6)
+        #expect(version == SQLiteCountdownStore.schemaVersion)
         #expect(flag == 0)
     }
 }

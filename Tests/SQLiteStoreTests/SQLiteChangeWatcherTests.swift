@@ -2,6 +2,7 @@ import CountdownCore
 import EventLoop
 import SQLiteStore
 import Foundation
+import GRDB
 import Testing
 
 /// Waits on the watcher's descriptors (as the run loop does) for up to `timeout`
@@ -112,6 +113,60 @@ struct SQLiteChangeWatcherTests {
         let other = SQLiteCountdownStore(directory: dir)
         try other.save(record("new"))
         #expect(changes(watcher) == .unknown)
+    }
+
+    @Test("for a process that shows the store, a store folder removed under it is a change once; the store then reads the one made in its place, not the old file")
+    func openFolderRemoved() throws {
+        let root = temporaryDirectory()
+        let dir = root + "/state"
+        let mine = SQLiteCountdownStore(directory: dir)
+        try mine.save(record("old"))
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        watcher.followsReplacedFile = true
+        try FileManager.default.removeItem(atPath: dir)
+        #expect(changes(watcher, within: 0.5) == .unknown, "what was shown from the removed store goes")
+        #expect(!mine.fileWasReplaced, "the removed file was let go of")
+        #expect(!FileManager.default.fileExists(atPath: dir), "letting go created nothing")
+        let other = SQLiteCountdownStore(directory: dir)
+        try other.save(record("new"))
+        #expect(changes(watcher) == .unknown)
+        let ids = try mine.list().map(\.id)
+        #expect(ids == ["new"])
+    }
+
+    @Test("for a process that shows the store, a store moved over the file it had open is a change, and the store then reads the file moved in")
+    func storeMovedOver() throws {
+        let dir = temporaryDirectory()
+        let mine = SQLiteCountdownStore(directory: dir)
+        try mine.save(record("old"))
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        watcher.followsReplacedFile = true
+        let elsewhere = temporaryDirectory()
+        try SQLiteCountdownStore(directory: elsewhere).save(record("new"))
+        // Whole in its one file (the WAL folded in), as a backup is.
+        let copy = try DatabaseQueue(path: elsewhere + "/state.sqlite")
+        try copy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try copy.close()
+        // As SQLite requires of a file put back: the old store's WAL and index go
+        // first (any process that opened the new file beside them would read them).
+        for suffix in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: dir + "/state.sqlite" + suffix) }
+        #expect(rename(elsewhere + "/state.sqlite", dir + "/state.sqlite") == 0)
+        #expect(changes(watcher) == .unknown)
+        let ids = try mine.list().map(\.id)
+        #expect(ids == ["new"])
+        #expect(!mine.fileWasReplaced)
+    }
+
+    @Test("for a run that holds countdowns of its own (the default), a store folder removed is no change, and nothing is created again")
+    func runIgnoresRemovedFolder() throws {
+        let root = temporaryDirectory()
+        let dir = root + "/state"
+        let mine = SQLiteCountdownStore(directory: dir)
+        try mine.save(record("mine"))
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        try FileManager.default.removeItem(atPath: dir)
+        #expect(changes(watcher, within: 0.8) == .none, "its countdowns are not taken for cancelled")
+        #expect(!FileManager.default.fileExists(atPath: dir))
     }
 
     @Test("a file where the store folder should be is not watched as the folder; the folder that replaces it is")

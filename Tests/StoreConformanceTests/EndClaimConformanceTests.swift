@@ -35,6 +35,26 @@ struct EndClaimConformanceTests {
         #expect(try !a.finishEndClaim(claim, owner: "A", now: t), "done once")
     }
 
+    @Test("the claimant's exit status is kept with the done mark: every later claim of that end is told it; a later end starts without one", arguments: StoreKind.allCases)
+    func statusSharedWithDone(kind: StoreKind) throws {
+        let fixture = try StoreFixture(kind)
+        let a = fixture.store, b = try fixture.another()
+        guard case .won(let claim) = try Self.ended(fixture, "x", claimant: a) else { Issue.record("no claim"); return }
+        let t = fixture.now
+        #expect(try !b.finishEndClaim(claim, owner: "B", status: 9, now: t), "only its owner marks it done")
+        #expect(try a.finishEndClaim(claim, owner: "A", status: 3, now: t))
+        #expect(try b.claimEnd(id: "x", expected: nil, owner: "B", lease: Self.lease, now: t) == .ranWith(status: 3))
+        #expect(try b.claimEnd(id: "x", expected: claim.name, owner: "B", lease: Self.lease, now: t) == .ranWith(status: 3))
+        let late = try b.recordEndAndClaim(id: "x", record: { _ = $0?.finish(at: t, tolerance: s) }, owner: "B", lease: Self.lease, now: t)
+        #expect(late == .ranWith(status: 3), "a process that comes to the end after its action ran")
+        usleep(2_000)
+        guard case .won(let next) = try Self.ended(fixture, "x", claimant: b, owner: "B") else { Issue.record("no second claim"); return }
+        #expect(try a.claimEnd(id: "x", expected: next.name, owner: "A", lease: Self.lease, now: t) != .ranWith(status: 3),
+                "the status belongs to the end it was recorded with")
+        #expect(try b.finishEndClaim(next, owner: "B", now: t))
+        #expect(try a.claimEnd(id: "x", expected: next.name, owner: "A", lease: Self.lease, now: t) == .done, "no status given, none told")
+    }
+
     @Test("a claimant whose wall clock is a minute off names the same end and finds it held", arguments: StoreKind.allCases)
     func skewedClaimant(kind: StoreKind) throws {
         let fixture = try StoreFixture(kind)

@@ -40,6 +40,11 @@ private let cases: [RunEndingCase] = [
     RunEndingCase(name: "io.write into a full disk at the end: 74", ending: RunEnding(output: fullDisk), exit: .outputFailed(fullDisk), status: 74),
     RunEndingCase(name: "--exec of a missing program: 127", ending: RunEnding(spawnFailure: ENOENT), exit: .commandNotRun(errno: ENOENT), status: 127),
     RunEndingCase(name: "--exec of a file that cannot run: 126", ending: RunEnding(spawnFailure: EACCES), exit: .commandNotRun(errno: EACCES), status: 126),
+    RunEndingCase(name: "an end action that exited 3, here or in the process that claimed the end: 3",
+                  ending: RunEnding(endActionStatus: 3), exit: .endActionFailed(status: 3), status: 3),
+    RunEndingCase(name: "an end action ended by SIGKILL: 137", ending: RunEnding(endActionStatus: 137), exit: .endActionFailed(status: 137), status: 137),
+    RunEndingCase(name: "an end action's status that is 0 modulo 256 still fails the run: 1",
+                  ending: RunEnding(endActionStatus: 256), exit: .endActionFailed(status: 256), status: 1),
     RunEndingCase(name: "coverage reports that could not be written: 74", ending: RunEnding(coverageFailure: .outputError), exit: .coverageNotWritten(.outputError), status: 74),
     RunEndingCase(name: "bad .luacov patterns at the end: 4", ending: RunEnding(coverageFailure: .unreadableScript), exit: .coverageNotWritten(.unreadableScript), status: 4),
     // Where two meet: the first of the order RunExit documents decides.
@@ -56,6 +61,10 @@ private let cases: [RunEndingCase] = [
     RunEndingCase(name: "Ctrl-C on the view outranks q's count", ending: RunEnding(quitWithCtrlC: true, quitEarly: true), exit: .quitWithCtrlC, status: 130),
     RunEndingCase(name: "q outranks --exec that failed", ending: RunEnding(quitEarly: true, spawnFailure: ENOENT), exit: .quitEarly, status: 8),
     RunEndingCase(name: "--exec that failed outranks hook errors", ending: RunEnding(spawnFailure: ENOENT, hookErrors: true), exit: .commandNotRun(errno: ENOENT), status: 127),
+    RunEndingCase(name: "--exec that could not start outranks an end action's status",
+          ending: RunEnding(spawnFailure: ENOENT, endActionStatus: 3), exit: .commandNotRun(errno: ENOENT), status: 127),
+    RunEndingCase(name: "an end action's status outranks hook errors",
+          ending: RunEnding(endActionStatus: 3, hookErrors: true), exit: .endActionFailed(status: 3), status: 3),
     RunEndingCase(name: "hook errors outrank store errors", ending: RunEnding(hookErrors: true, storeFailed: true), exit: .hookErrors, status: 1),
 ]
 
@@ -71,7 +80,8 @@ struct RunExitTests {
     @Test("every status the decision gives is a code of ExitStatus, and a code README's table lists")
     func statusesAreDocumented() throws {
         let documented = try ExitCodeTable.read().codes
-        for example in cases where example.ending.signal != SIGQUIT {
+        // Another signal, and an end action's own status, are not cdscript's codes.
+        for example in cases where example.ending.signal != SIGQUIT && example.ending.endActionStatus == nil {
             #expect(ExitStatus(rawValue: example.status) != nil, "\(example.name)")
             #expect(documented.contains(example.status), "\(example.name): \(example.status) is not in README's table")
         }

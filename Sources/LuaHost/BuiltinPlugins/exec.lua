@@ -5,7 +5,8 @@ local M = { description = "runs a command (an argument list, never a shell) when
 --- With `once = true` it adds no hook: its `action` is an `on_end_action` for a
 --- stored countdown, which runs the command once per end however many processes
 --- follow it ("{token}" is replaced by the claim's fencing token), and counts as
---- done when the command has exited.
+--- done when the command has exited; its exit status (128 + N after signal N) is
+--- recorded with the claim, and every process that shares the end exits with it.
 function M.setup(options)
   check_options(options, { id = true, command = true, once = true })
   local command = options.command
@@ -42,7 +43,11 @@ function M.setup(options)
       local pid = spawn(t)
       -- Recorded, not run (cdscript test), or not started: nothing to wait for.
       if not pid or pid == 0 then return end
-      return function() return api.exited(pid) ~= nil end
+      return function()
+        local exited, code = api.exited(pid)
+        if exited == nil then return false end
+        return true, exited and code or 128 + code
+      end
     end
     return { action = action, run = run }
   end

@@ -147,6 +147,9 @@ extension StoreBinding {
             Self.push(name, L)
         case .done?:
             return
+        case .ranWith(let status)?:
+            ranElsewhere(status, id: settlement.id)
+            return
         case nil:
             L.push("unavailable")
             L.push(settlement.failure ?? "the store is unavailable")
@@ -171,6 +174,20 @@ extension StoreBinding {
         host.reportError("cdscript: the end of countdown \"\(VisibleText.escaped(id))\" cannot be claimed, so its end action does not run here: \(VisibleText.escapedKeepingLayout(message))")
     }
 
+    /// The action of an end this process waited on (or came to after it ran) was
+    /// run by the process that claimed the end, which recorded its exit status:
+    /// this process reports the same outcome, and says where it came from.
+    func ranElsewhere(_ status: Int32, id: String) {
+        guard status != 0 else { return }
+        if endActionStatus == nil { endActionStatus = status }
+        host.reportError("cdscript: the end action of countdown \"\(VisibleText.escaped(id))\" ran in another process and exited with status \(status)")
+    }
+
+    /// The action of an end this process claimed exited with `status`.
+    func ranHere(_ status: Int32) {
+        if status != 0, endActionStatus == nil { endActionStatus = status }
+    }
+
     func endActionFailed(_ message: String, id: String) {
         host.hookErrorCount += 1
         host.reportError("cdscript: error in on_end_action of countdown \"\(VisibleText.escaped(id))\": \(VisibleText.escapedKeepingLayout(message))")
@@ -183,7 +200,7 @@ extension StoreBinding {
         guard L.load(Self.endActionsSource, chunkName: "=cdscript/end_actions.lua") == LUA_OK else {
             preconditionFailure("cdscript: end_actions.lua does not compile: \(L.string(at: -1) ?? "")")
         }
-        L.pushTable(fields: 6)
+        L.pushTable(fields: 7)
         host.register([
             ("claim", Self.claimFunction),
             ("renew", Self.renewFunction),
@@ -191,6 +208,7 @@ extension StoreBinding {
             ("settled", Self.settledFunction),
             ("failed", Self.failedFunction),
             ("unclaimable", Self.unclaimableFunction),
+            ("ran_elsewhere", Self.ranElsewhereFunction),
         ], into: L)
         L.pushRef(host.countdowns.tableRef)
         guard cd_pcall_hook(L.raw, 2, 1) == LUA_OK else {
@@ -223,7 +241,7 @@ extension StoreBinding {
         return EndClaim(id: id, name: name, token: Int64(token))
     }
 
-    /// claim(id, end, changed, lease): "won", token, end, changed | "held", seconds, end, changed | "done"
+    /// claim(id, end, changed, lease): "won", token, end, changed | "held", seconds, end, changed | "done" [, exit status]
     /// | "unavailable", message | "damaged", message. end and changed nil: the end the store names now.
     static let claimFunction: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
@@ -245,6 +263,10 @@ extension StoreBinding {
                 case .done:
                     L.push("done")
                     return 1
+                case .ranWith(let status):
+                    L.push("done")
+                    lua_pushinteger(L.raw, lua_Integer(status))
+                    return 2
                 }
             } catch let damage as EndClaimDamage {
                 L.push("damaged")
@@ -268,12 +290,27 @@ extension StoreBinding {
         }
     }
 
-    /// finish(id, end, changed, token): true when marked done; false, why when another process took the
-    /// end over (or the claim is damaged or lost); nil, message when the store cannot be reached.
+    /// finish(id, end, changed, token, status): true when marked done (with the action's exit status, when
+    /// it has one); false, why when another process took the end over (or the claim is damaged or lost);
+    /// nil, message when the store cannot be reached.
     static let finishFunction: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
             guard let claim = claimArguments(L), let claims = host.store.persistence as? EndClaiming else { throw APIError("finish: bad arguments") }
-            return pushAnswer(L) { try claims.finishEndClaim(claim, owner: claimOwner, now: host.store.currentInstant()) }
+            var isInteger: Int32 = 0
+            let given = lua_tointegerx(L.raw, 5, &isInteger)
+            let status = isInteger != 0 ? Int32(exactly: given) : nil
+            if let status { host.store.ranHere(status) }
+            return pushAnswer(L) { try claims.finishEndClaim(claim, owner: claimOwner, status: status, now: host.store.currentInstant()) }
+        }
+    }
+
+    /// ran_elsewhere(id, status): the end's claimant recorded its action's exit status.
+    static let ranElsewhereFunction: cd_host_function = { L, context in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            var isInteger: Int32 = 0
+            let status = lua_tointegerx(L.raw, 2, &isInteger)
+            if isInteger != 0, let status = Int32(exactly: status) { host.store.ranElsewhere(status, id: L.string(at: 1) ?? "?") }
+            return 0
         }
     }
 

@@ -76,6 +76,10 @@ public final class StoreBinding {
     var endRunnerRef: Int32 = 0
     /// Ends whose action this process runs or waits on (`countdown.end_actions()`).
     public internal(set) var pendingEndActions = 0
+    /// The first exit status other than 0 of an end action, run here or by the
+    /// process that claimed the end (recorded with the claim): every process that
+    /// shares an end exits with it (EndActions.swift).
+    public internal(set) var endActionStatus: Int32?
 
     init(vm: LuaVM, scheduler: Scheduler) {
         self.vm = vm

@@ -6,6 +6,7 @@ local H, countdown = ...
 -- Captured now: a script may replace these later.
 local start, now = countdown.start, countdown.now
 local pcall, type, tostring, min, max = pcall, type, tostring, math.min, math.max
+local tointeger = math.tointeger
 
 -- How often a pending action (one that returned a function) is asked whether it
 -- is done, and how often a process that waits asks the store.
@@ -22,10 +23,14 @@ end
 return function(action, id, lease, kind, value, end_at, changed)
   local try
 
-  -- Marks the action done; a store out of reach is asked again until it answers.
-  local function finish(token)
-    local ok, err = H.finish(id, end_at, changed, token)
-    if ok == nil then return after(RETRY, function() finish(token) end) end
+  -- Marks the action done, with its exit status when it gave one (an integer: the
+  -- processes that wait on the end report it too); a store out of reach is asked
+  -- again until it answers.
+  local function finish(token, status)
+    -- A number with an integer value; text ("3") is no status.
+    status = type(status) == "number" and tointeger(status) or nil
+    local ok, err = H.finish(id, end_at, changed, token, status)
+    if ok == nil then return after(RETRY, function() finish(token, status) end) end
     if not ok then
       H.failed(id, "its lease passed before the action was marked done (" .. tostring(err or "another process claimed the end")
         .. "); another process may run it again (token " .. token .. ")")
@@ -40,13 +45,16 @@ return function(action, id, lease, kind, value, end_at, changed)
       H.failed(id, tostring(result))
       return finish(token)
     end
-    if type(result) ~= "function" then return finish(token) end
+    -- An integer returned is the action's exit status.
+    if type(result) ~= "function" then return finish(token, result) end
     -- A pending action: asked every POLL seconds; the lease renewed every third of it.
     local renewed = now()
     local function poll()
-      local polled, finished = pcall(result)
+      -- A pending action answers true when it is done, and may add its exit status.
+      local polled, finished, status = pcall(result)
       if not polled then H.failed(id, tostring(finished)) end
-      if not polled or finished then return finish(token) end
+      if not polled then return finish(token) end
+      if finished then return finish(token, status) end
       if now() - renewed >= lease / 3 then
         -- nil: the store cannot be reached, asked again next time; false: lost.
         local held, why = H.renew(id, end_at, changed, token, lease)
@@ -70,6 +78,8 @@ return function(action, id, lease, kind, value, end_at, changed)
     if outcome == "held" then return after(min(a + 0.05, WAIT), try) end
     if outcome == "unavailable" then return after(RETRY, try) end
     if outcome == "damaged" then H.unclaimable(id, a) end
+    -- Done elsewhere: the claimant's exit status, when it recorded one, is this process's too.
+    if outcome == "done" and a ~= nil then H.ran_elsewhere(id, a) end
     H.settled()
   end
 

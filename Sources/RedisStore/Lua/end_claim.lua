@@ -2,7 +2,8 @@
 -- countdowns' hash. ARGV: id, owner, lease ms, expected end and changed ('' and
 -- '': the end the stored record names now).
 -- Returns {0, token, end, changed} when claimed, {1, lease ms left, end, changed}
--- when held, {2} when done or over, {3, key, problem} on damage.
+-- when held, {2} when done or over ({2, status} when done and the claimant
+-- recorded its exit status), {3, key, problem} on damage.
 local c, damage = read_claim()
 if damage then return damage end
 
@@ -34,13 +35,14 @@ if want_end == '' then
 end
 
 if c['end'] == want_end and c.changed == want_changed then
-  if c.done == '1' then return {2} end
+  if c.done == '1' then return {2, c.status} end
   local left = redis.call('PTTL', KEYS[2])
   if left > 0 then return {1, left, want_end, want_changed} end
 else
   -- Only the end the record names now is claimed anew: any other is over.
   if want_end ~= current_end or want_changed ~= current_changed then return {2} end
   redis.call('HSET', KEYS[1], 'end', want_end, 'changed', want_changed, 'done', '0')
+  redis.call('HDEL', KEYS[1], 'status')
   redis.call('DEL', KEYS[2])
 end
 

@@ -1,5 +1,6 @@
 -- The start of every end claim script (RedisEndClaim.swift puts it before each):
--- reads the claim keys of one countdown, KEYS[1] the hash (end, changed, done),
+-- reads the claim keys of one countdown, KEYS[1] the hash (end, changed, done,
+-- and status: the exit status the claimant recorded with done),
 -- KEYS[2] the lease ('owner token', with an expiry), KEYS[3] the token counter,
 -- and refuses damage, naming the key and what is wrong, so that a claim never
 -- fails with a bare Redis error that a caller would take for an outage and ask
@@ -22,7 +23,7 @@ local function is_token(text)
     and tonumber(text) < 9007199254740992
 end
 
--- The claim as stored: {exists, end, changed, done, holder, counter} (nil where
+-- The claim as stored: {exists, end, changed, done, status, holder, counter} (nil where
 -- absent), or nil and the reply {3, key, problem}.
 local function read_claim()
   local problems = {}
@@ -30,8 +31,8 @@ local function read_claim()
   local hash_kind = kind_of(KEYS[1])
   if hash_kind == 'hash' then
     c.exists = true
-    local f = redis.call('HMGET', KEYS[1], 'end', 'changed', 'done')
-    c['end'], c.changed, c.done = f[1] or nil, f[2] or nil, f[3] or nil
+    local f = redis.call('HMGET', KEYS[1], 'end', 'changed', 'done', 'status')
+    c['end'], c.changed, c.done, c.status = f[1] or nil, f[2] or nil, f[3] or nil, f[4] or nil
     for i, field in ipairs({'end', 'changed'}) do
       local v = c[field]
       if v and not is_int64(v) then
@@ -40,6 +41,10 @@ local function read_claim()
     end
     if c.done and c.done ~= '0' and c.done ~= '1' then
       table.insert(problems, 'field done = ' .. c.done .. ': expected 0 or 1')
+    end
+    if c.status and not (string.match(c.status, '^%-?%d+$') and #c.status <= 11
+        and math.abs(tonumber(c.status)) <= 2147483647) then
+      table.insert(problems, 'field status = ' .. c.status .. ': expected an exit status')
     end
     if #problems > 0 then return nil, {3, KEYS[1], table.concat(problems, '; ')} end
   elseif hash_kind ~= 'none' then

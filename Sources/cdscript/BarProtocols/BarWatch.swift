@@ -86,6 +86,8 @@ final class BarWatch: SchedulerDelegate {
         let feed: CountdownChangeFeed
         do {
             feed = try store.changeFeed(timers: loop)
+            // It shows the store its path names now, even one removed or moved over.
+            (feed as? SQLiteChangeWatcher)?.followsReplacedFile = true
             try watch.refresh(.unknown)
         } catch {
             throw failOnStore(error)

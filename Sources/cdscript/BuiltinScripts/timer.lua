@@ -207,6 +207,11 @@ end
 
 local keys = use("timer_keys")
 
+-- With --exec and --id, the end's action (set below, once the options are read);
+-- declared here, before the_end, which waits for it (a later `local` would leave
+-- the_end reading a global that is never set, and the run would end at once).
+local end_action
+
 -- At the end: what stays on the screen, and for how long.
 local function the_end()
   if o.text then view.big{ id = "text", text = o.text, style = "bold yellow" } end
@@ -263,7 +268,6 @@ local function on_done(t, reason)
   the_end()
 end
 
-local end_action
 if command and id then
   -- Kept in the store: the command runs once per end, however many terminals
   -- follow the timer (an end action, claimed in the store).
