@@ -21,7 +21,7 @@ struct StartCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("Seconds (90), a duration (25m, 1h30m), a clock time (20:00) or a date (2026-12-01T20:00:00+08:00), as the timer takes them.", valueName: "DURATION|DEADLINE"))
     var spec: String
 
-    @Option(help: ArgumentHelp("What the countdown is called: shown by list, status's {title} and the pages (at most \(CountdownAnnotations.longestTitle) characters, one line).", valueName: "TEXT"))
+    @Option(help: ArgumentHelp("What the countdown is called: shown by list and status's {title} (at most \(CountdownAnnotations.longestTitle) characters, one line).", valueName: "TEXT"))
     var title: String?
 
     @Option(help: ArgumentHelp("How often followers tick (default 1 s; at least 0.1 s).", valueName: "DURATION"))

@@ -112,6 +112,17 @@ extension StoreFaults {
 
         @Test("hostile ids and titles are stored as they are and shown escaped")
         func hostile() throws { try StartScenarios.hostile(store: store) }
+
+        @Test("cdscript timer --id --title stores the title with the timer; a title that cannot be stored is refused before it starts")
+        func timerTitle() throws {
+            let store = self.store
+            let timer = try StartScenarios.run(["timer", "0.3", "--id", "t", "--title", "Tea", "--plain"] + store)
+            #expect(timer.status == 0, "\(timer.stderr)")
+            let entry = try #require(try StartScenarios.json(store).first)
+            #expect(entry["title"] as? String == "Tea" && entry["state"] as? String == "finished", "\(entry)")
+            let bad = try StartScenarios.run(["timer", "10", "--id", "u", "--title", "a\nb", "--plain"] + store)
+            #expect(bad.status == 64 && bad.stderr.contains("--title: a title is one line of text"), "\(bad.stderr)")
+        }
     }
 
     @Suite("cdscript start stores a countdown and returns at once (Redis)", .serialized)
