@@ -95,6 +95,6 @@ struct IntegrityCheckTests {
         #expect(try reopened.list().map(\.id) == ["new", "old"])
         #expect(reopened.integrityChecks == 0)
         let version = try reopened.open().read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
-        #expect(version == 5)
+        #expect(version == 6)
     }
 }
