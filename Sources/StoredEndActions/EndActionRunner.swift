@@ -4,6 +4,7 @@ import Glibc
 import CLinux
 import CountdownCore
 import EventLoop
+import Foundation
 
 /// `cdscript serve`'s end-action runner: follows every stored countdown that
 /// names end actions and runs them once per end, across every `serve` and every
@@ -107,6 +108,15 @@ public final class EndActionRunner {
     private func poke(_ byte: UInt8) {
         var byte = byte
         if controlPipe[1] >= 0 { _ = write(controlPipe[1], &byte, 1) }
+    }
+
+    /// Runs on a thread of its own until stopped (`requestStop`), then calls
+    /// `ended` on that thread: for a process whose main thread does other work
+    /// (a server). Such a process usually handles its signals itself: set
+    /// `handlesSignals` to false and forward them with `requestStop`/`requestReload`.
+    public func startThread(_ ended: @escaping @Sendable (Ending) -> Void) {
+        nonisolated(unsafe) let runner = self
+        Thread.detachNewThread { ended(runner.run()) }
     }
 
     /// Runs on the calling thread until stopped.
