@@ -83,6 +83,43 @@ enum ServeScenarios {
         #expect(lines(log).filter { $0.hasPrefix("start k") }.count == 2, "\(lines(log))")
     }
 
+    /// SIGTERM while a command runs: serve waits for it and marks the end done (no
+    /// other serve runs it again); a second SIGTERM stops at once and leaves the end
+    /// to the lease, and another serve takes it over.
+    static func stopWhileRunning(store: [String]) throws {
+        let log = Scratch.directory("serve-stop") + "/actions.log"
+        let slow = "slow=echo \"start $CDSCRIPT_ID $PPID\" >> '\(log)'; sleep 1.5; echo \"done $CDSCRIPT_ID $PPID\" >> '\(log)'"
+        let first = try serve(store, ["--lease", "2", "--action", slow])
+        defer { first.signal(SIGKILL); first.wait() }
+        #expect(try LiveProcess.run(["start", "a", "0.5", "--action", "slow"] + store).status == 0)
+        _ = waitFor(log, timeout: 10) { $0.contains { $0.hasPrefix("start a") } }
+        first.signal(SIGTERM)
+        #expect(first.wait(timeout: 15) == 0, "\(first.stderr)")
+        #expect(first.texts.contains { $0.contains("stopping: waiting for the commands of 1 end") }, "\(first.texts)")
+        #expect(lines(log).filter { $0.hasPrefix("done a") }.count == 1, "the command finished before serve ended: \(lines(log))")
+        // Marked done: a serve started afterwards does not run it again.
+        let later = try serve(store, ["--lease", "2", "--action", slow])
+        defer { later.signal(SIGKILL); later.wait() }
+        Thread.sleep(forTimeInterval: 1)
+        #expect(lines(log).filter { $0.hasPrefix("start a") }.count == 1, "\(lines(log))")
+
+        // Twice: stopped at once, the end left unmarked; `later` takes it over after the lease.
+        let second = try serve(store, ["--lease", "2", "--action", slow])
+        defer { second.signal(SIGKILL); second.wait() }
+        later.signal(SIGSTOP)  // out of the race for the claim
+        #expect(try LiveProcess.run(["start", "b", "0.5", "--action", "slow"] + store).status == 0)
+        let started = waitFor(log, timeout: 10) { $0.contains { $0.hasPrefix("start b") } }
+        #expect(started.contains { $0 == "start b \(second.pid)" }, "\(started)")
+        second.signal(SIGTERM)
+        Thread.sleep(forTimeInterval: 0.2)
+        second.signal(SIGTERM)
+        #expect(second.wait(timeout: 10) == 0, "\(second.stderr)")
+        #expect(second.texts.contains { $0.contains("stopping at once: 1 end left unmarked") }, "\(second.texts)")
+        later.signal(SIGCONT)
+        let all = waitFor(log, timeout: 15) { $0.contains { $0 == "done b \(later.pid)" } }
+        #expect(all.contains("start b \(later.pid)"), "taken over after the lease: \(all)")
+    }
+
     /// A name serve does not know is reported, once per end; the known ones run.
     static func unknownName(store: [String]) throws {
         let serve = try serve(store, [])
@@ -133,6 +170,11 @@ extension StoreFaults {
         @Test("the serve running an action is killed with -9: the other takes the end over after the lease, with a larger token")
         func killNine() throws {
             try ServeScenarios.killNine(store: ["--state-dir", Scratch.directory("serve-sqlite-kill")])
+        }
+
+        @Test("SIGTERM lets a running command finish and marks its end done; a second SIGTERM stops at once and another serve takes the end over")
+        func stopWhileRunning() throws {
+            try ServeScenarios.stopWhileRunning(store: ["--state-dir", Scratch.directory("serve-sqlite-stop")])
         }
 
         @Test("an action name serve does not know is reported once; the others run")
