@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RedisTestServer
 import Testing
 
@@ -120,6 +121,33 @@ enum ServeScenarios {
         #expect(all.contains("start b \(later.pid)"), "taken over after the lease: \(all)")
     }
 
+    /// Ends that passed while no serve ran: one a moment ago runs when serve starts;
+    /// one older than 10 minutes is logged and left. `notify` without notify-send
+    /// on PATH is said once, however many ends name it.
+    static func catchUpAndNotify(dir: String) throws {
+        let store = ["--state-dir", dir]
+        for id in ["recent", "old", "n1", "n2"] {
+            #expect(try LiveProcess.run(["start", id, "0.3", "--action", "log", "--action", "notify"] + store).status == 0)
+        }
+        Thread.sleep(forTimeInterval: 0.6)
+        // "old" ended 11 minutes ago, as far as the store says.
+        let queue = try DatabaseQueue(path: dir + "/state.sqlite")
+        try queue.write { db in
+            try db.execute(sql: "UPDATE countdown SET wall_deadline = wall_deadline - 660000000000, boot_deadline = boot_deadline - 660000000000 WHERE id = 'old'")
+        }
+        try queue.close()
+        let empty = Scratch.directory("no-path")
+        let serve = try LiveProcess(["serve"] + store, environment: ["PATH": empty])
+        defer { serve.signal(SIGKILL); serve.wait() }
+        #expect(serve.waitForLine(timeout: 10) { $0.contains("recent ended at") } != nil, "\(serve.texts)")
+        #expect(serve.waitForLine(timeout: 10) { $0.contains("old: its end at") && $0.contains("passed before serve started") } != nil, "\(serve.texts)")
+        #expect(serve.waitForLine(timeout: 10) { $0.contains("n2 ended at") } != nil, "\(serve.texts)")
+        #expect(!serve.texts.contains { $0.contains("old ended at") }, "\(serve.texts)")
+        serve.signal(SIGTERM)
+        #expect(serve.wait(timeout: 10) == 0)
+        #expect(serve.stderr.components(separatedBy: "notify-send is not installed").count == 2, "said once: \(serve.stderr)")
+    }
+
     /// A name serve does not know is reported, once per end; the known ones run.
     static func unknownName(store: [String]) throws {
         let serve = try serve(store, [])
@@ -175,6 +203,11 @@ extension StoreFaults {
         @Test("SIGTERM lets a running command finish and marks its end done; a second SIGTERM stops at once and another serve takes the end over")
         func stopWhileRunning() throws {
             try ServeScenarios.stopWhileRunning(store: ["--state-dir", Scratch.directory("serve-sqlite-stop")])
+        }
+
+        @Test("an end that passed while no serve ran is run when serve starts, one older than 10 minutes is left; notify without notify-send is said once")
+        func catchUpAndNotify() throws {
+            try ServeScenarios.catchUpAndNotify(dir: Scratch.directory("serve-sqlite-catch-up"))
         }
 
         @Test("an action name serve does not know is reported once; the others run")
