@@ -216,8 +216,13 @@ public final class EndActionRunner {
             for id in followed.keys where !present.contains(id) { forget(id) }
             for record in listing.countdowns { follow(record) }
         case .ids(let ids):
+            // One record that cannot be read (another program wrote it) is reported; the others are followed.
             for id in ids {
-                if let record = try store.backend.load(id: id.string) { follow(record) } else { forget(id) }
+                do {
+                    if let record = try store.backend.load(id: id.string) { follow(record) } else { forget(id) }
+                } catch {
+                    reportOnce("cdscript serve: \(error)")
+                }
             }
         }
     }
