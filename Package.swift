@@ -90,6 +90,10 @@ let package = Package(
                     .embedInCode("Lua/end_renew.lua"),
                     .embedInCode("Lua/end_finish.lua"),
                 ]),
+        // `cdscript serve`'s end-action runner: follows a store and runs the end
+        // actions stored countdowns name, once per end (no ArgumentParser: the
+        // cdscript executable and a separate server executable both start it).
+        .target(name: "StoredEndActions", dependencies: ["CountdownCore", "CLinux", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity"]),
         .target(
             name: "ScriptTesting",
             dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost", "TerminalView"],
@@ -122,6 +126,7 @@ let package = Package(
             name: "cdscript",
             dependencies: [
                 "CountdownCore", "LuaHost", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity", "ScriptTesting", "TerminalView",
+                "StoredEndActions",
                 "CLinux", "CLuaShim", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -157,6 +162,7 @@ let package = Package(
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RedisTestServer"]),
         .testTarget(name: "SystemIdentityTests", dependencies: ["SystemIdentity"]),
+        .testTarget(name: "StoredEndActionsTests", dependencies: ["StoredEndActions", "CountdownCore"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CountdownCore", "EventLoop", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Redis store against a real redis-server each suite starts on loopback and stops.
         // A real redis-server of a test's own, for the Redis tests of both suites below.

@@ -13,7 +13,7 @@ describe("a stored overtime countdown", function()
     expect({ printed[#printed - 5], printed[#printed] }).to_equal({ "end: finished", "+0:05" })
     expect(process.stored()).to_equal({
       { id = "pomodoro", state = "overtime", kind = "duration", remaining = 0, total = 60, every = 1, overtime = 5,
-        deadline = "2027-01-01T00:01:00.000Z" },
+        deadline = "2027-01-01T00:01:00.000Z", actions = {} },
     })
     app:kill()
     clock.advance(10) -- nothing runs it for 10 s: it is 15 s past its end

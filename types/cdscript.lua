@@ -71,6 +71,8 @@ function Handle:state() end
 ---@field on_done fun(t: cdscript.Tick, reason: cdscript.DoneReason)? called once at the end
 ---@field on_error cdscript.ErrorPolicy? what a hook error does: "stop" (default), "continue", or a function given the message and the traceback ("stack traceback:\n...")
 ---@field persist boolean? keep it in the store under its id (needs `id`)
+---@field title string? with persist: what list and status's {title} show (one line, at most 256 characters)
+---@field actions string[]? with persist: the names of end actions `cdscript serve` runs once per end (at most 16, each of A-Z a-z 0-9 _ . -); not with overtime
 ---@field overtime boolean? past the end, on_done(t, "finished") once, then ticks go on with t.overtime until cancelled; with persist, restarted and following processes show the same time past the end (not with on_end_action)
 ---@field on_end_action (fun(e: cdscript.EndClaim): (fun(): boolean)?)? runs once per end across every process that follows the stored countdown (needs persist); may return a function polled until it returns true (the action is done then)
 ---@field end_lease number? seconds a claimant holds an end before another process may take it over (default 30, 0.1 to 86400)
@@ -563,8 +565,9 @@ function process.follow(id, every) end
 function process.reboot(seconds) end
 
 ---The test's stored countdowns as `cdscript list --json` shows them now, ordered by id; a
----field the listing writes as null is absent (deadline when paused, overtime without overtime).
----@return {id: string, state: "running"|"paused"|"finished"|"overtime", kind: "duration"|"wall", remaining: number, total: number, every: number, deadline: string?, overtime: number?}[]
+---field the listing writes as null is absent (deadline when paused, overtime without overtime,
+---title without a title).
+---@return {id: string, state: "running"|"paused"|"finished"|"overtime", kind: "duration"|"wall", remaining: number, total: number, every: number, deadline: string?, overtime: number?, title: string?, actions: string[]}[]
 function process.stored() end
 
 ---Another process on the test's machine.

@@ -22,7 +22,7 @@ struct CDScript: ParsableCommand {
             141 output pipe closed, 143 SIGTERM.
             """,
         version: "cdscript \(version) (\(LuaHost.luaRelease))",
-        subcommands: [RunCommand.self, TestCommand.self, ListCommand.self, CancelCommand.self, ClearCommand.self, PluginsCommand.self, TimerCommand.self, StopwatchCommand.self, NewCommand.self, AppendCommand.self, PauseCommand.self, ResumeCommand.self, WatchCommand.self, StatusCommand.self, CheckCommand.self, CompleteIDsCommand.self],
+        subcommands: [RunCommand.self, TestCommand.self, ListCommand.self, CancelCommand.self, ClearCommand.self, PluginsCommand.self, TimerCommand.self, StopwatchCommand.self, NewCommand.self, StartCommand.self, AppendCommand.self, PauseCommand.self, ResumeCommand.self, WatchCommand.self, StatusCommand.self, ServeCommand.self, CheckCommand.self, CompleteIDsCommand.self],
         defaultSubcommand: RunCommand.self
     )
 }

@@ -23,6 +23,8 @@ enum ExitStatus: Int32, CaseIterable {
     case quitEarly = 8
     /// `cdscript check` found the store damaged, or records in it that cannot be read.
     case storeDamaged = 9
+    /// `cdscript start ID`: a running or paused countdown is already stored under ID (`--replace` replaces it).
+    case conflict = 10
     /// Bad command-line usage (swift-argument-parser's own code).
     case usage = 64
     /// Standard output could not be written (ENOSPC, EIO, ...): sysexits' EX_IOERR.

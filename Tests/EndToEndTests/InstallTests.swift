@@ -128,6 +128,10 @@ struct InstallTests {
         }
         for leftover in ["```", "| --- |", "**", "](", "\\f"] { #expect(!api.contains(leftover), "\(leftover) left in the man page") }
 
+        // The systemd user unit runs the installed binary's serve; nothing enabled it.
+        let unit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/cdscript.service"), encoding: .utf8)
+        #expect(unit.contains("ExecStart=\(prefix.path)/bin/cdscript serve\n") && unit.contains("ExecReload=/bin/kill -HUP $MAINPID"), "\(unit)")
+        #expect(unit.contains("KillMode=mixed") && unit.contains("WantedBy=default.target"), "\(unit)")
         // The installed binary: --version, and `new` points .luarc.json at PREFIX/share/cdscript.
         let installed = prefix.appendingPathComponent("bin/cdscript")
         let version = try BinaryRunner.run(["--version"], executable: installed)

@@ -35,7 +35,7 @@ struct BadStartTests {
         BadStart(argument: "{id = 'x'}", mentions: ["'seconds'", "'at'"]),
         BadStart(argument: "{secnds = 5}", mentions: ["unknown option 'secnds'", "did you mean 'seconds'"]),
         BadStart(argument: "{seconds = 5, on_tik = print}", mentions: ["unknown option 'on_tik'", "did you mean 'on_tick'"]),
-        BadStart(argument: "{seconds = 5, colour = 'red'}", mentions: ["unknown option 'colour'", "known: at, end_lease, every, id, on_done, on_end_action, on_error, on_tick, overtime, persist, seconds"]),
+        BadStart(argument: "{seconds = 5, colour = 'red'}", mentions: ["unknown option 'colour'", "known: actions, at, end_lease, every, id, on_done, on_end_action, on_error, on_tick, overtime, persist, seconds, title"]),
         BadStart(argument: "{5}", mentions: ["option names must be strings", "got a number key"]),
         BadStart(argument: "{seconds = 5, [true] = 1}", mentions: ["option names must be strings", "got a boolean key"]),
         BadStart(argument: "5", mentions: ["expected a table of options", "got number"]),

@@ -39,7 +39,7 @@ struct RedisCheckTests: RedisSuite {
         #expect(report.problems.count == 3, "\(report.problems)")
         let bad = try #require(report.problems.first { $0.id == "bad" })
         #expect(bad.subject == "countdown 'bad'")
-        #expect(bad.problem.contains("expected 8 or 9 fields"))
+        #expect(bad.problem.contains("expected 8 to 11 fields"))
         #expect(report.problems.contains { $0.id == "good" && $0.problem.contains("field done = 7") })
         #expect(report.problems.contains { $0.id == "good" && $0.subject.contains("end-token") })
         #expect(report.notes.contains { $0.hasPrefix("1 end claim is kept") })

@@ -157,4 +157,18 @@ int cdl_heap_prefer_huge_pages(void);
  * in tests). A huge page then often comes from such a block, which the host must
  * supply again on its first touch. 1 or 0. */
 int cdl_host_reclaims_huge_pages(const char *sysfs);
+/* ---- a long-running service's signals (serve_signals.c) ----------------------
+ * For `cdscript serve`'s end-action runner, which stays up instead of ending at
+ * the first signal: SIGTERM, SIGINT, SIGHUP and SIGCHLD are caught by handlers
+ * that only write the signal's number, one byte, into a non-blocking pipe, whose
+ * read end is returned (or -1); the runner polls it with its other descriptors and
+ * decides (SIGHUP reloads, SIGCHLD reaps, the others stop it). No watchdog, no
+ * interrupter: nothing runs in a handler but write(2). Children started with
+ * posix_spawn get the default dispositions back (POSIX_SPAWN_SETSIGDEF). The four
+ * are unblocked in the calling thread (a parent's mask is inherited).
+ * Not to be combined with cdl_signals_install in one process. */
+int cdl_service_signals_install(void);
+/* The next signal number written to the pipe `fd`, or 0 when there is none. */
+int cdl_service_signal_take(int fd);
+
 #endif

@@ -1,0 +1,106 @@
+import ArgumentParser
+import CountdownCore
+import Foundation
+import RedisStore
+import StoredEndActions
+import TerminalView
+
+/// `cdscript serve`: the long-running process that gives stored countdowns a
+/// home. This build runs their end actions (StoredEndActions); here the options
+/// are parsed and the runner started, nothing more.
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the end actions that stored countdowns name, once per end across every serve and script, until stopped.",
+        discussion: """
+            Follows the store (--state-dir or --store redis://) and, at the end of every stored countdown that names \
+            actions (cdscript start --action NAME, actions = {...}), claims the end and runs them: what a name runs is \
+            configured here, never read from the store. Built-in: notify (notify-send), bell, log. More in \
+            $XDG_CONFIG_HOME/cdscript/actions.conf (lines "name = command line", # for comments) or --action NAME=COMMAND; \
+            a command runs with /bin/sh -c and CDSCRIPT_ID, CDSCRIPT_TITLE, CDSCRIPT_ENDED_AT, CDSCRIPT_TOKEN in its \
+            environment. The log is standard output; problems go to standard error. SIGHUP reloads the actions; SIGTERM \
+            stops after the running commands have exited (a second one stops at once, their ends taken over after the lease). \
+            This build runs end actions only: it serves no web pages or HTTP API.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .customLong("action"), help: ArgumentHelp("Define (or redefine) an action: NAME=COMMAND, a /bin/sh command line. Repeatable.", valueName: "NAME=COMMAND"))
+    var definitions: [String] = []
+
+    @Option(name: .customLong("actions-file"), help: ArgumentHelp("The action configuration (default: $XDG_CONFIG_HOME/cdscript/actions.conf, else ~/.config/cdscript/actions.conf; a missing file defines nothing).", valueName: "PATH"), completion: .file())
+    var actionsFile: String?
+
+    @Option(help: ArgumentHelp("How long a claimed end is held before another serve or script may take it over (default 30 s; renewed while its commands run).", valueName: "DURATION"))
+    var lease: String?
+
+    func validate() throws {
+        _ = try catalog()
+        if let lease {
+            let value = try DurationArgument.read(lease, as: "--lease", in: .tickInterval)
+            guard value <= EndClaimRules.longestLease else { throw ValidationError("--lease must be at most 86400 s, got \(lease)") }
+        }
+    }
+
+    /// The configuration file in use.
+    var configurationPath: String {
+        if let actionsFile { return actionsFile }
+        let base = ProcessEnvironment.value("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 }
+            ?? (ProcessEnvironment.value("HOME") ?? NSHomeDirectory()) + "/.config"
+        return base + "/cdscript/actions.conf"
+    }
+
+    /// The built-ins, the file's lines, then --action's.
+    func catalog() throws -> ActionCatalog {
+        let path = configurationPath
+        var text: String?
+        if FileManager.default.fileExists(atPath: path) {
+            do {
+                text = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                throw ValidationError("cannot read the actions from \(path): \(error.localizedDescription)")
+            }
+        } else if actionsFile != nil {
+            throw ValidationError("--actions-file: \(path) does not exist")
+        }
+        do {
+            var catalog = ActionCatalog()
+            if let text { try catalog.read(file: text, origin: path) }
+            for definition in definitions { try catalog.define(definition, origin: "--action") }
+            return catalog
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    func run() throws {
+        let shared = try storeOptions.openShared()
+        let served: ServedStore
+        if let redis = shared.persistence as? RedisCountdownStore {
+            served = .redis(redis)
+        } else {
+            served = .sqlite(storeOptions.makeStore())
+        }
+        var configuration = EndActionRunner.Configuration(owner: Self.owner())
+        if let lease { configuration.lease = try DurationArgument.read(lease, as: "--lease", in: .tickInterval) }
+        let runner = EndActionRunner(store: served, configuration: configuration, catalog: try catalog(),
+                                     loadCatalog: { try self.catalog() },
+                                     log: { StandardOutput.write($0 + "\n", what: "the log") },
+                                     report: { printError($0) })
+        switch runner.run() {
+        case .stopped, .stoppedAtOnce:
+            return
+        case .failed(let message):
+            printError("cdscript serve: \(message)")
+            throw ExitCode(ExitStatus.storeError.rawValue)
+        }
+    }
+
+    /// Unique per process: a claim names its holder.
+    static func owner() -> String {
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count) == 0 ? String(cString: name) : "host"
+        return "serve:\(host):\(getpid()):\(UInt32.random(in: 0...UInt32.max))"
+    }
+}
