@@ -79,6 +79,14 @@ public final class CountdownWebServer: Sendable {
         core.eventLoop.execute { core.storeChanged(changes) }
     }
 
+    /// Runs `body` with the store on the server's thread and, when `notify`,
+    /// tells the pages what it changed (for a caller that writes the store
+    /// itself, and for tests; without `notify`, as another process would write it).
+    public func withStore<T: Sendable>(notify: Bool = true, _ body: @escaping @Sendable (CountdownStoreBackend) throws -> T) throws -> T {
+        let core = self.core
+        return try core.eventLoop.submit { try core.withStore(notify: notify, body) }.wait()
+    }
+
     /// Open event streams, read on the server's thread (for tests and the benchmark).
     public func eventStreamCount() throws -> Int {
         let core = self.core

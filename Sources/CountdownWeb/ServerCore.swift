@@ -102,6 +102,12 @@ final class ServerCore: @unchecked Sendable {
         }
     }
 
+    func withStore<T>(notify: Bool, _ body: (CountdownStoreBackend) throws -> T) throws -> T {
+        eventLoop.preconditionInEventLoop()
+        defer { if notify { storeChanged(.unknown) } }
+        return try body(store)
+    }
+
     func stopTimers() {
         boundaryTimer?.cancel()
         boundaryTimer = nil
