@@ -162,7 +162,7 @@ let package = Package(
         .executableTarget(
             name: "cdbench",
             dependencies: [
-                "CBenchFloor", "CLinux", "CLua", "CLuaShim", "CountdownCore", "LuaHost", "EventLoop",
+                "CBenchFloor", "CLinux", "CLua", "CLuaShim", "CountdownCore", "LuaHost", "EventLoop", "CountdownWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The benchmarks' Lua, in files of its own (checked by EmbeddedLuaSyntaxTests).

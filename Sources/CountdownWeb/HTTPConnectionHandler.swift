@@ -38,10 +38,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler, EventSubscriber {
     /// now and then must not hold a connection for ever): 408 past it.
     private func startRequestTimer(context: ChannelHandlerContext) {
         requestTimer?.cancel()
-        let limiter = self.limiter
+        let limiter = NIOLoopBound(self.limiter, eventLoop: context.eventLoop)
         let seconds = core.configuration.requestTimeout
         requestTimer = context.eventLoop.scheduleTask(in: .nanoseconds(Int64(seconds * 1e9))) {
-            limiter.refuse(status: "408 Request Timeout", message: "the request did not arrive within \(seconds) seconds")
+            limiter.value.refuse(status: "408 Request Timeout", message: "the request did not arrive within \(seconds) seconds")
         }
     }
 
@@ -58,7 +58,6 @@ final class HTTPConnectionHandler: ChannelInboundHandler, EventSubscriber {
         guard !streaming, !discarding || isEnd(data) else { return }
         switch unwrapInboundIn(data) {
         case .head(let head):
-            limiter.headEnded()
             self.head = head
             body = []
             if let length = head.headers["content-length"].first.flatMap(Int.init), length > core.configuration.maxBodyBytes {

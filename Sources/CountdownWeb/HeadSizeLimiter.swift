@@ -1,9 +1,9 @@
 import NIOCore
 
 /// Bounds a request's line and headers (431 past `limit` bytes), ahead of the
-/// HTTP decoder: it counts the bytes read since the last request's head ended.
-/// The connection handler says when a head has ended (`headEnded`) and when the
-/// next request may begin (`nextRequest`).
+/// HTTP decoder: it counts the bytes of a request up to the blank line that ends
+/// its head, and refuses before the decoder sees more than the limit. The
+/// connection handler says when the next request may begin (`nextRequest`).
 final class HeadSizeLimiter: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -12,6 +12,8 @@ final class HeadSizeLimiter: ChannelInboundHandler, RemovableChannelHandler {
     private var count = 0
     private var readingHead = true
     private var refused = false
+    /// How much of the head's end, CR LF CR LF, the last bytes matched.
+    private var matched = 0
 
     private var context: ChannelHandlerContext?
 
@@ -29,21 +31,30 @@ final class HeadSizeLimiter: ChannelInboundHandler, RemovableChannelHandler {
         RawResponse.send(status: status, message: message, context: context)
     }
 
-    func headEnded() { readingHead = false }
-
     func nextRequest() {
         readingHead = true
         count = 0
+        matched = 0
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !refused else { return }
-        if readingHead { count += unwrapInboundIn(data).readableBytes }
-        // The decoder reads synchronously: a head that ends within these bytes has ended when this returns.
-        context.fireChannelRead(data)
-        if readingHead && count > limit {
-            refuse(status: "431 Request Header Fields Too Large", message: "the request line and headers are longer than \(limit) bytes")
+        if readingHead {
+            let ending: [UInt8] = [13, 10, 13, 10]
+            unwrapInboundIn(data).withUnsafeReadableBytes { bytes in
+                for byte in bytes {
+                    count += 1
+                    matched = byte == ending[matched] ? matched + 1 : (byte == 13 ? 1 : 0)
+                    if matched == ending.count { readingHead = false; break }
+                    if count > limit { break }
+                }
+            }
+            if readingHead && count > limit {
+                refuse(status: "431 Request Header Fields Too Large", message: "the request line and headers are longer than \(limit) bytes")
+                return
+            }
         }
+        context.fireChannelRead(data)
     }
 }
 

@@ -57,8 +57,9 @@ struct BrowserTests {
             try server.store(running("tea", seconds: 25 * 60, at: clock.now))
             try browser.open("http://\(server.host)/overlay/tea")
             try browser.wait("\(Self.digits).startsWith('00:24')")
+            let clock = self.clock
             try server.server.withStore(notify: false) { store in
-                _ = try store.modify(id: "tea") { record in _ = record?.append(600 * Time.nanosecondsPerSecond, at: RealClock().now) }
+                _ = try store.modify(id: "tea") { record in _ = record?.append(600 * Time.nanosecondsPerSecond, at: clock.now) }
             }
             server.server.storeChanged(.ids([CountdownID("tea")]))
             #expect(try browser.wait("\(Self.digits).startsWith('00:34')", timeout: 5).seconds < 0.5)

@@ -7,9 +7,11 @@ import Testing
 struct EventStreamTests {
     let clock = TestClock()
 
-    /// The JSON objects of the `data:` lines of every complete event in `text`.
+    /// The JSON objects of the `data:` lines of every complete event in `text`
+    /// (read off the socket: the chunk-size lines of the chunked encoding are
+    /// lines of their own once the CRs are gone, and are not `data:` lines).
     static func events(_ text: String) -> [[String: Any]] {
-        text.components(separatedBy: "\n\n").compactMap { block in
+        text.replacingOccurrences(of: "\r", with: "").components(separatedBy: "\n\n").compactMap { block in
             let data = block.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { $0.dropFirst(6) }.joined(separator: "\n")
             guard !data.isEmpty else { return nil }
             return try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any]

@@ -15,6 +15,7 @@ JSON line at a time on stdin, and reads one JSON line back per command:
   {"cmd": "quit"}
 """
 import base64
+import fcntl
 import json
 import os
 import shutil
@@ -32,15 +33,19 @@ class Chromium:
         self.from_chrome, from_chrome_w = os.pipe()
 
         def child_fds():
-            os.dup2(to_chrome_r, 3)
-            os.dup2(from_chrome_w, 4)
+            # Moved out of the way first, so that neither dup2 overwrites the other's source;
+            # dup2 leaves 3 and 4 open across exec (the originals close on exec).
+            read_end = fcntl.fcntl(to_chrome_r, fcntl.F_DUPFD_CLOEXEC, 10)
+            write_end = fcntl.fcntl(from_chrome_w, fcntl.F_DUPFD_CLOEXEC, 10)
+            os.dup2(read_end, 3)
+            os.dup2(write_end, 4)
 
         binary = shutil.which("chromium") or shutil.which("chromium-browser")
         args = [binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
                 "--disable-extensions", "--disable-background-networking", "--hide-scrollbars",
                 "--remote-debugging-pipe", f"--window-size={width},{height}",
                 f"--user-data-dir={self.profile}", "about:blank"]
-        self.process = subprocess.Popen(args, preexec_fn=child_fds, pass_fds=(to_chrome_r, from_chrome_w),
+        self.process = subprocess.Popen(args, preexec_fn=child_fds, close_fds=False,
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_chrome_r)
         os.close(from_chrome_w)
@@ -52,6 +57,9 @@ class Chromium:
         self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         for domain in ("Page.enable", "Runtime.enable", "Log.enable"):
             self.call(domain, {}, session=True)
+        # The page's viewport exactly this size (a headless window's is smaller than the window).
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}, session=True)
 
     def send(self, method, params, session):
         self.next_id += 1
