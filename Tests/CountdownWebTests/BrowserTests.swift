@@ -127,6 +127,8 @@ struct BrowserTests {
             try browser.open("http://\(server.host)/")
             try browser.wait("document.querySelectorAll('#rows tr').length === 1")
             #expect(try browser.eval("document.querySelectorAll('button').length") as? Int == 0)
+            // A new document (from the same address only the fragment would change, with no load).
+            try browser.open("about:blank")
             try browser.open("http://\(server.host)/#token=\(TestServer.token)")
             try browser.wait("document.querySelectorAll('button').length === 5")
             #expect(try browser.eval("location.hash") as? String == "")

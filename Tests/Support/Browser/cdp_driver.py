@@ -18,12 +18,17 @@ import base64
 import fcntl
 import json
 import os
+import select
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import zlib
+
+
+# CDP_LOG=FILE: every message from chromium, cut short, for debugging a test.
+LOG = open(os.environ["CDP_LOG"], "a") if os.environ.get("CDP_LOG") else None
 
 
 class Chromium:
@@ -69,14 +74,20 @@ class Chromium:
         os.write(self.to_chrome, json.dumps(message).encode() + b"\0")
         return self.next_id
 
-    def read_message(self):
+    def read_message(self, timeout=None):
+        """The next message; None when `timeout` seconds pass without one."""
         while b"\0" not in self.buffer:
+            if timeout is not None and not select.select([self.from_chrome], [], [], max(0, timeout))[0]:
+                return None
             chunk = os.read(self.from_chrome, 1 << 16)
             if not chunk:
                 raise RuntimeError("chromium closed its pipe")
             self.buffer += chunk
         raw, self.buffer = self.buffer.split(b"\0", 1)
         message = json.loads(raw)
+        if LOG:
+            LOG.write(raw[:300].decode(errors="replace") + "\n")
+            LOG.flush()
         method = message.get("method")
         if method == "Runtime.exceptionThrown":
             details = message["params"]["exceptionDetails"]
@@ -105,8 +116,8 @@ class Chromium:
                 if event["method"] == name:
                     del self.events[: i + 1]
                     return True
-            message = self.read_message()
-            if "method" in message:
+            message = self.read_message(timeout=deadline - time.monotonic())
+            if message is not None and "method" in message:
                 self.events.append(message)
         return False
 
@@ -170,15 +181,24 @@ def png_rgba(data):
 def main():
     browser = Chromium(int(os.environ.get("CDP_WIDTH", "800")), int(os.environ.get("CDP_HEIGHT", "300")))
     try:
-        for line in sys.stdin:
+        while True:
+            line = sys.stdin.readline()
+            if not line:
+                break
             command = json.loads(line)
             cmd = command["cmd"]
             try:
                 if cmd == "quit":
                     break
                 if cmd == "open":
-                    browser.call("Page.navigate", {"url": command["url"]}, session=True)
-                    reply = {"ok": browser.wait_event("Page.loadEventFired", 20)}
+                    navigation = browser.call("Page.navigate", {"url": command["url"]}, session=True)
+                    if "errorText" in navigation:
+                        reply = {"ok": False, "error": navigation["errorText"]}
+                    elif "loaderId" not in navigation:
+                        # Only the fragment changed: the same document, no load event.
+                        reply = {"ok": True}
+                    else:
+                        reply = {"ok": browser.wait_event("Page.loadEventFired", 20)}
                 elif cmd == "eval":
                     reply = {"ok": True, "value": browser.evaluate(command["expr"])}
                 elif cmd == "wait":
