@@ -182,7 +182,8 @@ private func waitForAll(_ fds: [Int32], containing text: String, timeout: Double
             let n = recv(fds[i], &buffer, buffer.count, 0)
             guard n > 0 else { throw BenchSocketError(description: "a stream closed") }
             guard !seen[i] else { continue }
-            received[i] += buffer[..<n]
+            // What came before, as much as could hold the start of the text, and what came now.
+            received[i] = received[i].suffix(needle.count - 1) + buffer[..<n]
             if contains(received[i], needle) {
                 seen[i] = true
                 arrivals[i] = now
@@ -197,10 +198,11 @@ private func waitForAll(_ fds: [Int32], containing text: String, timeout: Double
 
 private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
     guard haystack.count >= needle.count else { return false }
-    for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
-        if Array(haystack[start..<(start + needle.count)]) == needle { return true }
+    return haystack.withUnsafeBufferPointer { h in
+        (0...(h.count - needle.count)).contains { start in
+            h[start] == needle[0] && (1..<needle.count).allSatisfy { h[start + $0] == needle[$0] }
+        }
     }
-    return false
 }
 
 /// Voluntary and involuntary context switches of every thread of this process.

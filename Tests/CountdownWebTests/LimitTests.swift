@@ -24,6 +24,24 @@ struct LimitTests {
         #expect(try server.request("GET", "/api/countdowns", authorized: false).status == 200)
     }
 
+    @Test("A body longer than the head limit is not counted as head: it arrives with its head in one read and is served")
+    func bodyIsNotHead() throws {
+        let server = try server { $0.maxHeadBytes = 1024; $0.maxBodyBytes = 8192 }
+        defer { server.stop() }
+        let id = String(repeating: "i", count: 3000)
+        let reply = try server.request("POST", "/api/countdowns", body: #"{"id": "\#(id)", "duration": "1m"}"#)
+        #expect(reply.status == 201)
+        // And on a kept-alive connection, the second request's head is counted afresh.
+        let connection = try RawHTTP(port: server.port)
+        let get = "GET /api/countdowns HTTP/1.1\r\nHost: \(server.host)\r\nX-Pad: \(String(repeating: "p", count: 700))\r\n\r\n"
+        try connection.send(get)
+        #expect(connection.readUntil("\n]\n", timeout: 10).found)
+        try connection.send(get.replacingOccurrences(of: "HTTP/1.1\r\n", with: "HTTP/1.1\r\nConnection: close\r\n"))
+        let both = String(decoding: connection.readAll(), as: UTF8.self)
+        #expect(both.components(separatedBy: "HTTP/1.1 200").count == 3)
+        #expect(!both.contains("431"))
+    }
+
     @Test("A body past the limit is answered 413, by its Content-Length or as it arrives")
     func bodyTooLarge() throws {
         let server = try server { $0.maxBodyBytes = 1000 }
