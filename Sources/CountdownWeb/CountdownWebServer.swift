@@ -39,6 +39,8 @@ public final class CountdownWebServer: Sendable {
                 .serverChannelOption(ChannelOptions.backlog, value: 256)
                 .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(ChannelOptions.socketOption(.so_keepalive), value: 1)
+                // Small answers and events go out at once, not held back for more (Nagle).
+                .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         try Self.setUp(channel, core: core)
