@@ -28,7 +28,7 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Double
 
     public init(host: String = "127.0.0.1", port: Int = 8765, controlToken: String, publicRead: Bool = false,
-                allowedHosts: [String] = [], maxConnections: Int = 1024, maxHeadBytes: Int = 8 * 1024,
+                allowedHosts: [String] = [], maxConnections: Int = 1024, maxHeadBytes: Int = 32 * 1024,
                 maxBodyBytes: Int = 16 * 1024, requestTimeout: Double = 10, idleTimeout: Double = 300) {
         self.host = host
         self.port = port
