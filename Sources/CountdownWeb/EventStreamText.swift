@@ -31,9 +31,6 @@ enum EventStreamText {
         return frame(json)
     }
 
-    /// A comment line: keeps proxies from closing a quiet stream; pages ignore it.
-    static let keepAlive = ":\n\n"
-
     /// `json` as one SSE message: a `data:` line per line (a reader joins them
     /// with newlines again), then a blank line.
     static func frame(_ json: String) -> String {
