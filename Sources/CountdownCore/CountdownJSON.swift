@@ -16,7 +16,7 @@ public enum CountdownJSON {
     /// One element of the array, keys sorted, as `JSONEncoder` pretty-prints it.
     /// `overtime`: seconds past the end (0 before it) of a countdown started with
     /// `overtime`, nil (null) for one without.
-    public static func appendJSON(_ c: StoredCountdown, state: String, remaining: Nanoseconds, deadline: Nanoseconds?, overtime: Nanoseconds?, to buffer: inout String) {
+    static func appendJSON(_ c: StoredCountdown, state: String, remaining: Nanoseconds, deadline: Nanoseconds?, overtime: Nanoseconds?, to buffer: inout String) {
         buffer += "  {\n    \"deadline\" : "
         if let deadline {
             buffer += "\""

@@ -55,8 +55,8 @@ final class ListingWriter {
             let listed = c.listedState(at: now)
             if json {
                 buffer += count == 0 ? "[\n" : ",\n"
-                CountdownJSON.appendJSON(c, state: listed, remaining: c.remaining(at: now), deadline: deadline,
-                                         overtime: c.overtime ? c.timePastEnd(at: now) : nil, to: &buffer)
+                // The same element as serve's GET /api/countdowns (CountdownCore's CountdownJSON).
+                CountdownJSON.appendRecord(c, at: now, to: &buffer)
                 if buffer.utf8.count >= Self.flushBytes { flush() }
             } else {
                 let pastEnd = c.isPastEnd(at: now)
