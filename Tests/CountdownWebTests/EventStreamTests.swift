@@ -18,8 +18,8 @@ struct EventStreamTests {
         }
     }
 
-    func openStream(_ server: TestServer) throws -> RawHTTP {
-        let stream = try RawHTTP(port: server.port)
+    func openStream(_ server: TestServer, receiveBuffer: Int32? = nil) throws -> RawHTTP {
+        let stream = try RawHTTP(port: server.port, receiveBuffer: receiveBuffer)
         try stream.send("GET /api/events HTTP/1.1\r\nHost: \(server.host)\r\n\r\n")
         #expect(stream.readUntil("\"snapshot\"", timeout: 10).found)
         #expect(stream.readUntil("]}\n\n", timeout: 10).found)
@@ -92,6 +92,31 @@ struct EventStreamTests {
         let text = stream.readUntil("\"overtime\",\"now\"", timeout: 10).text + stream.readUntil("\"end\"", timeout: 10).text
         #expect(text.contains("\"end\""))
         #expect(text.contains("\"overtime\",\"now\""))
+    }
+
+    @Test("A reader that does not keep up is disconnected, and the others get every change")
+    func slowReaderIsDropped() throws {
+        let clock = self.clock
+        let server = try TestServer(clock: { clock.now })
+        defer { server.stop() }
+        try server.store(running("tea", seconds: 180, at: clock.now))
+        let reader = try openStream(server)
+        let stalled = try openStream(server, receiveBuffer: 4096)
+        #expect(try server.server.eventStreamCount() == 2)
+        // `stalled` never reads again: its socket fills, then the server's buffer past its high-water mark.
+        var appends = 0
+        while try server.server.eventStreamCount() == 2, appends < 50_000 {
+            try server.server.withStore { store in
+                _ = try store.modify(id: "tea") { record in _ = record?.append(Time.nanosecondsPerSecond, at: clock.now) }
+            }
+            appends += 1
+            // The reader keeps up.
+            if appends % 50 == 0 { reader.drain() }
+        }
+        #expect(try server.server.eventStreamCount() == 1)
+        // The last change reached the reader: its remaining time is 180 s plus every append.
+        #expect(reader.readUntil("\"remaining\" : \(180 + appends),", timeout: 10).found)
+        _ = stalled
     }
 
     @Test("Many streams each get the change")

@@ -28,9 +28,13 @@ final class RawHTTP {
     let fd: Int32
     private var pending: [UInt8] = []
 
-    init(port: Int) throws {
+    /// `receiveBuffer`: the socket's receive buffer in bytes (small for a reader that falls behind soon).
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw SocketError(description: "socket: \(errno)") }
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -84,6 +88,12 @@ final class RawHTTP {
             guard left > 0, let chunk = read(timeout: left), !chunk.isEmpty else { return (false, sofar) }
             pending += chunk
         }
+    }
+
+    /// Reads what has arrived without waiting, keeping only the last `keep` bytes of all read.
+    func drain(keep: Int = 65536) {
+        while let chunk = read(timeout: 0), !chunk.isEmpty { pending += chunk }
+        if pending.count > keep { pending.removeFirst(pending.count - keep) }
     }
 
     /// True when the peer closed the connection within `timeout` seconds.
