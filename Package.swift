@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -94,6 +95,25 @@ let package = Package(
         // actions stored countdowns name, once per end (no ArgumentParser: the
         // cdscript executable and a separate server executable both start it).
         .target(name: "StoredEndActions", dependencies: ["CountdownCore", "CLinux", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity"]),
+        // Adapter: stored countdowns over HTTP (`cdscript serve`): the API, the event stream and
+        // the pages (Pages/), on SwiftNIO; one event-loop thread owns the store it serves.
+        .target(name: "CountdownWeb", dependencies: [
+                    "CountdownCore",
+                    .product(name: "NIOCore", package: "swift-nio"),
+                    .product(name: "NIOPosix", package: "swift-nio"),
+                    .product(name: "NIOHTTP1", package: "swift-nio"),
+                ],
+                resources: [
+                    .embedInCode("Pages/index.html"),
+                    .embedInCode("Pages/countdown.html"),
+                    .embedInCode("Pages/overlay.html"),
+                    .embedInCode("Pages/style.css"),
+                    .embedInCode("Pages/overlay.css"),
+                    .embedInCode("Pages/format.js"),
+                    .embedInCode("Pages/live.js"),
+                    .embedInCode("Pages/index.js"),
+                    .embedInCode("Pages/countdown.js"),
+                ]),
         .target(
             name: "ScriptTesting",
             dependencies: ["CLua", "CLuaShim", "CountdownCore", "LuaHost", "TerminalView"],
@@ -147,7 +167,7 @@ let package = Package(
         .executableTarget(
             name: "cdbench",
             dependencies: [
-                "CBenchFloor", "CLinux", "CLua", "CLuaShim", "CountdownCore", "LuaHost", "EventLoop",
+                "CBenchFloor", "CLinux", "CLua", "CLuaShim", "CountdownCore", "LuaHost", "EventLoop", "CountdownWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The benchmarks' Lua, in files of its own (checked by EmbeddedLuaSyntaxTests).
@@ -158,6 +178,10 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CountdownCoreTests", dependencies: ["CountdownCore"]),
+        // The HTTP side of serve, in process and in a real headless chromium.
+        .testTarget(name: "CountdownWebTests", dependencies: ["CountdownWeb", "CountdownCore",
+                                                            .product(name: "NIOCore", package: "swift-nio"),
+                                                            .product(name: "NIOPosix", package: "swift-nio")]),
         .testTarget(name: "CLinuxTests", dependencies: ["CLinux"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RedisTestServer"]),

@@ -8,7 +8,7 @@ struct CDBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cdbench",
         abstract: "Benchmarks of cdscript (each prints one JSON line).",
-        subcommands: [Dispatch.self, PcallFloor.self, Accuracy.self, Churn.self, Memory.self, Operations.self]
+        subcommands: [Dispatch.self, PcallFloor.self, Accuracy.self, Churn.self, Memory.self, Operations.self, ServeFanout.self]
     )
 
     /// ArgumentParser's entry, after the heap policy `cdscript` sets first, so that

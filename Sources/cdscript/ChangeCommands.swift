@@ -34,12 +34,9 @@ struct AppendCommand: ParsableCommand {
 
     func run() throws {
         let amount = self.amount
+        let duration = self.duration
         try StoredChange.apply(id: id, options: storeOptions, verb: "append to") { record, now in
-            // Refused before anything is written: every stored value must read back.
-            if let why = record.appendRefusal(amount, at: now) {
-                return .refused("cannot add \(duration): \(why)")
-            }
-            return record.append(amount, at: now) ? .changed : .ended
+            record.appendChange(amount, shown: duration, at: now)
         }
     }
 }
@@ -58,11 +55,7 @@ struct PauseCommand: ParsableCommand {
 
     func run() throws {
         try StoredChange.apply(id: id, options: storeOptions, verb: "pause") { record, now in
-            switch record.effectiveState(at: now) {
-            case .finished: return .ended
-            case .paused: return .unchanged("already paused")
-            case .running: return record.pause(at: now) ? .changed : .ended
-            }
+            record.pauseChange(at: now)
         }
     }
 }
@@ -81,11 +74,7 @@ struct ResumeCommand: ParsableCommand {
 
     func run() throws {
         try StoredChange.apply(id: id, options: storeOptions, verb: "resume") { record, now in
-            switch record.effectiveState(at: now) {
-            case .finished: return .ended
-            case .running: return .unchanged("already running")
-            case .paused: return record.resume(at: now) ? .changed : .ended
-            }
+            record.resumeChange(at: now)
         }
     }
 }
@@ -93,13 +82,8 @@ struct ResumeCommand: ParsableCommand {
 /// One change to one stored countdown, made the way the commands share: one
 /// transaction, exit 7 for an unknown (or ended) id, 6 for an unusable store.
 enum StoredChange {
-    enum Outcome {
-        case changed
-        case unchanged(String)
-        case ended
-        /// Beyond `CountdownRange`: nothing changed; says why, naming the bound.
-        case refused(String)
-    }
+    /// The decisions themselves are CountdownCore's (StoredChangeOutcome.swift), shared with `serve`.
+    typealias Outcome = StoredChangeOutcome
 
     static func apply(id: String, options: StoreOptions, verb: String,
                       _ change: @escaping (inout StoredCountdown, StoreInstant) -> Outcome) throws {

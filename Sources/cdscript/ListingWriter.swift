@@ -61,8 +61,8 @@ final class ListingWriter {
             let listed = c.listedState(at: now)
             if json {
                 buffer += count == 0 ? "[\n" : ",\n"
-                appendJSON(c, state: listed, remaining: c.remaining(at: now), deadline: deadline,
-                           overtime: c.overtime ? c.timePastEnd(at: now) : nil)
+                // The same element as serve's GET /api/countdowns (CountdownCore's CountdownJSON).
+                CountdownJSON.appendRecord(c, at: now, to: &buffer)
                 if buffer.utf8.count >= Self.flushBytes { flush() }
             } else {
                 let pastEnd = c.isPastEnd(at: now)
@@ -104,89 +104,6 @@ final class ListingWriter {
         guard !failed, !buffer.isEmpty else { return }
         if !StandardOutput.write(buffer, what: Self.what) { failed = true }
         buffer.removeAll(keepingCapacity: true)
-    }
-
-    // MARK: JSON
-
-    /// One element of the array, keys sorted, as `JSONEncoder` pretty-prints it.
-    /// `overtime`: seconds past the end (0 before it) of a countdown started with
-    /// `overtime`, nil (null) for one without.
-    private func appendJSON(_ c: StoredCountdown, state: String, remaining: Nanoseconds, deadline: Nanoseconds?, overtime: Nanoseconds?) {
-        // The end actions' names, an array as JSONEncoder pretty-prints one (an empty one too).
-        buffer += "  {\n    \"actions\" : "
-        if c.actions.isEmpty {
-            buffer += "[\n\n    ]"
-        } else {
-            buffer += "[\n"
-            for (index, name) in c.actions.enumerated() {
-                buffer += index == 0 ? "      " : ",\n      "
-                Self.appendString(name, to: &buffer)
-            }
-            buffer += "\n    ]"
-        }
-        buffer += ",\n    \"deadline\" : "
-        if let deadline {
-            buffer += "\""
-            buffer += CountdownListing.iso8601(deadline)
-            buffer += "\""
-        } else {
-            buffer += "null"
-        }
-        buffer += ",\n    \"every\" : "
-        buffer += Self.number(Time.seconds(c.every))
-        buffer += ",\n    \"id\" : "
-        Self.appendString(c.id, to: &buffer)
-        buffer += ",\n    \"kind\" : \""
-        buffer += c.kind.rawValue
-        buffer += "\",\n    \"overtime\" : "
-        buffer += overtime.map { Self.number(Time.seconds($0)) } ?? "null"
-        buffer += ",\n    \"remaining\" : "
-        buffer += Self.number(Time.seconds(remaining))
-        buffer += ",\n    \"state\" : \""
-        buffer += state
-        buffer += "\",\n    \"title\" : "
-        if let title = c.title { Self.appendString(title, to: &buffer) } else { buffer += "null" }
-        buffer += ",\n    \"total\" : "
-        buffer += Self.number(Time.seconds(c.total))
-        buffer += "\n  }"
-    }
-
-    /// A number as `JSONEncoder` writes a Double: its description without a trailing ".0".
-    static func number(_ value: Double) -> String {
-        var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        return text
-    }
-
-    /// A JSON string: `JSONEncoder`'s escapes for the quote, the backslash and
-    /// C0 controls, then `VisibleText.jsonEscapingControls` for DEL, C1 controls,
-    /// line separators and bidi overrides (which encoders leave raw).
-    static func appendString(_ text: String, to out: inout String) {
-        out += "\""
-        let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 < 0x7F }
-        if plain {
-            out += text
-        } else {
-            var escaped = ""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": escaped += "\\\""
-                case "\\": escaped += "\\\\"
-                case "\n": escaped += "\\n"
-                case "\r": escaped += "\\r"
-                case "\t": escaped += "\\t"
-                case "\u{08}": escaped += "\\b"
-                case "\u{0C}": escaped += "\\f"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default:
-                    escaped.unicodeScalars.append(scalar)
-                }
-            }
-            out += VisibleText.jsonEscapingControls(escaped)
-        }
-        out += "\""
     }
 
     // MARK: Table

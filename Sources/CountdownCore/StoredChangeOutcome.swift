@@ -1,0 +1,42 @@
+/// What one change asked of a stored countdown came to: the decisions that
+/// `cdscript append`, `pause` and `resume` and the HTTP API of `serve` share, so
+/// that both say the same thing for the same record.
+public enum StoredChangeOutcome: Equatable, Sendable {
+    /// The record changed; write it back.
+    case changed
+    /// Nothing to do; says why ("already paused").
+    case unchanged(String)
+    /// It has finished: nothing to change.
+    case ended
+    /// Beyond `CountdownRange`: nothing changed; says why, naming the bound.
+    case refused(String)
+}
+
+extension StoredCountdown {
+    /// `append`: moves the end by `amount` (`shown`: the amount as given, for the message).
+    public mutating func appendChange(_ amount: Nanoseconds, shown: String, at now: StoreInstant) -> StoredChangeOutcome {
+        // Refused before anything is written: every stored value must read back.
+        if let why = appendRefusal(amount, at: now) {
+            return .refused("cannot add \(shown): \(why)")
+        }
+        return append(amount, at: now) ? .changed : .ended
+    }
+
+    /// `pause`.
+    public mutating func pauseChange(at now: StoreInstant) -> StoredChangeOutcome {
+        switch effectiveState(at: now) {
+        case .finished: return .ended
+        case .paused: return .unchanged("already paused")
+        case .running: return pause(at: now) ? .changed : .ended
+        }
+    }
+
+    /// `resume`.
+    public mutating func resumeChange(at now: StoreInstant) -> StoredChangeOutcome {
+        switch effectiveState(at: now) {
+        case .finished: return .ended
+        case .running: return .unchanged("already running")
+        case .paused: return resume(at: now) ? .changed : .ended
+        }
+    }
+}

@@ -1,0 +1,338 @@
+import CountdownCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A request as it arrived whole.
+struct WebRequest {
+    var method: HTTPMethod
+    var target: String
+    var headers: HTTPHeaders
+    var body: [UInt8]
+}
+
+/// What a route answers: a whole response, or an event stream that stays open.
+enum Routed {
+    case response(WebResponse)
+    case eventStream
+}
+
+/// Everything the server knows, owned by its one event-loop thread: the store,
+/// the tracker of what pages were told, the open event streams and the one timer
+/// for the next end. Every store call runs here (they are short), so there is no
+/// lock anywhere; other threads reach it only through `eventLoop.execute`.
+final class ServerCore: @unchecked Sendable {
+    let configuration: ServerConfiguration
+    let eventLoop: any EventLoop
+    private let store: CountdownStoreBackend
+    private let clock: @Sendable () -> StoreInstant
+    private let timeZone: TimeZone
+    private var tracker = CountdownChangeTracker()
+    let subscribers = EventSubscribers()
+    private var boundaryTimer: Scheduled<Void>?
+    /// Open connections (the cap's count).
+    var connections = 0
+    /// The port bound; set once listening.
+    var port = 0
+
+    init(configuration: ServerConfiguration, store: CountdownStoreBackend, clock: @escaping @Sendable () -> StoreInstant,
+         timeZone: TimeZone, eventLoop: any EventLoop) {
+        self.configuration = configuration
+        self.store = store
+        self.clock = clock
+        self.timeZone = timeZone
+        self.eventLoop = eventLoop
+    }
+
+    var requestGuard: RequestGuard { RequestGuard(configuration: configuration, port: port) }
+
+    // MARK: Following the store
+
+    /// Reads the store again (what `changes` names, or all of it) and tells the pages what differs.
+    func storeChanged(_ changes: CountdownChanges) {
+        eventLoop.preconditionInEventLoop()
+        let now = clock()
+        var events: [CountdownEvent] = []
+        do {
+            switch changes {
+            case .none: return
+            case .unknown:
+                events = tracker.replaceAll(with: try store.listing().countdowns, at: now)
+            case .ids(let ids):
+                for id in ids.sorted() {
+                    if let event = tracker.update(id: id.string, to: try store.load(id: id.string), at: now) { events.append(event) }
+                }
+            }
+        } catch {
+            // The store cannot be read now: pages keep what they were told; the next change reads again.
+            return
+        }
+        publish(events, at: now)
+    }
+
+    /// Tells the pages what time alone changed (ends, overtimes) by now.
+    func timePassed() {
+        eventLoop.preconditionInEventLoop()
+        let now = clock()
+        publish(tracker.advance(to: now), at: now)
+    }
+
+    private func publish(_ events: [CountdownEvent], at now: StoreInstant) {
+        for event in events {
+            broadcast(EventStreamText.event(event, at: now))
+        }
+        scheduleBoundary(at: now)
+    }
+
+    private func broadcast(_ text: String) {
+        guard subscribers.count > 0 else { return }
+        subscribers.broadcast(ByteBuffer(string: text))
+    }
+
+    /// One timer, for the soonest end of all: never one per countdown.
+    private func scheduleBoundary(at now: StoreInstant) {
+        boundaryTimer?.cancel()
+        boundaryTimer = nil
+        guard let wait = tracker.nextBoundary(at: now) else { return }
+        // A millisecond late, so that the end has surely come; at most a day ahead (re-checked then).
+        let delay = min(wait, 86_400 * Time.nanosecondsPerSecond) + 1_000_000
+        boundaryTimer = eventLoop.scheduleTask(in: .nanoseconds(delay)) { [self] in
+            boundaryTimer = nil
+            timePassed()
+        }
+    }
+
+    func withStore<T>(notify: Bool, _ body: (CountdownStoreBackend) throws -> T) throws -> T {
+        eventLoop.preconditionInEventLoop()
+        defer { if notify { storeChanged(.unknown) } }
+        return try body(store)
+    }
+
+    func stopTimers() {
+        boundaryTimer?.cancel()
+        boundaryTimer = nil
+    }
+
+    /// The snapshot a new event stream starts with.
+    func snapshotText() -> String {
+        EventStreamText.snapshot(tracker.countdowns, at: clock())
+    }
+
+    // MARK: Routes
+
+    /// The API's routes, as docs/openapi.yaml lists them (a test holds the two together).
+    static let apiRoutes: [(method: String, path: String)] = [
+        ("GET", "/api/countdowns"),
+        ("POST", "/api/countdowns"),
+        ("GET", "/api/countdowns/{id}"),
+        ("POST", "/api/countdowns/{id}/append"),
+        ("POST", "/api/countdowns/{id}/pause"),
+        ("POST", "/api/countdowns/{id}/resume"),
+        ("POST", "/api/countdowns/{id}/cancel"),
+        ("GET", "/api/events"),
+    ]
+
+    func route(_ request: WebRequest) -> Routed {
+        eventLoop.preconditionInEventLoop()
+        let requestGuard = self.requestGuard
+        if let refusal = requestGuard.checkOrigin(request.headers) { return .response(refusal) }
+        guard let target = RequestTarget(request.target) else {
+            return .response(.error(.badRequest, "the request's path is not valid percent-encoded UTF-8"))
+        }
+        let s = target.segments
+        switch request.method {
+        case .GET:
+            if let page = Self.page(s) { return .response(WebResponse(status: .ok, contentType: page.contentType, body: page.bytes)) }
+            guard s.first == "api" else { return .response(.error(.notFound, "no such page")) }
+            if let refusal = requestGuard.checkRead(request.headers, query: target.query) { return .response(refusal) }
+            switch s.count {
+            case 2 where s[1] == "countdowns": return .response(listAll())
+            case 2 where s[1] == "events": return .eventStream
+            case 3 where s[1] == "countdowns": return .response(show(id: s[2]))
+            default: return .response(.error(.notFound, "no such resource"))
+            }
+        case .POST:
+            guard s.first == "api", s.count >= 2, s[1] == "countdowns" else {
+                return .response(.error(s.first == "api" ? .notFound : .methodNotAllowed, "no such resource"))
+            }
+            if let refusal = requestGuard.checkControl(request.headers) { return .response(refusal) }
+            switch s.count {
+            case 2: return .response(start(request.body))
+            case 4: return .response(change(id: s[2], action: s[3], body: request.body))
+            default: return .response(.error(.notFound, "no such resource"))
+            }
+        default:
+            var response = WebResponse.error(.methodNotAllowed, "only GET and POST are served")
+            response.headers.append(("Allow", "GET, POST"))
+            return .response(response)
+        }
+    }
+
+    private static func page(_ s: [String]) -> StaticPages.Asset? {
+        switch s.count {
+        case 0: return StaticPages.index
+        case 2 where s[0] == "c": return StaticPages.countdown
+        case 2 where s[0] == "overlay": return StaticPages.overlay
+        case 2 where s[0] == "assets": return StaticPages.assets[s[1]]
+        default: return nil
+        }
+    }
+
+    // MARK: The API
+
+    private func storeFailure(_ error: any Error) -> WebResponse {
+        .error(.internalServerError, "the store cannot be used: \(error)")
+    }
+
+    private static func unknown(_ id: String) -> WebResponse {
+        .error(.notFound, "no stored countdown has the id '\(VisibleText.escaped(id))'")
+    }
+
+    private static func record(_ c: StoredCountdown, at now: StoreInstant, status: HTTPResponseStatus = .ok) -> WebResponse {
+        var text = ""
+        CountdownJSON.appendRecord(c, at: now, to: &text)
+        text += "\n"
+        return .json(text, status: status)
+    }
+
+    /// `GET /api/countdowns`: what `list --json` prints, from the same encoder.
+    func listAll() -> WebResponse {
+        let now = clock()
+        let listing: StoredCountdownListing
+        do { listing = try store.listing() } catch { return storeFailure(error) }
+        var text = listing.countdowns.isEmpty ? "[]\n" : "[\n"
+        for (index, c) in listing.countdowns.enumerated() {
+            if index > 0 { text += ",\n" }
+            CountdownJSON.appendRecord(c, at: now, to: &text)
+        }
+        if !listing.countdowns.isEmpty { text += "\n]\n" }
+        var response = WebResponse.json(text)
+        // As `list` goes on past records it cannot read, and says how many there were.
+        if !listing.unreadable.isEmpty { response.headers.append(("X-Unreadable-Countdowns", String(listing.unreadable.count))) }
+        return response
+    }
+
+    func show(id: String) -> WebResponse {
+        let now = clock()
+        do {
+            guard let c = try store.load(id: id) else { return Self.unknown(id) }
+            return Self.record(c, at: now)
+        } catch {
+            return storeFailure(error)
+        }
+    }
+
+    /// `POST /api/countdowns`: `cdscript start`'s checks, 409 when the id is taken by one not finished.
+    func start(_ body: [UInt8]) -> WebResponse {
+        let request: StartRequest
+        do { request = try StartRequest(json: body) } catch { return .error(.badRequest, error.message) }
+        let now = clock()
+        let spec: TimerSpec
+        do {
+            if request.isDeadline {
+                guard DeadlineParser.isDeadlineText(request.spec) else {
+                    return .error(.badRequest, "\"deadline\" must be a time of day or a date (20:00, 2026-12-01T20:00:00Z), got \"\(DurationRangeError.shown(request.spec))\"")
+                }
+                spec = .deadline(try DeadlineParser.parse(request.spec, wallNow: now.wall, timeZone: timeZone))
+            } else {
+                spec = .duration(try DurationRange.span.read(request.spec))
+            }
+        } catch let error as DurationRangeError {
+            return .error(.badRequest, "\"duration\" \(error)")
+        } catch {
+            return .error(.badRequest, "\"deadline\": \(error)")
+        }
+        var every = Time.nanosecondsPerSecond
+        if let text = request.every {
+            do { every = try DurationRange.tickInterval.read(text) } catch { return .error(.badRequest, "\"every\" \(error)") }
+        }
+        var record: StoredCountdown
+        do {
+            record = try StoredCountdown.started(id: request.id, spec: spec, every: every, overtime: request.overtime, at: now)
+            record.title = request.title
+            record.actions = request.actions
+        } catch {
+            return .error(.badRequest, "cannot start '\(VisibleText.escaped(request.id))': \(error)")
+        }
+        var taken: String?
+        do {
+            try store.modify(id: request.id) { stored in
+                if let stored, stored.effectiveState(at: now) != .finished {
+                    taken = stored.listedState(at: now)
+                    return
+                }
+                stored = record
+            }
+        } catch {
+            return storeFailure(error)
+        }
+        if let taken {
+            return .error(.conflict, "a countdown with the id '\(VisibleText.escaped(request.id))' is already stored (\(taken)): cancel it first")
+        }
+        published(id: request.id, record, at: now)
+        return Self.record(record, at: now, status: .created)
+    }
+
+    /// `POST /api/countdowns/ID/ACTION`: what `cdscript append|pause|resume|cancel` do, with their messages.
+    func change(id: String, action: String, body: [UInt8]) -> WebResponse {
+        if action == "cancel" { return cancel(id: id) }
+        let change: (inout StoredCountdown, StoreInstant) -> StoredChangeOutcome
+        let verb: String
+        switch action {
+        case "append":
+            let request: AppendRequest
+            do { request = try AppendRequest(json: body) } catch { return .error(.badRequest, error.message) }
+            let amount: Nanoseconds
+            do { amount = try DurationRange.change.read(request.duration) } catch { return .error(.badRequest, "\"duration\" \(error)") }
+            change = { record, now in record.appendChange(amount, shown: request.duration, at: now) }
+            verb = "append to"
+        case "pause":
+            change = { record, now in record.pauseChange(at: now) }
+            verb = "pause"
+        case "resume":
+            change = { record, now in record.resumeChange(at: now) }
+            verb = "resume"
+        default:
+            return .error(.notFound, "no such action: append, pause, resume or cancel")
+        }
+        let now = clock()
+        var outcome: StoredChangeOutcome?
+        var after: StoredCountdown?
+        do {
+            try store.modify(id: id) { record in
+                guard var r = record else { return }
+                outcome = change(&r, now)
+                if case .changed = outcome { record = r }
+                after = record
+            }
+        } catch {
+            return storeFailure(error)
+        }
+        switch outcome {
+        case nil:
+            return Self.unknown(id)
+        case .ended?:
+            return .error(.conflict, "the stored countdown '\(VisibleText.escaped(id))' has finished: nothing to \(verb)")
+        case .refused(let why)?:
+            return .error(.badRequest, "'\(VisibleText.escaped(id))': \(why); it was left as it is")
+        case .unchanged?:
+            return after.map { Self.record($0, at: now) } ?? Self.unknown(id)
+        case .changed?:
+            published(id: id, after, at: now)
+            return after.map { Self.record($0, at: now) } ?? Self.unknown(id)
+        }
+    }
+
+    private func cancel(id: String) -> WebResponse {
+        let removed: Bool
+        do { removed = try store.delete(id: id) } catch { return storeFailure(error) }
+        guard removed else { return Self.unknown(id) }
+        published(id: id, nil, at: clock())
+        return .json("{\"cancelled\":" + { var s = ""; CountdownJSON.appendString(id, to: &s); return s }() + "}\n")
+    }
+
+    /// A change this server made: the pages hear of it at once, before any change feed reports it.
+    private func published(id: String, _ record: StoredCountdown?, at now: StoreInstant) {
+        if let event = tracker.update(id: id, to: record, at: now) { publish([event], at: now) }
+    }
+}
