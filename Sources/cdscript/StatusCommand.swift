@@ -44,7 +44,8 @@ struct StatusCommand: ParsableCommand {
 
     /// What the words asked for, in plain values (StatusRequest.swift).
     var request: StatusRequest {
-        StatusRequest(stateDir: storeOptions.stateDir, store: storeOptions.store, format: format, separator: separator, destination: destination, ids: ids)
+        StatusRequest(stateDir: storeOptions.stateDir, store: storeOptions.store, format: format, separator: separator, destination: destination, ids: ids,
+                      tls: storeOptions.tls.settings)
     }
 }
 

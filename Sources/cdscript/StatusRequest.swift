@@ -1,5 +1,6 @@
 import ArgumentParser
 import CountdownCore
+import RedisStore
 
 /// What `cdscript status` was asked for, in plain values, and the line it prints.
 /// Apart from `StatusCommand` (ArgumentParser's view of the same words) so that
@@ -20,10 +21,12 @@ struct StatusRequest: Equatable {
     /// `--for`: who reads the line, and so how it is escaped.
     var destination = StatusDestination.text
     var ids: [String] = []
+    /// The --redis-* options (a rediss:// store).
+    var tls = RedisTLSSettings()
 
     func run() throws {
         let template = try StatusFormat(format)
-        let store = try StoreOptions.openShared(stateDir: stateDir, store: self.store)
+        let store = try StoreOptions.openShared(stateDir: stateDir, store: self.store, tls: tls)
         let shown: [ShownCountdown]
         var missing: [String] = []
         var unreadable: [UnreadableCountdown] = []
