@@ -69,12 +69,22 @@ final class RedisConnection {
     /// Connects, authenticates and selects the database.
     init(_ url: RedisURL, timeoutMilliseconds: Int) throws(RedisError) {
         self.url = url
+        if let name = url.masterName {
+            try connectToPrimary(named: name, timeoutMilliseconds: timeoutMilliseconds)
+            return
+        }
+        try open(host: url.host, port: url.port, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Connects to `host`:`port` as the URL says (TLS or not), authenticates and
+    /// selects the database.
+    func open(host: String, port: Int, timeoutMilliseconds: Int) throws(RedisError) {
         if let settings = url.tls {
-            try connectOverTLS(settings, timeoutMilliseconds: timeoutMilliseconds)
+            try connectOverTLS(settings, host: host, port: port, timeoutMilliseconds: timeoutMilliseconds)
             return
         }
         let tv = timeval(tv_sec: timeoutMilliseconds / 1000, tv_usec: Int((timeoutMilliseconds % 1000) * 1000))
-        guard let c = redisConnectWithTimeout(url.host, Int32(url.port), tv) else {
+        guard let c = redisConnectWithTimeout(host, Int32(port), tv) else {
             throw RedisError(connectionLost: true, message: "cannot connect to \(url): out of memory")
         }
         context = c
@@ -94,9 +104,9 @@ final class RedisConnection {
     /// Over TLS, the first round trip is part of connecting: a server that refuses
     /// this client's certificate says so only after the handshake (TLS 1.3), and
     /// that is a failure to connect, named as such, not a lost connection.
-    private func connectOverTLS(_ settings: RedisTLSSettings, timeoutMilliseconds: Int) throws(RedisError) {
+    private func connectOverTLS(_ settings: RedisTLSSettings, host: String, port: Int, timeoutMilliseconds: Int) throws(RedisError) {
         do throws(RedisError) {
-            let transport = try RedisTLSTransport(host: url.host, port: url.port, settings: settings,
+            let transport = try RedisTLSTransport(host: host, port: port, settings: settings,
                                                   timeoutMilliseconds: timeoutMilliseconds)
             tls = transport
             _ = cdl_cut_on_termination(transport.fd)
@@ -185,7 +195,7 @@ final class RedisConnection {
             let raw: UnsafeMutableRawPointer
             do { raw = try tls.reply() } catch { throw lost(error.message) }
             defer { freeReplyObject(raw) }
-            return RedisReply(raw.assumingMemoryBound(to: redisReply.self))
+            return try checked(RedisReply(raw.assumingMemoryBound(to: redisReply.self)))
         }
         guard let c = context else { throw RedisError(connectionLost: true, message: "\(url): not connected") }
         var raw: UnsafeMutableRawPointer?
@@ -194,7 +204,19 @@ final class RedisConnection {
         cdl_set_waiting_on_store(0)
         guard status == REDIS_OK, let raw else { throw lost() }
         defer { freeReplyObject(raw) }
-        return RedisReply(raw.assumingMemoryBound(to: redisReply.self))
+        return try checked(RedisReply(raw.assumingMemoryBound(to: redisReply.self)))
+    }
+
+    /// Through the sentinels, a primary that was demoted answers writes with
+    /// `READONLY`: the primary moved, and this connection is lost like one to a
+    /// server that went away (the change is kept and sent to the new primary).
+    /// Elsewhere it is the server's answer (a URL naming a replica is a mistake
+    /// to report, not to retry forever).
+    private func checked(_ reply: RedisReply) throws(RedisError) -> RedisReply {
+        if url.isSentinel, case .error(let e) = reply, e.hasPrefix("READONLY") {
+            throw lost("the server is a read-only replica now (the primary moved): \(e)")
+        }
+        return reply
     }
 
     /// Replies already received without blocking: reads what the socket holds once

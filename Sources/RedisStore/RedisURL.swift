@@ -4,6 +4,9 @@ import Foundation
 /// `rediss://…` for the same over TLS, whose query may name the TLS settings
 /// (`?cacert=FILE&cacert-dir=DIR&cert=FILE&key=FILE&sni=NAME&insecure`).
 ///
+/// `redis-sentinel://…/MASTERNAME` names the primary through its sentinels
+/// (RedisURL+Sentinel.swift).
+///
 /// Characters that would end a part early (`@`, `/`, `?` in a password) are
 /// percent-encoded. The password never appears in `description` or in any error.
 public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
@@ -14,6 +17,10 @@ public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
     public var password: String?
     /// How to reach the server over TLS; nil for plain `redis://`.
     public var tls: RedisTLSSettings?
+    /// The sentinels of a `redis-sentinel://` URL (then `host` and `port` are the first's).
+    public var sentinels: [Endpoint] = []
+    /// The name the sentinels know the primary by (`redis-sentinel://…/MASTERNAME`); nil otherwise.
+    public var masterName: String?
 
     public struct Invalid: Error, CustomStringConvertible, Sendable {
         public let description: String
@@ -21,12 +28,14 @@ public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
 
     public init(_ text: String) throws(Invalid) {
         let scheme: String
-        if text.hasPrefix("rediss://") {
+        if text.hasPrefix(Self.sentinelScheme) {
+            scheme = Self.sentinelScheme
+        } else if text.hasPrefix("rediss://") {
             scheme = "rediss://"
         } else if text.hasPrefix("redis://") {
             scheme = "redis://"
         } else {
-            throw Invalid(description: "'\(Self.redacted(text))' is not a store URL: expected redis://[:PASSWORD@]HOST[:PORT][/DB] or rediss://… (TLS)")
+            throw Invalid(description: "'\(Self.redacted(text))' is not a store URL: expected redis://[:PASSWORD@]HOST[:PORT][/DB], rediss://… (TLS) or redis-sentinel://HOST[:PORT][,HOST[:PORT]...]/MASTERNAME[/DB]")
         }
         var rest = Substring(text.dropFirst(scheme.count))
         // The query starts at the first `?` after the credentials.
@@ -48,6 +57,13 @@ public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
             } else {
                 password_ = Self.percentDecoded(String(credentials))
             }
+        }
+        if scheme == Self.sentinelScheme {
+            guard query == nil else { throw Invalid(description: "'\(Self.redacted(text))': a redis-sentinel:// URL takes no settings (?…)") }
+            let parts = try Self.sentinelParts(rest, in: text)
+            (self.host, self.port, self.database) = (parts.sentinels[0].host, parts.sentinels[0].port, parts.database)
+            (self.user, self.password, self.sentinels, self.masterName) = (user_, password_, parts.sentinels, parts.name)
+            return
         }
         var database = 0
         if let slash = rest.firstIndex(of: "/") {
@@ -109,6 +125,7 @@ public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
     public func withTLS(options: RedisTLSSettings, environment: RedisTLSSettings) throws(Invalid) -> RedisURL {
         guard let tls else {
             if options.isEmpty { return self }
+            if isSentinel { throw Invalid(description: "'\(description)': --redis-* TLS options are for rediss:// URLs; a redis-sentinel:// store is reached in plain text") }
             throw Invalid(description: "'\(description)': --redis-* TLS options need a rediss:// URL (redis:// is plain text)")
         }
         var url = self
@@ -123,12 +140,15 @@ public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
     /// The URL without its password or TLS settings, for messages.
     public var description: String {
         let credentials = password == nil ? "" : "\(user ?? ""):***@"
+        if let masterName {
+            return "redis-sentinel://\(credentials)\(sentinels.map(\.description).joined(separator: ","))/\(masterName)/\(database)"
+        }
         return "\(tls == nil ? "redis" : "rediss")://\(credentials)\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
     }
 
     static func redacted(_ text: String) -> String {
         guard let at = text.lastIndex(of: "@") else { return text }
-        let scheme = text.hasPrefix("rediss://") ? "rediss://" : text.hasPrefix("redis://") ? "redis://" : ""
+        let scheme = [sentinelScheme, "rediss://", "redis://"].first { text.hasPrefix($0) } ?? ""
         return scheme + "***@" + text[text.index(after: at)...]
     }
 

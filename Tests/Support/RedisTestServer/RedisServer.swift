@@ -28,8 +28,12 @@ public final class RedisServer: @unchecked Sendable {
     }
 
     /// A plain-text server, or one that speaks only TLS when `tls` is given.
-    public init(tls: TLS? = nil) throws {
+    /// More of redis-server's options (`--replicaof HOST PORT`).
+    public let extraArguments: [String]
+
+    public init(tls: TLS? = nil, extraArguments: [String] = []) throws {
         self.tls = tls
+        self.extraArguments = extraArguments
         port = try Self.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-redis-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -54,7 +58,7 @@ public final class RedisServer: @unchecked Sendable {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
         p.arguments = listening + ["--bind", "127.0.0.1", "--dir", directory, "--save", "",
-                       "--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no", "--logfile", directory + "/log"]
+                       "--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no", "--logfile", directory + "/log"] + extraArguments
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()

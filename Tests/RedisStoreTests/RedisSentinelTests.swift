@@ -1,0 +1,82 @@
+import CountdownCore
+import EventLoop
+import Foundation
+import RedisTestServer
+@testable import RedisStore
+import Testing
+
+/// `redis-sentinel://`: the primary found through the sentinels, and found again
+/// after a failover, against a real primary, a replica and three sentinels.
+@Suite("Redis through Sentinel failovers", .serialized)
+struct RedisSentinelTests {
+    @Test("redis-sentinel:// URLs: sentinels with default ports, the primary's name, a database; the password never shows")
+    func urls() throws {
+        let u = try RedisURL("redis-sentinel://:s3cret@10.0.0.1,10.0.0.2:5000,[::1]:5001/main/3")
+        #expect(u.sentinels == [.init(host: "10.0.0.1", port: 26379), .init(host: "10.0.0.2", port: 5000), .init(host: "::1", port: 5001)])
+        #expect(u.masterName == "main" && u.database == 3 && u.password == "s3cret" && u.isSentinel)
+        #expect(u.description == "redis-sentinel://:***@10.0.0.1:26379,10.0.0.2:5000,[::1]:5001/main/3")
+        #expect(try RedisURL("redis-sentinel://h/m").database == 0)
+        for bad in ["redis-sentinel://:pw@h", "redis-sentinel://:pw@h/", "redis-sentinel://:pw@h:0/m", "redis-sentinel://:pw@,h/m", "redis-sentinel://:pw@h/m/x"] {
+            do {
+                _ = try RedisURL(bad)
+                Issue.record("\(bad) was accepted")
+            } catch {
+                #expect(!"\(error)".contains("pw"), "\(error)")
+            }
+        }
+    }
+
+    @Test("the store reaches the primary the sentinels name, skipping a sentinel that is down")
+    func findsThePrimary() throws {
+        let group = try RedisSentinelGroup()
+        var url = try RedisURL(group.url)
+        url.sentinels.insert(.init(host: "127.0.0.1", port: try RedisServer.freePort()), at: 0)
+        let store = RedisCountdownStore(url: url)
+        try store.connect()
+        try store.save(record("a", seconds: 60))
+        #expect(try group.primary.cli("HEXISTS", "cdscript:countdowns", "a") == "1")
+    }
+
+    @Test("after the primary is killed, the change feed follows +switch-master to the new primary within a second; a change made meanwhile is journaled and replayed there once")
+    func failover() throws {
+        let group = try RedisSentinelGroup()
+        let url = try RedisURL(group.url)
+        let store = RedisCountdownStore(url: url)
+        store.notice = { _ in }
+        try store.connect()
+        let timer = try LoopTimer()
+        let feed = RedisChangeFeed(store: store, timer: timer)
+        try store.save(record("f", seconds: 600))
+        let old = group.primary.port
+        group.primary.signal(SIGKILL)
+        // A change while no primary answers: kept, counted as made.
+        #expect(try store.modify(id: "f") { $0?.append(10 * Time.nanosecondsPerSecond, at: now) ?? false })
+        let newPort = try group.waitForFailover(from: old)
+        let switched = Date()
+        let deadline = switched.addingTimeInterval(20)
+        while (store.isOffline || store.pendingCount > 0) && Date() < deadline {
+            var fds = feed.descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), 20)
+            _ = feed.drain()
+        }
+        let took = Date().timeIntervalSince(switched)
+        #expect(!store.isOffline && store.pendingCount == 0, "still offline \(took) s after the switch")
+        #expect(took < 1.0, "reconnected \(took) s after the sentinels named the new primary")
+        let promoted = try #require(group.replica.port == newPort ? group.replica : nil)
+        let stored = try #require(RedisRecord.decode(id: "f", try promoted.cli("HGET", "cdscript:countdowns", "f")))
+        #expect(stored.total == 610 * Time.nanosecondsPerSecond, "the append made during the outage is on the new primary, once")
+    }
+
+    /// Now, on this machine's clocks, without a boot id (Redis keeps none).
+    var now: StoreInstant {
+        let c = BootClock()
+        return StoreInstant(boot: c.bootNow(), wall: c.wallNow(), bootID: nil)
+    }
+
+    func record(_ id: String, seconds: Int64) -> StoredCountdown {
+        let wall = BootClock().wallNow()
+        return StoredCountdown(id: id, state: .running, kind: .duration, wallDeadline: wall + seconds * Time.nanosecondsPerSecond,
+                               every: Time.nanosecondsPerSecond, total: seconds * Time.nanosecondsPerSecond,
+                               bootID: nil, bootDeadline: nil, updatedAt: wall)
+    }
+}
