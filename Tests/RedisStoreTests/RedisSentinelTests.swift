@@ -37,6 +37,50 @@ struct RedisSentinelTests {
         #expect(try group.primary.cli("HEXISTS", "cdscript:countdowns", "a") == "1")
     }
 
+    @Test("sentinels that disagree: one naming a replica (a failover it has not seen) is passed over for the next, whose primary says it is one")
+    func disagreeingSentinels() throws {
+        let group = try RedisSentinelGroup()
+        let replicaPort = group.replica.port
+        let stale = try ScriptedRedisServer { words in
+            words.first?.uppercased() == "SENTINEL"
+                ? ScriptedRedisServer.array([ScriptedRedisServer.bulk("127.0.0.1"), ScriptedRedisServer.bulk(String(replicaPort))])
+                : "-ERR unexpected\r\n"
+        }
+        var url = try RedisURL(group.url)
+        url.sentinels.insert(.init(host: "127.0.0.1", port: stale.port), at: 0)
+        let connection = try RedisConnection(url, timeoutMilliseconds: 2_000)
+        #expect(try connection.command(["SET", "k", "v"]) == .status("OK"))
+        #expect(try group.primary.cli("GET", "k") == "v", "the write went to the primary, not the replica the stale sentinel named")
+    }
+
+    @Test("through the sentinels, READONLY from a server that was demoted is a lost connection; through redis:// it is the server's answer")
+    func readOnlyIsALostConnection() throws {
+        let demoted: @Sendable ([String]) -> String = { words in
+            switch words.first?.uppercased() {
+            case "ROLE": return ScriptedRedisServer.array([ScriptedRedisServer.bulk("master"), ":0\r\n", "*0\r\n"])
+            case "PING": return "+PONG\r\n"
+            default: return "-READONLY You can't write against a read only replica.\r\n"
+            }
+        }
+        let primary = try ScriptedRedisServer(answer: demoted)
+        let primaryPort = primary.port
+        let sentinel = try ScriptedRedisServer { _ in
+            ScriptedRedisServer.array([ScriptedRedisServer.bulk("127.0.0.1"), ScriptedRedisServer.bulk(String(primaryPort))])
+        }
+        let viaSentinel = try RedisConnection(try RedisURL("redis-sentinel://127.0.0.1:\(sentinel.port)/main"), timeoutMilliseconds: 2_000)
+        do {
+            _ = try viaSentinel.command(["SET", "k", "v"])
+            Issue.record("READONLY was taken as an answer")
+        } catch {
+            #expect(error.connectionLost && error.message.contains("read-only replica now"), "\(error.message)")
+        }
+        #expect(!viaSentinel.isOpen, "the connection is dropped, to be made again through the sentinels")
+
+        let direct = try ScriptedRedisServer(answer: demoted)
+        let plain = try RedisConnection(try RedisURL(direct.url), timeoutMilliseconds: 2_000)
+        #expect(try plain.command(["SET", "k", "v"]) == .error("READONLY You can't write against a read only replica."))
+    }
+
     @Test("after the primary is killed, the change feed follows +switch-master to the new primary within a second; a change made meanwhile is journaled and replayed there once")
     func failover() throws {
         let group = try RedisSentinelGroup()
