@@ -111,6 +111,40 @@ struct RedisSentinelTests {
         #expect(stored.total == 610 * Time.nanosecondsPerSecond, "the append made during the outage is on the new primary, once")
     }
 
+    @Test("an end claimed on the old primary is held on the new one after a failover (lease and fencing token replicated), and its owner marks it done there")
+    func endClaimSurvivesFailover() throws {
+        let group = try RedisSentinelGroup()
+        let url = try RedisURL(group.url)
+        let a = RedisCountdownStore(url: url)
+        a.notice = { _ in }
+        try a.connect()
+        let t = now
+        let started = StoreInstant(boot: t.boot - 60 * Time.nanosecondsPerSecond, wall: t.wall - 60 * Time.nanosecondsPerSecond, bootID: nil)
+        var ending = record("e", seconds: 60)
+        ending.wallDeadline = started.wall + 60 * Time.nanosecondsPerSecond
+        ending.updatedAt = started.wall
+        try a.save(ending)
+        let lease = 30 * Time.nanosecondsPerSecond
+        let outcome = try a.recordEndAndClaim(id: "e", record: { _ = $0?.finish(at: t, tolerance: Time.nanosecondsPerSecond) },
+                                              owner: "A", lease: lease, now: t)
+        guard case .won(let claim) = outcome else { Issue.record("no claim: \(outcome)"); return }
+        // What is promised is what reached the replica (replication is asynchronous).
+        #expect(try group.primary.cli("WAIT", "1", "5000") == "1")
+        let old = group.primary.port
+        group.primary.signal(SIGKILL)
+        _ = try group.waitForFailover(from: old)
+
+        let b = RedisCountdownStore(url: url)
+        try b.connect()
+        let held = try b.claimEnd(id: "e", expected: nil, owner: "B", lease: lease, now: now)
+        guard case .held(_, let name) = held else { Issue.record("after the failover: \(held)"); return }
+        #expect(name == claim.name)
+        a.markLost("the test killed the primary")
+        #expect(a.reconnect())
+        #expect(try a.finishEndClaim(claim, owner: "A", now: now), "its owner marks it done on the new primary")
+        #expect(try b.claimEnd(id: "e", expected: nil, owner: "B", lease: lease, now: now) == .done)
+    }
+
     /// Now, on this machine's clocks, without a boot id (Redis keeps none).
     var now: StoreInstant {
         let c = BootClock()
