@@ -53,6 +53,14 @@ let package = Package(
             pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]
         ),
+        // OpenSSL (Debian: libssl-dev), for Redis over TLS.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // The TLS byte stream under hiredis's reply reader for rediss:// (hiredis 0.14 has no TLS).
+        .target(name: "CRedisTLS", dependencies: ["COpenSSL"]),
         .target(
             name: "CLuaShim",
             dependencies: ["CLua"]
@@ -83,8 +91,8 @@ let package = Package(
         .target(name: "SystemIdentity"),
         // Adapter: countdowns kept across processes in SQLite (GRDB); only the executable and tests import it.
         .target(name: "SQLiteStore", dependencies: ["CountdownCore", "CLinux", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")]),
-        // Adapter: countdowns shared across machines in Redis (hiredis), with a change feed.
-        .target(name: "RedisStore", dependencies: ["CountdownCore", "CHiredis", "CLinux", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")],
+        // Adapter: countdowns shared across machines in Redis (hiredis, over TLS for rediss://), with a change feed.
+        .target(name: "RedisStore", dependencies: ["CountdownCore", "CHiredis", "CRedisTLS", "CLinux", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")],
                 resources: [
                     .embedInCode("Lua/end_claim_keys.lua"),
                     .embedInCode("Lua/end_claim.lua"),

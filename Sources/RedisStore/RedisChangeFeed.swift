@@ -20,6 +20,9 @@ import CountdownCore
 public final class RedisChangeFeed: CountdownChangeFeed {
     public let store: RedisCountdownStore
     private var subscriber: RedisConnection?
+    /// A `redis-sentinel://` store: a sentinel's connection subscribed to
+    /// `+switch-master`, so a failover is followed the moment the sentinels agree.
+    private var sentinelWatch: RedisConnection?
     private let timer: WakeUpTimer
     private var backoff: Int = 0
     static let firstBackoff = 100
@@ -31,18 +34,21 @@ public final class RedisChangeFeed: CountdownChangeFeed {
         self.store = store
         self.timer = timer
         store.onLost = { [unowned self] in self.lost() }
+        watchSentinels()
         if !subscribe() { scheduleRetry() }
     }
 
     public var descriptors: [Int32] {
-        [subscriber?.fd, timer.descriptor].compactMap { $0 }.filter { $0 >= 0 }
+        [subscriber?.fd, sentinelWatch?.fd, timer.descriptor].compactMap { $0 }.filter { $0 >= 0 }
     }
 
     public func drain() -> CountdownChanges {
         var changes = CountdownChanges.none
         // Changes since the store read ahead are reported now, or were lost with the connection.
         store.dropReadAhead()
+        followSwitches()
         if timer.takeExpiry() {
+            if sentinelWatch == nil { watchSentinels() }
             if retry() { changes = .unknown }
         }
         // Read only what is there: a blocking read on a quiet subscriber would wait
@@ -90,6 +96,41 @@ public final class RedisChangeFeed: CountdownChangeFeed {
         store.dropReadAhead()
         if backoff == 0 { scheduleRetry() }
         if wasSubscribed { store.markLost("lost the connection to \(store.url)") }
+    }
+
+    /// Subscribes to `+switch-master` on the first sentinel that answers (a
+    /// `redis-sentinel://` store only); without one, the retries find the new
+    /// primary on their own, only later.
+    private func watchSentinels() {
+        guard store.url.isSentinel else { return }
+        for sentinel in store.url.sentinels {
+            guard let connection = try? RedisConnection(RedisURL(sentinel: sentinel), timeoutMilliseconds: store.reconnectTimeoutMilliseconds),
+                  case .array = try? connection.command(["SUBSCRIBE", "+switch-master"]) else { continue }
+            sentinelWatch = connection
+            return
+        }
+    }
+
+    /// A `+switch-master` for this store's primary: the connections to the old
+    /// one are dropped (it may still be up, demoted or cut off) and the store
+    /// reconnects now, through the sentinels, to the new one.
+    private func followSwitches() {
+        guard let watch = sentinelWatch, let name = store.url.masterName, Self.isReadable(watch.fd) else { return }
+        var switched = false
+        do {
+            for case .array(let parts) in try watch.pendingReplies() where parts.count == 3 && parts[0].string == "message" {
+                // "<name> <old ip> <old port> <new ip> <new port>"
+                if parts[2].string?.split(separator: " ").first.map(String.init) == name { switched = true }
+            }
+        } catch {
+            sentinelWatch = nil
+            if backoff == 0 { scheduleRetry() }
+        }
+        guard switched else { return }
+        if subscriber != nil { lost() }
+        store.markLost("the sentinels moved the primary of \(name)")
+        backoff = 0
+        fireSoon()
     }
 
     /// How long one slice of a replay may send for.

@@ -57,16 +57,34 @@ public struct RedisError: Error, CustomStringConvertible, Sendable {
 
 /// One blocking hiredis connection with a timeout on every command, so a server
 /// that stopped answering (SIGSTOP, a dead network) costs at most `timeout`.
+/// A `rediss://` URL runs the same protocol layer over TLS (`RedisTLSTransport`);
+/// plain `redis://` is hiredis's own connection, as fast as it was.
 /// Once an I/O error happened the connection is unusable and must be replaced.
 final class RedisConnection {
     let url: RedisURL
     private var context: UnsafeMutablePointer<redisContext>?
+    /// The TLS stream of a `rediss://` URL (then `context` is nil).
+    private var tls: RedisTLSTransport?
 
     /// Connects, authenticates and selects the database.
     init(_ url: RedisURL, timeoutMilliseconds: Int) throws(RedisError) {
         self.url = url
+        if let name = url.masterName {
+            try connectToPrimary(named: name, timeoutMilliseconds: timeoutMilliseconds)
+            return
+        }
+        try open(host: url.host, port: url.port, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// Connects to `host`:`port` as the URL says (TLS or not), authenticates and
+    /// selects the database.
+    func open(host: String, port: Int, timeoutMilliseconds: Int) throws(RedisError) {
+        if let settings = url.tls {
+            try connectOverTLS(settings, host: host, port: port, timeoutMilliseconds: timeoutMilliseconds)
+            return
+        }
         let tv = timeval(tv_sec: timeoutMilliseconds / 1000, tv_usec: Int((timeoutMilliseconds % 1000) * 1000))
-        guard let c = redisConnectWithTimeout(url.host, Int32(url.port), tv) else {
+        guard let c = redisConnectWithTimeout(host, Int32(port), tv) else {
             throw RedisError(connectionLost: true, message: "cannot connect to \(url): out of memory")
         }
         context = c
@@ -80,6 +98,32 @@ final class RedisConnection {
         // A terminating signal shuts this socket down: a command waiting on a
         // server that stopped answering then fails at once (see store_wait.c).
         _ = cdl_cut_on_termination(c.pointee.fd)
+        try authenticateAndSelect()
+    }
+
+    /// Over TLS, the first round trip is part of connecting: a server that refuses
+    /// this client's certificate says so only after the handshake (TLS 1.3), and
+    /// that is a failure to connect, named as such, not a lost connection.
+    private func connectOverTLS(_ settings: RedisTLSSettings, host: String, port: Int, timeoutMilliseconds: Int) throws(RedisError) {
+        do throws(RedisError) {
+            let transport = try RedisTLSTransport(host: host, port: port, settings: settings,
+                                                  timeoutMilliseconds: timeoutMilliseconds)
+            tls = transport
+            _ = cdl_cut_on_termination(transport.fd)
+            if url.password == nil, case .error(let e) = try command(["PING"]), !e.hasPrefix("NOAUTH") {
+                close()
+                throw RedisError(connectionLost: false, message: "\(url): \(e)")
+            }
+        } catch let error where error.connectionLost {
+            close()
+            let reason = error.message.hasPrefix("lost the connection to \(url): ")
+                ? String(error.message.dropFirst("lost the connection to \(url): ".count)) : error.message
+            throw RedisError(connectionLost: true, message: "cannot connect to \(url): \(reason)")
+        }
+        try authenticateAndSelect()
+    }
+
+    private func authenticateAndSelect() throws(RedisError) {
         if let password = url.password {
             let auth = url.user.map { ["AUTH", $0, password] } ?? ["AUTH", password]
             if case .error(let e) = try command(auth) {
@@ -95,15 +139,21 @@ final class RedisConnection {
 
     deinit { close() }
 
-    var isOpen: Bool { context != nil }
+    var isOpen: Bool { context != nil || tls != nil }
 
     func setTimeout(milliseconds: Int) {
+        tls?.timeoutMilliseconds = milliseconds
         guard let context else { return }
         redisSetTimeout(context, timeval(tv_sec: milliseconds / 1000, tv_usec: Int((milliseconds % 1000) * 1000)))
     }
-    var fd: Int32 { context?.pointee.fd ?? -1 }
+    var fd: Int32 { tls?.fd ?? context?.pointee.fd ?? -1 }
 
     func close() {
+        if let tls {
+            cdl_keep_on_termination(tls.fd)
+            tls.close()
+        }
+        tls = nil
         if let context {
             cdl_keep_on_termination(context.pointee.fd)
             redisFree(context)
@@ -119,6 +169,10 @@ final class RedisConnection {
 
     /// Sends one command without reading its reply.
     func send(_ arguments: [String]) throws(RedisError) {
+        if let tls {
+            do { try tls.append(arguments) } catch { throw lost(error.message) }
+            return
+        }
         guard let c = context else { throw RedisError(connectionLost: true, message: "\(url): not connected") }
         let buffers = arguments.map { Array($0.utf8) }
         let lengths = buffers.map { $0.count }
@@ -135,6 +189,14 @@ final class RedisConnection {
 
     /// Waits for the next reply.
     func reply() throws(RedisError) -> RedisReply {
+        if let tls {
+            cdl_set_waiting_on_store(1)
+            defer { cdl_set_waiting_on_store(0) }
+            let raw: UnsafeMutableRawPointer
+            do { raw = try tls.reply() } catch { throw lost(error.message) }
+            defer { freeReplyObject(raw) }
+            return try checked(RedisReply(raw.assumingMemoryBound(to: redisReply.self)))
+        }
         guard let c = context else { throw RedisError(connectionLost: true, message: "\(url): not connected") }
         var raw: UnsafeMutableRawPointer?
         cdl_set_waiting_on_store(1)
@@ -142,12 +204,30 @@ final class RedisConnection {
         cdl_set_waiting_on_store(0)
         guard status == REDIS_OK, let raw else { throw lost() }
         defer { freeReplyObject(raw) }
-        return RedisReply(raw.assumingMemoryBound(to: redisReply.self))
+        return try checked(RedisReply(raw.assumingMemoryBound(to: redisReply.self)))
+    }
+
+    /// Through the sentinels, a primary that was demoted answers writes with
+    /// `READONLY`: the primary moved, and this connection is lost like one to a
+    /// server that went away (the change is kept and sent to the new primary).
+    /// Elsewhere it is the server's answer (a URL naming a replica is a mistake
+    /// to report, not to retry forever).
+    private func checked(_ reply: RedisReply) throws(RedisError) -> RedisReply {
+        if url.isSentinel, case .error(let e) = reply, e.hasPrefix("READONLY") {
+            throw lost("the server is a read-only replica now (the primary moved): \(e)")
+        }
+        return reply
     }
 
     /// Replies already received without blocking: reads what the socket holds once
     /// (call it when the descriptor is readable), then parses every whole reply.
     func pendingReplies() throws(RedisError) -> [RedisReply] {
+        if let tls {
+            let raws: [UnsafeMutableRawPointer]
+            do { raws = try tls.pendingReplies() } catch { throw lost(error.message) }
+            defer { for raw in raws { freeReplyObject(raw) } }
+            return raws.map { RedisReply($0.assumingMemoryBound(to: redisReply.self)) }
+        }
         guard let c = context else { throw RedisError(connectionLost: true, message: "\(url): not connected") }
         if redisBufferRead(c) != REDIS_OK { throw lost() }
         var replies: [RedisReply] = []
@@ -161,8 +241,8 @@ final class RedisConnection {
         return replies
     }
 
-    private func lost() -> RedisError {
-        let message = context.map(Self.errorText) ?? "not connected"
+    private func lost(_ reason: String? = nil) -> RedisError {
+        let message = reason ?? context.map(Self.errorText) ?? "not connected"
         close()
         return RedisError(connectionLost: true, message: "lost the connection to \(url): \(message)")
     }

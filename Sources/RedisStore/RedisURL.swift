@@ -1,28 +1,50 @@
 import Foundation
 
-/// Where a Redis store is: `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`.
+/// Where a Redis store is: `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`, or
+/// `rediss://…` for the same over TLS, whose query may name the TLS settings
+/// (`?cacert=FILE&cacert-dir=DIR&cert=FILE&key=FILE&sni=NAME&insecure`).
 ///
-/// `rediss://` (TLS) is refused: Debian's hiredis 0.14.1 is built without TLS
-/// (there is no hiredis_ssl), so it cannot be offered honestly.
+/// `redis-sentinel://…/MASTERNAME` names the primary through its sentinels
+/// (RedisURL+Sentinel.swift).
+///
+/// Characters that would end a part early (`@`, `/`, `?` in a password) are
+/// percent-encoded. The password never appears in `description` or in any error.
 public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
     public var host: String
     public var port: Int
     public var database: Int
     public var user: String?
     public var password: String?
+    /// How to reach the server over TLS; nil for plain `redis://`.
+    public var tls: RedisTLSSettings?
+    /// The sentinels of a `redis-sentinel://` URL (then `host` and `port` are the first's).
+    public var sentinels: [Endpoint] = []
+    /// The name the sentinels know the primary by (`redis-sentinel://…/MASTERNAME`); nil otherwise.
+    public var masterName: String?
 
     public struct Invalid: Error, CustomStringConvertible, Sendable {
         public let description: String
     }
 
     public init(_ text: String) throws(Invalid) {
-        if text.hasPrefix("rediss://") {
-            throw Invalid(description: "\(text.split(separator: "@").last.map { "rediss://…@" + $0 } ?? "rediss://"): TLS (rediss://) is not supported: this cdscript uses Debian's hiredis 0.14.1, which is built without TLS; use redis:// on a trusted network or a TLS tunnel (stunnel, ssh -L)")
+        let scheme: String
+        if text.hasPrefix(Self.sentinelScheme) {
+            scheme = Self.sentinelScheme
+        } else if text.hasPrefix("rediss://") {
+            scheme = "rediss://"
+        } else if text.hasPrefix("redis://") {
+            scheme = "redis://"
+        } else {
+            throw Invalid(description: "'\(Self.redacted(text))' is not a store URL: expected redis://[:PASSWORD@]HOST[:PORT][/DB], rediss://… (TLS) or redis-sentinel://HOST[:PORT][,HOST[:PORT]...]/MASTERNAME[/DB]")
         }
-        guard text.hasPrefix("redis://") else {
-            throw Invalid(description: "'\(text)' is not a store URL: expected redis://[:PASSWORD@]HOST[:PORT][/DB]")
+        var rest = Substring(text.dropFirst(scheme.count))
+        // The query starts at the first `?` after the credentials.
+        let afterCredentials = rest.lastIndex(of: "@").map { rest.index(after: $0) } ?? rest.startIndex
+        var query: Substring?
+        if let mark = rest[afterCredentials...].firstIndex(of: "?") {
+            query = rest[rest.index(after: mark)...]
+            rest = rest[..<mark]
         }
-        var rest = Substring(text.dropFirst("redis://".count))
         var user_: String?
         var password_: String?
         if let at = rest.lastIndex(of: "@") {
@@ -35,6 +57,13 @@ public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
             } else {
                 password_ = Self.percentDecoded(String(credentials))
             }
+        }
+        if scheme == Self.sentinelScheme {
+            guard query == nil else { throw Invalid(description: "'\(Self.redacted(text))': a redis-sentinel:// URL takes no settings (?…)") }
+            let parts = try Self.sentinelParts(rest, in: text)
+            (self.host, self.port, self.database) = (parts.sentinels[0].host, parts.sentinels[0].port, parts.database)
+            (self.user, self.password, self.sentinels, self.masterName) = (user_, password_, parts.sentinels, parts.name)
+            return
         }
         var database = 0
         if let slash = rest.firstIndex(of: "/") {
@@ -61,21 +90,69 @@ public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
         self.database = database
         self.user = user_
         self.password = password_
+        let settings = try Self.tlsSettings(query: query, in: text)
+        if scheme == "rediss://" {
+            tls = settings
+        } else if !settings.isEmpty {
+            throw Invalid(description: "'\(Self.redacted(text))': TLS settings need a rediss:// URL (redis:// is plain text)")
+        }
     }
 
-    /// The URL without its password, for messages.
+    /// The query's TLS settings; an unknown key is refused, so a typo never
+    /// weakens what was asked for.
+    private static func tlsSettings(query: Substring?, in text: String) throws(Invalid) -> RedisTLSSettings {
+        var settings = RedisTLSSettings()
+        guard let query, !query.isEmpty else { return settings }
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let key = String(pair.prefix { $0 != "=" })
+            let value = pair.contains("=") ? percentDecoded(String(pair.drop { $0 != "=" }.dropFirst())) : nil
+            if key == "insecure" {
+                settings.insecure = value.map(RedisTLSSettings.isTrue) ?? true
+            } else if let path = RedisTLSSettings.setting(named: key) {
+                guard let value, !value.isEmpty else { throw Invalid(description: "'\(redacted(text))': '\(key)' needs a value (\(key)=…)") }
+                settings[keyPath: path] = value
+            } else {
+                let known = (RedisTLSSettings.queryKeys + ["insecure"]).joined(separator: ", ")
+                throw Invalid(description: "'\(redacted(text))': unknown setting '\(key)' (known: \(known))")
+            }
+        }
+        return settings
+    }
+
+    /// This URL with TLS settings from elsewhere: `options` (the command line) win
+    /// over the URL's query, which wins over `environment`. Options on a plain
+    /// `redis://` URL are refused (they ask for TLS); the environment's are ignored.
+    public func withTLS(options: RedisTLSSettings, environment: RedisTLSSettings) throws(Invalid) -> RedisURL {
+        guard let tls else {
+            if options.isEmpty { return self }
+            if isSentinel { throw Invalid(description: "'\(description)': --redis-* TLS options are for rediss:// URLs; a redis-sentinel:// store is reached in plain text") }
+            throw Invalid(description: "'\(description)': --redis-* TLS options need a rediss:// URL (redis:// is plain text)")
+        }
+        var url = self
+        let merged = options.over(tls).over(environment)
+        if (merged.certificateFile == nil) != (merged.keyFile == nil) {
+            throw Invalid(description: "'\(description)': a client certificate needs both --redis-cert and --redis-key")
+        }
+        url.tls = merged
+        return url
+    }
+
+    /// The URL without its password or TLS settings, for messages.
     public var description: String {
         let credentials = password == nil ? "" : "\(user ?? ""):***@"
-        return "redis://\(credentials)\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
+        if let masterName {
+            return "redis-sentinel://\(credentials)\(sentinels.map(\.description).joined(separator: ","))/\(masterName)/\(database)"
+        }
+        return "\(tls == nil ? "redis" : "rediss")://\(credentials)\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
     }
 
     static func redacted(_ text: String) -> String {
         guard let at = text.lastIndex(of: "@") else { return text }
-        return "redis://***@" + text[text.index(after: at)...]
+        let scheme = [sentinelScheme, "rediss://", "redis://"].first { text.hasPrefix($0) } ?? ""
+        return scheme + "***@" + text[text.index(after: at)...]
     }
 
     static func percentDecoded(_ text: String) -> String {
         text.removingPercentEncoding ?? text
     }
-
 }

@@ -32,13 +32,7 @@ struct CheckCommand: ParsableCommand {
         let report: StoreCheckReport
         do {
             if let text = storeOptions.chosenRedisURL {
-                let url: RedisURL
-                do {
-                    url = try RedisURL(text)
-                } catch {
-                    printError("cdscript: --store: \(error)")
-                    throw ExitCode(ExitStatus.usage.rawValue)
-                }
+                let url = try StoreOptions.redisURL(text, tls: storeOptions.tls.settings)
                 report = try RedisCountdownStore(url: url).check()
             } else {
                 report = try storeOptions.makeStore().check(full: full)

@@ -69,7 +69,7 @@ enum StoredIDs {
     static func sorted(_ options: StoreOptions, _ states: States = .any) -> [String] {
         // openShared() reports a bad URL on stderr; a completion stays quiet.
         if let url = options.chosenRedisURL, (try? RedisURL(url)) == nil { return [] }
-        guard let store = try? options.openShared(), store.exists,
+        guard let store = try? options.openShared(quiet: true), store.exists,
               let listing = try? store.persistence.listing() else { return [] }
         var ids: [String]
         if states == .any {

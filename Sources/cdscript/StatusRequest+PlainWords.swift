@@ -5,7 +5,7 @@
 /// protocol conformances of the statically linked runtime and Foundation.
 ///
 /// Words of the plain shape `status [--state-dir DIR] [--store URL]
-/// [--format TEXT] [--separator TEXT] [--for text|tmux] [ID...]`, in any order, each option at most
+/// [--redis-cacert FILE] (and the other --redis-* options that take a value) [--format TEXT] [--separator TEXT] [--for text|tmux] [ID...]`, in any order, each option at most
 /// once, and no value or id that starts with "-", are read here into a
 /// `StatusRequest`, without touching ArgumentParser's types. Anything else
 /// (`--help`, `--name=value`, `--`, a misspelt or repeated option, an option
@@ -19,6 +19,11 @@ extension StatusRequest {
     private static let plainOptions: [String: @Sendable (inout StatusRequest, String) -> Bool] = [
         "--state-dir": { $0.stateDir = $1; return true },
         "--store": { $0.store = $1; return true },
+        "--redis-cacert": { $0.tls.caFile = $1; return true },
+        "--redis-cacert-dir": { $0.tls.caDirectory = $1; return true },
+        "--redis-cert": { $0.tls.certificateFile = $1; return true },
+        "--redis-key": { $0.tls.keyFile = $1; return true },
+        "--redis-sni": { $0.tls.serverName = $1; return true },
         "--format": { $0.format = $1; return true },
         "--separator": { $0.separator = $1; return true },
         "--for": { request, value in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CountdownCore
+import RedisStore
 
 /// What `cdscript status` was asked for, in plain values, and the line it prints.
 /// Apart from `StatusCommand` (ArgumentParser's view of the same words) so that
@@ -23,10 +24,12 @@ struct StatusRequest: Equatable {
     /// `--json`: the countdowns as `list --json` writes them (`ListingWriter`),
     /// in the order the line shows them.
     var json = false
+    /// The --redis-* options (a rediss:// store).
+    var tls = RedisTLSSettings()
 
     func run() throws {
         let template = try StatusFormat(format)
-        let store = try StoreOptions.openShared(stateDir: stateDir, store: self.store)
+        let store = try StoreOptions.openShared(stateDir: stateDir, store: self.store, tls: tls)
         let shown: [(record: StoredCountdown, countdown: ShownCountdown)]
         var missing: [String] = []
         var unreadable: [UnreadableCountdown] = []

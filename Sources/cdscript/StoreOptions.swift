@@ -13,9 +13,11 @@ struct StoreOptions: ParsableArguments {
     var stateDir: String?
 
     @Option(name: .customLong("store"), help: ArgumentHelp(
-        "Keep persistent countdowns in Redis, shared across machines: redis://[:PASSWORD@]HOST[:PORT][/DB] (default: $CDSCRIPT_STORE, else the SQLite store of --state-dir). rediss:// is not supported.",
+        "Keep persistent countdowns in Redis, shared across machines: redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], rediss://… over TLS, or redis-sentinel://HOST[:PORT][,…]/MASTERNAME[/DB] (default: $CDSCRIPT_STORE, else the SQLite store of --state-dir).",
         valueName: "URL"))
     var store: String?
+
+    @OptionGroup var tls: RedisTLSOptions
 
     /// The store; nothing is opened or created until it is used.
     func makeStore() -> SQLiteCountdownStore { Self.makeStore(stateDir: stateDir) }
@@ -34,23 +36,80 @@ struct StoreOptions: ParsableArguments {
     }
 
     /// The store chosen by `--store` / `CDSCRIPT_STORE`, else the SQLite one.
-    func openShared() throws -> SharedStore { try Self.openShared(stateDir: stateDir, store: store) }
+    /// `quiet`: no warning about `--redis-insecure` (shell completion).
+    func openShared(quiet: Bool = false) throws -> SharedStore {
+        try Self.openShared(stateDir: stateDir, store: store, tls: tls.settings, quiet: quiet)
+    }
 
     /// The same from plain values, for a command read without ArgumentParser
     /// (StatusRequest+PlainWords.swift), which must not touch this type's wrappers.
-    static func openShared(stateDir: String?, store: String?) throws -> SharedStore {
+    static func openShared(stateDir: String?, store: String?, tls: RedisTLSSettings = RedisTLSSettings(),
+                           quiet: Bool = false) throws -> SharedStore {
         guard let text = chosenRedisURL(stateDir: stateDir, store: store) else {
             return SQLiteSharedStore(makeStore(stateDir: stateDir))
         }
+        let url = try redisURL(text, tls: tls, quiet: quiet)
+        // Changes queued while the server is out of reach are kept in the state
+        // folder until it has them (issue 37): a run that ends first loses none.
+        let journal = PendingJournal(directory: StateDirectory.resolve(option: stateDir))
+        return RedisSharedStore(RedisCountdownStore(url: url, journal: journal))
+    }
+
+    /// The store URL `text` with its TLS settings: `tls` (the --redis-* options)
+    /// over the URL's query over the CDSCRIPT_REDIS_* variables. A bad URL is bad
+    /// usage (exit 64); a store whose certificate is not verified says so, on
+    /// every start, unless `quiet`.
+    static func redisURL(_ text: String, tls: RedisTLSSettings, quiet: Bool = false, prefix: String = "cdscript") throws -> RedisURL {
         do {
-            // Changes queued while the server is out of reach are kept in the state
-            // folder until it has them (issue 37): a run that ends first loses none.
-            let journal = PendingJournal(directory: StateDirectory.resolve(option: stateDir))
-            return RedisSharedStore(RedisCountdownStore(url: try RedisURL(text), journal: journal))
+            let url = try RedisURL(text).withTLS(options: tls, environment: .fromEnvironment(ProcessEnvironment.value))
+            if !quiet, url.tls?.skipsVerification == true {
+                printError("\(prefix): warning: --redis-insecure: the certificate of \(url) is not verified; anyone on the way can read and change the countdowns")
+            }
+            return url
         } catch {
-            printError("cdscript: --store: \(error)")
+            printError("\(prefix): --store: \(error)")
             throw ExitCode(ExitStatus.usage.rawValue)
         }
+    }
+}
+
+/// `--redis-cacert`, `--redis-cacert-dir`, `--redis-cert`, `--redis-key`,
+/// `--redis-sni`, `--redis-insecure`: how a rediss:// store is reached (as
+/// redis-cli's --tls options; also CDSCRIPT_REDIS_* and the URL's query).
+struct RedisTLSOptions: ParsableArguments {
+    @Option(name: .customLong("redis-cacert"), help: ArgumentHelp(
+        "rediss://: trust the CA certificates in FILE (PEM) instead of the system's (also $CDSCRIPT_REDIS_CACERT, ?cacert=FILE).",
+        valueName: "FILE"), completion: .file())
+    var caFile: String?
+
+    @Option(name: .customLong("redis-cacert-dir"), help: ArgumentHelp(
+        "rediss://: trust the hashed CA certificates in DIR instead of the system's (also $CDSCRIPT_REDIS_CACERT_DIR, ?cacert-dir=DIR).",
+        valueName: "DIR"), completion: .directory)
+    var caDirectory: String?
+
+    @Option(name: .customLong("redis-cert"), help: ArgumentHelp(
+        "rediss://: client certificate (PEM) for mutual TLS, with --redis-key (also $CDSCRIPT_REDIS_CERT, ?cert=FILE).",
+        valueName: "FILE"), completion: .file())
+    var certificateFile: String?
+
+    @Option(name: .customLong("redis-key"), help: ArgumentHelp(
+        "rediss://: the client certificate's private key (PEM) (also $CDSCRIPT_REDIS_KEY, ?key=FILE).",
+        valueName: "FILE"), completion: .file())
+    var keyFile: String?
+
+    @Option(name: .customLong("redis-sni"), help: ArgumentHelp(
+        "rediss://: the server name sent (SNI) and checked against its certificate, instead of the URL's host (also $CDSCRIPT_REDIS_SNI, ?sni=NAME).",
+        valueName: "NAME"))
+    var serverName: String?
+
+    @Flag(name: .customLong("redis-insecure"), help: ArgumentHelp(
+        "rediss://: do not verify the server's certificate at all (warned on every start; also $CDSCRIPT_REDIS_INSECURE=1, ?insecure)."))
+    var insecure = false
+
+    /// What the options say (nil where they say nothing).
+    var settings: RedisTLSSettings {
+        RedisTLSSettings(caFile: caFile, caDirectory: caDirectory, certificateFile: certificateFile, keyFile: keyFile,
+                         serverName: serverName, insecure: insecure ? true : nil)
     }
 }
 

@@ -15,13 +15,7 @@ extension TestCommand {
     /// the run before any test, exit 6), or nil for a store in memory per test.
     func openIntegrationStore() throws -> CountdownStoreBackend? {
         if let url = storeURL {
-            let redisURL: RedisURL
-            do {
-                redisURL = try RedisURL(url)
-            } catch {
-                printError("cdscript test: --store: \(error)")
-                throw ExitCode(ExitStatus.usage.rawValue)
-            }
+            let redisURL = try StoreOptions.redisURL(url, tls: redisTLS.settings, prefix: "cdscript test")
             // Instants go to Redis as the virtual clock gives them: the store's
             // measure of the server's clock is taken against a clock that does
             // not move, so it shifts every instant by one constant amount (the

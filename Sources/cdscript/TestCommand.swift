@@ -191,8 +191,10 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("state-dir"), help: ArgumentHelp("Run the specs against the SQLite store in DIR (integration tests) instead of a store in memory per test; each test's countdowns are kept apart under an id prefix and removed after it.", valueName: "DIR"), completion: .directory)
     var stateDir: String?
 
-    @Option(name: .customLong("store"), help: ArgumentHelp("Run the specs against Redis: redis://[:PASSWORD@]HOST[:PORT][/DB], as --state-dir.", valueName: "URL"))
+    @Option(name: .customLong("store"), help: ArgumentHelp("Run the specs against Redis: redis://[:PASSWORD@]HOST[:PORT][/DB] or rediss://… (TLS), as --state-dir.", valueName: "URL"))
     var storeURL: String?
+
+    @OptionGroup var redisTLS: RedisTLSOptions
 
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"), completion: .directory)
     var pluginPath: [String] = []

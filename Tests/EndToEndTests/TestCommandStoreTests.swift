@@ -93,7 +93,7 @@ struct TestCommandStoreTests {
         let notFolder = try BinaryRunner.run(["test", "--state-dir", file, "tests/store_spec.lua"])
         #expect(notFolder.status == 6, "\(notFolder.stderr)")
         #expect(notFolder.stderr.hasPrefix("cdscript test: --state-dir: "), "\(notFolder.stderr)")
-        let bad = try BinaryRunner.run(["test", "--store", "rediss://x", "tests/store_spec.lua"])
+        let bad = try BinaryRunner.run(["test", "--store", "rediss://x?cafile=typo.pem", "tests/store_spec.lua"])
         #expect(bad.status == 64, "\(bad.stderr)")
     }
 }

@@ -11,15 +11,19 @@ struct RedisStoreTests: RedisSuite {
 
     init() throws { server = try RedisServer() }
 
-    @Test("URLs: host, port, database and password; rediss:// is refused with the reason; the password never shows")
+    @Test("URLs: host, port, database and password; rediss:// asks for TLS; the password never shows")
     func urls() throws {
         let u = try RedisURL("redis://:s3cret@example.org:6380/2")
         #expect(u.host == "example.org" && u.port == 6380 && u.database == 2 && u.password == "s3cret" && u.user == nil)
         #expect(u.description == "redis://:***@example.org:6380/2")
         #expect(try RedisURL("redis://localhost") == RedisURL("redis://localhost:6379/0"))
         #expect(try RedisURL("redis://me:pw@h").user == "me")
-        #expect(throws: RedisURL.Invalid.self) { try RedisURL("rediss://h") }
-        do { _ = try RedisURL("rediss://:pw@h:1") } catch { #expect("\(error)".contains("not supported") && !"\(error)".contains("pw")) }
+        #expect(try RedisURL("rediss://h").tls != nil && RedisURL("redis://h").tls == nil)
+        #expect(try RedisURL("rediss://:pw@h:1").description == "rediss://:***@h:1/0")
+        do {
+            _ = try RedisURL("rediss://:pw@h:1?bogus")
+            Issue.record("an unknown TLS setting was accepted")
+        } catch { #expect(!"\(error)".contains("pw")) }
         #expect(throws: RedisURL.Invalid.self) { try RedisURL("redis://h:99999") }
         #expect(throws: RedisURL.Invalid.self) { try RedisURL("redis://h/x") }
         #expect(throws: RedisURL.Invalid.self) { try RedisURL("http://h") }

@@ -17,11 +17,16 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case inMemory = "in memory"
     case sqlite = "SQLite"
     case redis = "Redis"
+    /// Redis again, reached over TLS (rediss://, certificates made by the test).
+    case redisOverTLS = "Redis over TLS"
 
     var testDescription: String { rawValue }
 
     /// The stores several processes share, each through a handle of its own.
-    static let shared: [StoreKind] = [.sqlite, .redis]
+    static let shared: [StoreKind] = [.sqlite, .redis, .redisOverTLS]
+
+    /// Either way of reaching Redis.
+    var isRedis: Bool { self == .redis || self == .redisOverTLS }
 }
 
 /// A store of one kind, fresh and empty, and what a test needs around it: more
@@ -37,6 +42,7 @@ final class StoreFixture {
     private let memory: InMemoryCountdownStore?
     private let directory: String?
     private let server: RedisServer?
+    private let certificates: TestCertificates?
     /// The loop timers change feeds need, kept as long as their feeds.
     private var timers: [LoopTimer] = []
 
@@ -45,20 +51,30 @@ final class StoreFixture {
         switch kind {
         case .inMemory:
             let memory = InMemoryCountdownStore()
-            (self.memory, directory, server) = (memory, nil, nil)
+            (self.memory, directory, server, certificates) = (memory, nil, nil, nil)
             store = memory
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("cdscript-conformance-\(UUID().uuidString)").path
-            (memory, self.directory, server) = (nil, directory, nil)
+            (memory, self.directory, server, certificates) = (nil, directory, nil, nil)
             store = SQLiteCountdownStore(directory: directory)
-        case .redis:
-            let server = try RedisServer()
-            (memory, directory, self.server) = (nil, nil, server)
-            let redis = RedisCountdownStore(url: try RedisURL(server.url))
+        case .redis, .redisOverTLS:
+            let certificates = kind == .redisOverTLS ? try TestCertificates(serverOnly: true) : nil
+            let server = try RedisServer(tls: certificates.map {
+                RedisServer.TLS(cert: $0.server.cert, key: $0.server.key, ca: $0.ca)
+            })
+            (memory, directory, self.server, self.certificates) = (nil, nil, server, certificates)
+            let redis = RedisCountdownStore(url: try Self.url(server, certificates))
             try redis.connect()
             store = redis
         }
+    }
+
+    /// The server's URL; over TLS, trusting the test's CA only.
+    private static func url(_ server: RedisServer, _ certificates: TestCertificates?) throws -> RedisURL {
+        var url = try RedisURL(server.url)
+        if let certificates { url.tls = RedisTLSSettings(caFile: certificates.ca) }
+        return url
     }
 
     deinit {
@@ -71,8 +87,8 @@ final class StoreFixture {
         switch kind {
         case .inMemory: return memory!
         case .sqlite: return SQLiteCountdownStore(directory: directory!)
-        case .redis:
-            let redis = RedisCountdownStore(url: try RedisURL(server!.url))
+        case .redis, .redisOverTLS:
+            let redis = RedisCountdownStore(url: try Self.url(server!, certificates))
             try redis.connect()
             return redis
         }
@@ -86,7 +102,7 @@ final class StoreFixture {
         switch kind {
         case .inMemory: return nil
         case .sqlite: return try SQLiteChangeWatcher(store: store as! SQLiteCountdownStore, recheck: timer)
-        case .redis: return RedisChangeFeed(store: store as! RedisCountdownStore, timer: timer)
+        case .redis, .redisOverTLS: return RedisChangeFeed(store: store as! RedisCountdownStore, timer: timer)
         }
     }
 
@@ -107,7 +123,7 @@ final class StoreFixture {
             }
             try queue.close()
             return true
-        case .redis:
+        case .redis, .redisOverTLS:
             try server!.cli("HSET", "cdscript:countdowns", id, "1|running|duration|soon||1000000000|60000000000|0")
             return true
         }
@@ -118,14 +134,14 @@ final class StoreFixture {
     /// server's clock, and no boot id).
     var now: StoreInstant {
         let clock = BootClock()
-        return StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: kind == .redis ? nil : "boot-A")
+        return StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: kind.isRedis ? nil : "boot-A")
     }
 
     /// `nanoseconds` after `instant`, for end-claim leases. A store that takes
     /// the time from its caller is handed it without waiting; Redis ends a
     /// lease on its server's clock, so the time really passes.
     func instant(_ nanoseconds: Nanoseconds, after instant: StoreInstant) -> StoreInstant {
-        guard kind == .redis else {
+        guard kind.isRedis else {
             return StoreInstant(boot: instant.boot + nanoseconds, wall: instant.wall + nanoseconds, bootID: instant.bootID)
         }
         let target = instant.wall + nanoseconds
@@ -137,7 +153,7 @@ final class StoreFixture {
     /// instants through a measured offset to its server's clock, whose error is a
     /// few milliseconds on a busy machine (a second of room); the others keep
     /// them exactly.
-    var instantTolerance: Nanoseconds { kind == .redis ? s : 0 }
+    var instantTolerance: Nanoseconds { kind.isRedis ? s : 0 }
 
     /// A countdown of `length` running from `now`, as `countdown.start` stores it.
     func started(_ id: String, _ length: Nanoseconds, at now: StoreInstant, kind: StoredCountdown.Kind = .duration) -> StoredCountdown {

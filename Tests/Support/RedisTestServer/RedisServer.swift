@@ -7,9 +7,33 @@ import Foundation
 public final class RedisServer: @unchecked Sendable {
     public let port: Int
     public let directory: String
+    /// How it speaks TLS (on `port`, with no plain port); nil: plain text.
+    public let tls: TLS?
     private var process: Process?
 
-    public init() throws {
+    /// A TLS server's certificate, and the clients it accepts.
+    public struct TLS: Sendable {
+        public var cert: String
+        public var key: String
+        /// The CA its clients' certificates must be signed by.
+        public var ca: String
+        /// True: a client without a certificate signed by `ca` is refused (`--tls-auth-clients yes`).
+        public var authClients: Bool
+        /// The certificate and key redis-cli presents when `authClients`.
+        public var client: (cert: String, key: String)?
+
+        public init(cert: String, key: String, ca: String, authClients: Bool = false, client: (cert: String, key: String)? = nil) {
+            (self.cert, self.key, self.ca, self.authClients, self.client) = (cert, key, ca, authClients, client)
+        }
+    }
+
+    /// A plain-text server, or one that speaks only TLS when `tls` is given.
+    /// More of redis-server's options (`--replicaof HOST PORT`).
+    public let extraArguments: [String]
+
+    public init(tls: TLS? = nil, extraArguments: [String] = []) throws {
+        self.tls = tls
+        self.extraArguments = extraArguments
         port = try Self.freePort()
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-redis-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -25,15 +49,16 @@ public final class RedisServer: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    public var url: String { "redis://127.0.0.1:\(port)" }
+    /// `redis://127.0.0.1:PORT`, or `rediss://…` for a TLS server.
+    public var url: String { "\(tls == nil ? "redis" : "rediss")://127.0.0.1:\(port)" }
     public var pid: Int32 { process?.processIdentifier ?? -1 }
 
     /// Starts the server (again) and waits until it answers.
     public func start() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
-        p.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--dir", directory, "--save", "",
-                       "--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no", "--logfile", directory + "/log"]
+        p.arguments = listening + ["--bind", "127.0.0.1", "--dir", directory, "--save", "",
+                       "--appendonly", "yes", "--appendfsync", "always", "--daemonize", "no", "--logfile", directory + "/log"] + extraArguments
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
@@ -44,6 +69,23 @@ public final class RedisServer: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.02)
         }
         throw Failure(message: "redis-server on port \(port) did not answer")
+    }
+
+    /// The port options: plain, or TLS only.
+    private var listening: [String] {
+        guard let tls else { return ["--port", String(port)] }
+        return ["--port", "0", "--tls-port", String(port), "--tls-cert-file", tls.cert, "--tls-key-file", tls.key,
+                "--tls-ca-cert-file", tls.ca, "--tls-auth-clients", tls.authClients ? "yes" : "no"]
+    }
+
+    /// redis-cli's options to reach it. The test's own plumbing: it trusts any
+    /// certificate (some servers here hold deliberately bad ones).
+    private var cliConnection: [String] {
+        var options = ["-p", String(port)]
+        guard let tls else { return options }
+        options += ["--tls", "--insecure"]
+        if let client = tls.client { options += ["--cert", client.cert, "--key", client.key] }
+        return options
     }
 
     /// Stops it cleanly (`SHUTDOWN`: it writes what it has) and waits. Not SIGTERM:
@@ -68,7 +110,7 @@ public final class RedisServer: @unchecked Sendable {
     public func cli(_ arguments: [String]) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
-        p.arguments = ["-p", String(port), "--raw"] + arguments
+        p.arguments = cliConnection + ["--raw"] + arguments
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice

@@ -1,0 +1,122 @@
+import Foundation
+
+/// A primary, a replica of it and three sentinels watching them (quorum 2), all
+/// on free loopback ports, started by the test and stopped when the value goes
+/// (also when a test fails). Sentinels call the primary down after 1 s of
+/// silence, so a failover takes a few seconds.
+public final class RedisSentinelGroup: @unchecked Sendable {
+    public static let masterName = "cdscript-primary"
+    public let primary: RedisServer
+    public let replica: RedisServer
+    public let sentinels: [RedisSentinel]
+
+    public init() throws {
+        primary = try RedisServer()
+        replica = try RedisServer(extraArguments: ["--replicaof", "127.0.0.1", String(primary.port)])
+        let primaryPort = primary.port
+        sentinels = try (0..<3).map { _ in try RedisSentinel(monitoring: Self.masterName, port: primaryPort) }
+        try waitUntilSettled()
+    }
+
+    /// `redis-sentinel://127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3/NAME`.
+    public var url: String {
+        "redis-sentinel://" + sentinels.map { "127.0.0.1:\($0.port)" }.joined(separator: ",") + "/" + Self.masterName
+    }
+
+    /// The port of the server the sentinels call primary, as the first that answers says.
+    public func primaryPort() -> Int? {
+        for sentinel in sentinels {
+            let answer = (try? sentinel.cli("SENTINEL", "get-master-addr-by-name", Self.masterName))?.split(separator: "\n")
+            if let answer, answer.count == 2, let port = Int(answer[1]) { return port }
+        }
+        return nil
+    }
+
+    /// Waits until every sentinel knows the replica and the two other sentinels,
+    /// and the replica has synchronised: only then can they agree on a failover.
+    public func waitUntilSettled(timeout: TimeInterval = 30) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let settled = sentinels.allSatisfy { sentinel in
+                let fields = (try? sentinel.cli("SENTINEL", "master", Self.masterName))?.split(separator: "\n").map(String.init) ?? []
+                func field(_ name: String) -> String? { fields.firstIndex(of: name).flatMap { $0 + 1 < fields.count ? fields[$0 + 1] : nil } }
+                return field("num-other-sentinels") == "2" && field("num-slaves") == "1"
+            }
+            let synced = (try? replica.cli("INFO", "replication"))?.contains("master_link_status:up") ?? false
+            if settled && synced { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw RedisServer.Failure(message: "the sentinels did not settle within \(timeout) s")
+    }
+
+    /// Waits until the sentinels name a primary other than `port`; returns it.
+    public func waitForFailover(from port: Int, timeout: TimeInterval = 60) throws -> Int {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let now = primaryPort(), now != port { return now }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw RedisServer.Failure(message: "no failover from port \(port) within \(timeout) s")
+    }
+}
+
+/// One redis-sentinel (`redis-server --sentinel`) with a config file of its own.
+public final class RedisSentinel: @unchecked Sendable {
+    public let port: Int
+    public let directory: String
+    private let process: Process
+
+    init(monitoring name: String, port primaryPort: Int) throws {
+        port = try RedisServer.freePort()
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-sentinel-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let config = """
+            port \(port)
+            bind 127.0.0.1
+            daemonize no
+            dir \(directory)
+            logfile \(directory)/log
+            sentinel monitor \(name) 127.0.0.1 \(primaryPort) 2
+            sentinel down-after-milliseconds \(name) 1000
+            sentinel failover-timeout \(name) 10000
+            sentinel parallel-syncs \(name) 1
+
+            """
+        try config.write(toFile: directory + "/sentinel.conf", atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")
+        process.arguments = [directory + "/sentinel.conf", "--sentinel"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if (try? cli("PING")) == "PONG" { return }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        throw RedisServer.Failure(message: "redis-sentinel on port \(port) did not answer")
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs redis-cli against it; its output without the last newline.
+    @discardableResult
+    public func cli(_ arguments: String...) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
+        p.arguments = ["-p", String(port), "--raw"] + arguments
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+    }
+}
