@@ -22,14 +22,34 @@ extension SQLiteCountdownStore {
     public func glance() throws -> StoredCountdownListing {
         // Open already (this process writes too), missing or empty: `listing()` knows best.
         guard !hasOpened, fileExists, !isUnopenedEmptyFile,
-              let listing = try? glanceReadOnly() else {
+              let listing = try? glanceReadOnly({ db in try self.readAll(db) }) else {
             return try listing()
         }
         return listing
     }
 
-    /// Nil when the store is not one this build reads as it is (the full open decides).
-    private func glanceReadOnly() throws -> StoredCountdownListing? {
+    /// The countdowns stored under `ids`, as `loadEach(ids:)` reads them, the
+    /// cheapest way (see above): one indexed read of one row per id, in one read
+    /// transaction, so `cdscript status ID` costs the same whatever else is stored.
+    public func glanceEach(ids: [String]) throws -> [(id: String, record: Swift.Result<StoredCountdown?, any Error>)] {
+        guard !hasOpened, fileExists, !isUnopenedEmptyFile,
+              let loaded = try? glanceReadOnly({ db in
+                  ids.map { id in
+                      (id, Swift.Result { () throws -> StoredCountdown? in
+                          // No row can have such an id (`checkID`): none is stored.
+                          guard !id.utf8.contains(0) else { return nil }
+                          return try self.readRow(id: id, db)
+                      })
+                  }
+              }) else {
+            return try loadEach(ids: ids)
+        }
+        return loaded
+    }
+
+    /// What `read` gives, in one read transaction on a read-only connection; nil
+    /// when the store is not one this build reads as it is (the full open decides).
+    private func glanceReadOnly<Read>(_ read: (Database) throws -> Read) throws -> Read? {
         let counter = glanceCounter
         let queue = try readOnlyQueue(label: "cdscript.store.glance") { config in
             config.prepareDatabase { db in
@@ -37,13 +57,13 @@ extension SQLiteCountdownStore {
             }
         }
         defer { try? queue.close() }
-        return try queue.read { db -> StoredCountdownListing? in
+        return try queue.read { db -> Read? in
             // The version this build writes, and exactly the migrations it knows (a newer
             // build's migration without a version number is refused by the full open).
             guard try Int.fetchOne(db, sql: "PRAGMA user_version") == StoreSchema.version,
                   try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations") == Set(StoreSchema.migrator.migrations)
             else { return nil }
-            return try readAll(db)
+            return try read(db)
         }
     }
 }

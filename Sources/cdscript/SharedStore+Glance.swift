@@ -9,4 +9,20 @@ extension SharedStore {
         if let sqlite = self as? SQLiteSharedStore { return try sqlite.store.glance() }
         return try persistence.listing()
     }
+
+    /// The countdowns stored under `ids` and nothing else (`cdscript status ID`,
+    /// which a status bar runs every second): one indexed read a countdown on
+    /// SQLite, through the same read-only glance; one `HMGET` on Redis. Each
+    /// id's record, nil when none is stored, or why it cannot be read.
+    func glanceEach(ids: [String]) throws -> [(id: String, record: Result<StoredCountdown?, any Error>)] {
+        if let sqlite = self as? SQLiteSharedStore { return try sqlite.store.glanceEach(ids: ids) }
+        return try persistence.loadEach(ids: ids)
+    }
+}
+
+/// The record a store could not read, from the error it gave for it (each store
+/// says so in its own type); nil for any other failure.
+func unreadableRecord(in error: any Error) -> UnreadableCountdown? {
+    if let record = error as? UnreadableCountdown { return record }
+    return (error as? StoreError)?.unreadable
 }

@@ -35,23 +35,27 @@ struct StatusRequest: Equatable {
         var unreadable: [UnreadableCountdown] = []
         let now: StoreInstant
         do {
-            let listing = store.exists ? try store.glanceListing() : StoredCountdownListing(countdowns: [])
-            now = try store.now()
-            let all = listing.countdowns.map { (record: $0, countdown: ShownCountdown($0, at: now)) }
             if ids.isEmpty {
-                shown = all.filter { $0.countdown.state != .finished }.sorted { ShownCountdown.soonestFirst($0.countdown, $1.countdown) }
+                let listing = store.exists ? try store.glanceListing() : StoredCountdownListing(countdowns: [])
+                now = try store.now()
+                shown = listing.countdowns.map { (record: $0, countdown: ShownCountdown($0, at: now)) }
+                    .filter { $0.countdown.state != .finished }
+                    .sorted { ShownCountdown.soonestFirst($0.countdown, $1.countdown) }
             } else {
-                var byID: [CountdownID: (record: StoredCountdown, countdown: ShownCountdown)] = [:]
-                for pair in all { byID[CountdownID(pair.record.id)] = pair }
-                let bad = Dictionary(listing.unreadable.map { (CountdownID($0.id), $0) }, uniquingKeysWith: { a, _ in a })
+                // Only the countdowns asked for are read: a bar's call costs the
+                // same at a thousand stored as at a million.
+                let loaded = store.exists ? try store.glanceEach(ids: ids) : ids.map { ($0, .success(nil)) }
+                now = try store.now()
                 var found: [(record: StoredCountdown, countdown: ShownCountdown)] = []
-                for id in ids {
-                    if let pair = byID[CountdownID(id)] {
-                        found.append(pair)
-                    } else if let record = bad[CountdownID(id)] {
-                        unreadable.append(record)
-                    } else {
+                for (id, result) in loaded {
+                    switch result {
+                    case .success(let record?):
+                        found.append((record: record, countdown: ShownCountdown(record, at: now)))
+                    case .success(nil):
                         missing.append(id)
+                    case .failure(let error):
+                        guard let record = unreadableRecord(in: error) else { throw error }
+                        unreadable.append(record)
                     }
                 }
                 shown = found

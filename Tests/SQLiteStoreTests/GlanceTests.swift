@@ -36,6 +36,51 @@ struct GlanceTests {
         #expect(statements[0] <= 8, "\(statements)")
     }
 
+    @Test("a glance at some ids reads one row per id and nothing else, whatever the store holds: the same rows and statements at 1 and 10,000 stored")
+    func eachReadsOnlyWhatIsAsked() throws {
+        var statements: [Int] = []
+        for count in [1, 10_000] {
+            let dir = try filled(count)
+            let store = SQLiteCountdownStore(directory: dir)
+            let loaded = try store.glanceEach(ids: ["countdown-0", "nowhere"])
+            #expect(loaded.map(\.id) == ["countdown-0", "nowhere"])
+            #expect(try loaded[0].record.get() == record("countdown-0", seconds: 60))
+            #expect(try loaded[1].record.get() == nil)
+            #expect(store.rowsRead == 1, "read \(store.rowsRead) rows of \(count) for one stored id")
+            #expect(!store.hasOpened, "no full open")
+            statements.append(store.glanceCounter.statements)
+        }
+        #expect(statements[0] == statements[1], "\(statements)")
+        // GRDB's connection set-up, BEGIN, PRAGMA user_version, the migrations' names,
+        // one SELECT per id, COMMIT.
+        #expect(statements[0] <= 9, "\(statements)")
+    }
+
+    @Test("a glance at some ids gives what loadEach gives: an unreadable row as its error, an id with a NUL byte as none stored, an older schema through the full open")
+    func eachMatchesLoadEach() throws {
+        let dir = try filled(3)
+        try DatabaseQueue(path: StateDirectory.storePath(in: dir)).write { db in
+            try db.execute(sql: "UPDATE countdown SET total = -5 WHERE id = 'countdown-1'")
+        }
+        let ids = ["countdown-2", "countdown-1", "a\0b", "countdown-2"]
+        let glanced = try SQLiteCountdownStore(directory: dir).glanceEach(ids: ids)
+        let loaded = try SQLiteCountdownStore(directory: dir).loadEach(ids: ids)
+        #expect(glanced.map(\.id) == ids)
+        for (g, l) in zip(glanced, loaded) {
+            switch (g.record, l.record) {
+            case (.success(let a), .success(let b)): #expect(a == b, "\(g.id)")
+            case (.failure(let a as StoreError), .failure(let b as StoreError)):
+                #expect(a.unreadable != nil && a.unreadable == b.unreadable, "\(g.id)")
+            default: Issue.record("\(g.id): \(g.record) against \(l.record)")
+            }
+        }
+        let old = temporaryDirectory()
+        try writeSchemaV1Store(in: old, holding: [record("old")])
+        let store = SQLiteCountdownStore(directory: old)
+        #expect(try store.glanceEach(ids: ["old"]).first?.record.get()?.id == "old")
+        #expect(store.hasOpened, "migrated as every command migrates it")
+    }
+
     @Test("writes nothing: the store file and its write-ahead log keep their bytes")
     func writesNothing() throws {
         let dir = try filled(3)

@@ -51,6 +51,39 @@ extension StoreFaults {
             #expect(states.lines == ["tea running  held paused  done finished"], "\(states.stderr)")
         }
 
+        /// Calls per command since the last `CONFIG RESETSTAT`, from `INFO commandstats`.
+        func calls() throws -> [String: Int] {
+            var result: [String: Int] = [:]
+            for line in try server.cli("INFO", "commandstats").split(whereSeparator: \.isNewline) where line.hasPrefix("cmdstat_") {
+                let name = line.dropFirst("cmdstat_".count).prefix { $0 != ":" }
+                guard let field = line.split(separator: ",").first?.split(separator: "=").last, let n = Int(field) else { continue }
+                result[String(name)] = n
+            }
+            return result
+        }
+
+        @Test("status with ids reads those countdowns in one command and nothing else of a store of a thousand")
+        func statusReadsOnlyTheIDs() throws {
+            try seed()
+            let many = try LiveProcess.run(store + [Scratch.script("""
+                for i = 1, 1000 do countdown.start{ id = "other-" .. i, seconds = 3600, persist = true } end
+                os.exit(0)
+                """)])
+            #expect(many.status == 0, "\(many.stderr)")
+            #expect(try server.cli("HLEN", "cdscript:countdowns") == "1003")
+            _ = try server.cli("CONFIG", "RESETSTAT")
+            let shown = try LiveProcess.run(["status", "held", "tea"] + store)
+            #expect(shown.status == 0, "\(shown.stderr)")
+            #expect(StatusBarTests.matches(shown.lines.first, #"⏸ held 1:30  ⏲ tea (5:00|4:5[0-9])"#), "\(shown.lines)")
+            var used = try calls()
+            used["config"] = nil
+            let reads = (used["hmget"] ?? 0) + (used["hget"] ?? 0)
+            #expect(reads == 1, "one read for both ids: \(used)")
+            for whole in ["hscan", "hgetall", "hkeys", "hvals", "scan", "keys"] {
+                #expect(used[whole] == nil, "\(whole) reads more than the ids asked for: \(used)")
+            }
+        }
+
         @Test("status on Redis exits 7 for an id that is not stored, after showing the others; 6 when the server is out of reach")
         func statusExits() throws {
             try seed()
