@@ -154,7 +154,7 @@ let package = Package(
             name: "cdscript",
             dependencies: [
                 "CountdownCore", "LuaHost", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity", "ScriptTesting", "TerminalView",
-                "StoredEndActions",
+                "StoredEndActions", "CountdownWeb",
                 "CLinux", "CLuaShim", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

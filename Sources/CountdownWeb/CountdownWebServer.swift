@@ -95,6 +95,11 @@ public final class CountdownWebServer: Sendable {
         return try core.eventLoop.submit { core.subscribers.count }.wait()
     }
 
+    /// True when `error`, thrown by `init`, says the address is taken (EADDRINUSE).
+    public static func isAddressInUse(_ error: any Error) -> Bool {
+        (error as? IOError)?.errnoCode == EADDRINUSE
+    }
+
     /// Stops listening, closes every connection and the thread. Safe to call once.
     public func stop() throws {
         let core = self.core

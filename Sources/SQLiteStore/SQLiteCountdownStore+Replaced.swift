@@ -5,7 +5,7 @@ import GRDB
 
 /// Which file a path named when it was looked at: two names of one file have the
 /// same device and inode, and a file created (or moved) in its place has others.
-struct FileIdentity: Equatable {
+struct FileIdentity: Hashable {
     var device: UInt64
     var inode: UInt64
 
@@ -39,6 +39,7 @@ extension SQLiteCountdownStore {
     /// into it nor removes anything by name, so nothing of the new store is touched.
     public func letGoOfReplacedFile() {
         if case .success(let queue)? = opened { try? queue.close() }
+        if case .success? = opened, let openedFile { OpenStoreFiles.closed(openedFile) }
         opened = nil
         openedFile = nil
         readAheadCopy = nil

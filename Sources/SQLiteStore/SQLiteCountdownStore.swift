@@ -75,6 +75,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
 
     deinit {
         if isRegisteredWriter { writers.release() }
+        if case .success? = opened, let openedFile { OpenStoreFiles.closed(openedFile) }
     }
 
     /// True when the store file exists (read-only commands do not create one),
@@ -234,6 +235,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
         }
         opened = result
         openedFile = FileIdentity(of: path)
+        if case .success = result, let openedFile { OpenStoreFiles.opened(openedFile) }
         if case .success = result, let didOpen {
             self.didOpen = nil
             didOpen()
@@ -329,6 +331,9 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     /// header is refused here, before SQLite opens it. (An empty file is a store
     /// being created, by this process or another.)
     func checkHeader() throws(StoreError) {
+        // Closing a descriptor of a file this process has a connection to would drop
+        // that connection's locks (OpenStoreFiles.swift): such a file is not read again.
+        if let file = FileIdentity(of: path), OpenStoreFiles.isOpen(file) { return }
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             throw StoreError(.unavailable, path: path, reason: "\(String(cString: strerror(errno))); it was left as it is")

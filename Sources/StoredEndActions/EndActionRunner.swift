@@ -37,6 +37,9 @@ public final class EndActionRunner {
         public var owner: String
         /// Whether the runner catches SIGTERM, SIGINT, SIGHUP and SIGCHLD itself.
         public var handlesSignals = true
+        /// Told every batch of changes the feed reports, on the runner's thread,
+        /// before the runner acts on them: serve's web pages follow the store so.
+        public var onChanges: ((CountdownChanges) -> Void)?
 
         public init(owner: String) { self.owner = owner }
     }
@@ -190,6 +193,7 @@ public final class EndActionRunner {
             let base = signals >= 0 ? 3 : 2
             if fds[base...].contains(where: { $0.revents != 0 }) || descriptors.isEmpty {
                 let changes = feed.drain()
+                configuration.onChanges?(changes)
                 do {
                     try apply(changes, at: try store.now())
                 } catch {

@@ -25,6 +25,8 @@ enum ExitStatus: Int32, CaseIterable {
     case storeDamaged = 9
     /// `cdscript start ID`: a running or paused countdown is already stored under ID (`--replace` replaces it).
     case conflict = 10
+    /// `cdscript serve`: the address to listen on is taken (another serve, or another program, listens there).
+    case addressInUse = 11
     /// Bad command-line usage (swift-argument-parser's own code).
     case usage = 64
     /// Standard output could not be written (ENOSPC, EIO, ...): sysexits' EX_IOERR.

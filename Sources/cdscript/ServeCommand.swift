@@ -1,17 +1,19 @@
 import ArgumentParser
 import CountdownCore
+import CountdownWeb
 import Foundation
 import RedisStore
 import StoredEndActions
 import TerminalView
 
 /// `cdscript serve`: the long-running process that gives stored countdowns a
-/// home. This build runs their end actions (StoredEndActions); here the options
-/// are parsed and the runner started, nothing more.
+/// home: it runs their end actions (StoredEndActions) and serves them on web
+/// pages and an HTTP API (CountdownWeb); here the options are parsed and both
+/// started, nothing more.
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Run the end actions that stored countdowns name, once per end across every serve and script, until stopped.",
+        abstract: "Give stored countdowns a home: run the end actions they name (once per end across every serve and script) and serve them on web pages, an OBS overlay and an HTTP API, until stopped.",
         discussion: """
             Follows the store (--state-dir or --store redis://) and, at the end of every stored countdown that names \
             actions (cdscript start --action NAME, actions = {...}), claims the end and runs them: what a name runs is \
@@ -20,11 +22,13 @@ struct ServeCommand: ParsableCommand {
             a command runs with /bin/sh -c and CDSCRIPT_ID, CDSCRIPT_TITLE, CDSCRIPT_ENDED_AT, CDSCRIPT_TOKEN in its \
             environment. The log is standard output; problems go to standard error. SIGHUP reloads the actions; SIGTERM \
             stops after the running commands have exited (a second one stops at once, their ends taken over after the lease). \
-            This build runs end actions only: it serves no web pages or HTTP API.
+            It also serves the stored countdowns on web pages, an OBS overlay and an HTTP API (docs/serve.md) at \
+            --listen (127.0.0.1:8765 unless told), unless --no-web.
             """
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var web: ServeWebOptions
 
     @Option(name: .customLong("action"), help: ArgumentHelp("Define (or redefine) an action: NAME=COMMAND, a /bin/sh command line. Repeatable.", valueName: "NAME=COMMAND"))
     var definitions: [String] = []
@@ -84,6 +88,11 @@ struct ServeCommand: ParsableCommand {
         }
         var configuration = EndActionRunner.Configuration(owner: Self.owner())
         if let lease { configuration.lease = try DurationArgument.read(lease, as: "--lease", in: .tickInterval) }
+        // The pages and the API (ServeCommand+Web.swift): their own thread and store handle,
+        // told of every change the runner's feed reports.
+        let server = web.noWeb ? nil : try startWeb(redis: shared.persistence is RedisCountdownStore)
+        defer { try? server?.stop() }
+        if let server { configuration.onChanges = { server.storeChanged($0) } }
         let runner = EndActionRunner(store: served, configuration: configuration, catalog: try catalog(),
                                      loadCatalog: { try self.catalog() },
                                      log: { StandardOutput.write($0 + "\n", what: "the log") },

@@ -13,7 +13,7 @@ enum ServeScenarios {
 
     /// Starts `serve` with `arguments` and waits until it follows the store.
     static func serve(_ store: [String], _ arguments: [String]) throws -> LiveProcess {
-        let serve = try LiveProcess(["serve"] + store + arguments)
+        let serve = try LiveProcess(["serve", "--listen", "127.0.0.1:0"] + store + arguments)
         #expect(serve.waitForLine(timeout: 20) { $0.contains("serving end actions of") } != nil, "\(serve.texts) \(serve.stderr)")
         return serve
     }
@@ -137,7 +137,7 @@ enum ServeScenarios {
         }
         try queue.close()
         let empty = Scratch.directory("no-path")
-        let serve = try LiveProcess(["serve"] + store, environment: ["PATH": empty])
+        let serve = try LiveProcess(["serve", "--listen", "127.0.0.1:0"] + store, environment: ["PATH": empty])
         defer { serve.signal(SIGKILL); serve.wait() }
         #expect(serve.waitForLine(timeout: 10) { $0.contains("recent ended at") } != nil, "\(serve.texts)")
         #expect(serve.waitForLine(timeout: 10) { $0.contains("old: its end at") && $0.contains("passed before serve started") } != nil, "\(serve.texts)")

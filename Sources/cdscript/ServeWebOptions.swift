@@ -1,0 +1,42 @@
+import ArgumentParser
+import CountdownWeb
+
+/// The web side of `cdscript serve`: where it listens and whom it lets in
+/// (docs/serve.md). The server itself is CountdownWeb's.
+struct ServeWebOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Where the pages and the HTTP API listen: HOST:PORT (port 0: any free port, said on start). Loopback unless this names another address.", valueName: "HOST:PORT"))
+    var listen = "127.0.0.1:8765"
+
+    @Flag(name: .customLong("no-web"), help: "Serve no pages and no HTTP API: run the end actions only.")
+    var noWeb = false
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp("The control token's file (default: serve-token in the state folder; made with mode 0600, and the token printed, on first start).", valueName: "PATH"), completion: .file())
+    var tokenFile: String?
+
+    @Flag(name: .customLong("public-read"), help: "On an address other than loopback, let reads (pages, GET, the event stream) in without the token.")
+    var publicRead = false
+
+    @Option(name: .customLong("allow-host"), help: ArgumentHelp("A name the server is reached by (a Host header it accepts) besides the listen address and localhost. Repeatable.", valueName: "NAME"))
+    var allowedHosts: [String] = []
+
+    /// `listen` split into host and port.
+    func address() throws -> (host: String, port: Int) {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
+            throw ValidationError("--listen must be HOST:PORT, such as 127.0.0.1:8765 or 0.0.0.0:8080, got '\(listen)'")
+        }
+        var host = String(listen[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw ValidationError("--listen needs a host before the port, such as 127.0.0.1:\(port)") }
+        return (host, port)
+    }
+
+    func validate() throws {
+        _ = try address()
+    }
+
+    /// The server's configuration with `token`.
+    func configuration(token: String) throws -> ServerConfiguration {
+        let (host, port) = try address()
+        return ServerConfiguration(host: host, port: port, controlToken: token, publicRead: publicRead, allowedHosts: allowedHosts)
+    }
+}
