@@ -40,3 +40,22 @@ extension StoredCountdown {
         }
     }
 }
+
+extension CountdownStoreBackend {
+    /// Applies `change` to the countdown stored under `id` in one `modify`, writing
+    /// the record back only when the outcome is `.changed`. Returns the outcome (nil:
+    /// no such id) and the record as stored afterwards: what `append`, `pause` and
+    /// `resume` and the HTTP API of `serve` report.
+    public func applyChange(id: String, at now: StoreInstant,
+                            _ change: (inout StoredCountdown, StoreInstant) -> StoredChangeOutcome) throws -> (outcome: StoredChangeOutcome?, after: StoredCountdown?) {
+        var outcome: StoredChangeOutcome?
+        var after: StoredCountdown?
+        try modify(id: id) { record in
+            guard var r = record else { return }
+            outcome = change(&r, now)
+            if case .changed = outcome { record = r }
+            after = record
+        }
+        return (outcome, after)
+    }
+}

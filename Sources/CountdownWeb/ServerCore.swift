@@ -296,15 +296,10 @@ final class ServerCore: @unchecked Sendable {
             return .error(.notFound, "no such action: append, pause, resume or cancel")
         }
         let now = clock()
-        var outcome: StoredChangeOutcome?
-        var after: StoredCountdown?
+        let outcome: StoredChangeOutcome?
+        let after: StoredCountdown?
         do {
-            try store.modify(id: id) { record in
-                guard var r = record else { return }
-                outcome = change(&r, now)
-                if case .changed = outcome { record = r }
-                after = record
-            }
+            (outcome, after) = try store.applyChange(id: id, at: now, change)
         } catch {
             return storeFailure(error)
         }

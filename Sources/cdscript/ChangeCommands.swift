@@ -88,17 +88,13 @@ enum StoredChange {
     static func apply(id: String, options: StoreOptions, verb: String,
                       _ change: @escaping (inout StoredCountdown, StoreInstant) -> Outcome) throws {
         let store = try options.openShared()
-        var outcome: Outcome?
-        var after: StoredCountdown?
+        let outcome: Outcome?
+        let after: StoredCountdown?
         let now: StoreInstant
         do {
             now = try store.now()
-            try store.modify(id: id) { record in
-                guard var r = record else { return }
-                outcome = change(&r, now)
-                if case .changed = outcome { record = r }
-                after = record
-            }
+            // Nothing stored yet: no such id (a read-only command creates no file).
+            (outcome, after) = store.exists ? try store.persistence.applyChange(id: id, at: now, change) : (nil, nil)
         } catch {
             throw failOnStore(error)
         }
