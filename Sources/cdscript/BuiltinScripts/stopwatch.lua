@@ -28,7 +28,9 @@ local usage = "usage: stopwatch [--title TEXT] [--every DURATION] [--quit-after 
 -- pointed before it.
 local HOST = { ["--speed"] = true, ["--state-dir"] = true, ["--store"] = true, ["--budget"] = true,
   ["--memory-limit"] = true, ["--cpu-limit"] = true, ["--sandbox"] = true, ["--allow-store"] = true,
-  ["--plugin-path"] = true, ["--coverage"] = true, ["--watch"] = true, ["-e"] = true }
+  ["--plugin-path"] = true, ["--coverage"] = true, ["--watch"] = true, ["-e"] = true,
+  ["--redis-cacert"] = true, ["--redis-cacert-dir"] = true, ["--redis-cert"] = true, ["--redis-key"] = true,
+  ["--redis-sni"] = true, ["--redis-insecure"] = true }
 
 local args = { ... }
 local o = {}
