@@ -14,7 +14,8 @@ public struct IDPattern: Sendable {
     /// The pattern as written.
     public let text: String
 
-    /// Reads `text`; throws, with the reason, when a `[` is not closed or a range runs backwards.
+    /// Reads `text`; throws, with the reason, when a `[` is not closed, a range runs
+    /// backwards or a `\` ends it.
     public init(_ text: String) throws(IDPatternError) {
         var pieces: [Piece] = []
         var scalars = Array(text.unicodeScalars)[...]
@@ -22,7 +23,10 @@ public struct IDPattern: Sendable {
             switch c {
             case "*": if case .run? = pieces.last {} else { pieces.append(.run) }
             case "?": pieces.append(.any)
-            case "\\": pieces.append(.literal(scalars.popFirst() ?? "\\"))
+            case "\\":
+                // As fnmatch(3): a backslash that ends the pattern escapes nothing.
+                guard let next = scalars.popFirst() else { throw IDPatternError(pattern: text, reason: "a \\ at the end escapes nothing") }
+                pieces.append(.literal(next))
             case "[": pieces.append(try Self.set(&scalars, in: text))
             default: pieces.append(.literal(c))
             }
@@ -41,6 +45,11 @@ public struct IDPattern: Sendable {
             // A `]` first in the set is a member, as in the shell.
             if c == "]" && !first { return .set(ranges, negated: negated) }
             first = false
+            // POSIX's [:class:], [.symbol.] and [=class=]: not read here, and refused
+            // rather than taken as plain characters (fnmatch would read them).
+            if c == "[", let next = scalars.first, next == ":" || next == "." || next == "=" {
+                throw IDPatternError(pattern: text, reason: "[\(next) ... \(next)] inside a set is not supported; escape the [ as \\[")
+            }
             let low = c == "\\" ? (scalars.popFirst() ?? "\\") : c
             if scalars.first == "-", scalars.dropFirst().first.map({ $0 != "]" }) == true {
                 scalars.removeFirst()

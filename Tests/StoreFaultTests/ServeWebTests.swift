@@ -18,7 +18,8 @@ struct ServeWebTests {
         let line = try #require(process.waitForLine(timeout: 20) { $0.hasPrefix("serving http://") }, "\(process.texts) \(process.stderr)")
         let base = String(line.text.dropFirst("serving ".count).prefix { $0 != " " }).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let token = try String(contentsOfFile: stateDir + "/token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(process.texts.contains { $0.contains("control token (made now, kept in \(stateDir)/token): \(token)") }, "\(process.texts)")
+        #expect(process.waitForLine(timeout: 10) { $0.contains("control token (made now, kept in \(stateDir)/token): \(token)") } != nil,
+                "\(process.texts)")
         return Served(process: process, base: base, token: token)
     }
 
