@@ -386,10 +386,14 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     }
 
     private func migrate(_ queue: DatabaseQueue) throws(StoreError) {
-        // Two processes creating a new store at once may both try the first
-        // migration; the loser fails inside its transaction and finds it applied on retry.
+        // Processes opening a store at once may try the same migration: GRDB reads
+        // what is applied, then runs each migration in a transaction of its own, so
+        // the loser fails inside that transaction and finds it applied on retry. Each
+        // failure is one migration another process applied; one attempt per
+        // migration, plus one, always ends (with three, one of four processes
+        // creating a new store gave up in CI).
         var lastError: (any Error)?
-        for _ in 0..<3 {
+        for _ in 0...StoreSchema.version {
             do {
                 try StoreSchema.migrator.migrate(queue)
                 return
