@@ -10,7 +10,9 @@ extension StoredCountdown {
     /// A running countdown `id` started at `now`: for a duration, it follows the
     /// boot clock (and the wall clock after a reboot); for a deadline, the wall
     /// clock. Refused when the deadline has passed or a value leaves `CountdownRange`.
+    /// `cdscript start` and serve's `POST /api/countdowns` both store this record.
     public static func started(id: String, spec: TimerSpec, every: Nanoseconds, overtime: Bool,
+                               title: String? = nil, actions: [String] = [],
                                at now: StoreInstant) throws(StartRefusal) -> StoredCountdown {
         let kind: Kind
         let left: Nanoseconds
@@ -31,7 +33,7 @@ extension StoredCountdown {
         }
         let record = StoredCountdown(id: id, state: .running, kind: kind, wallDeadline: now.wall + left,
                                      every: every, total: left, bootID: now.bootID, bootDeadline: now.boot + left,
-                                     updatedAt: now.wall, overtime: overtime)
+                                     updatedAt: now.wall, overtime: overtime, title: title, actions: actions)
         do {
             try CountdownRange.check(record)
         } catch {

@@ -246,11 +246,10 @@ final class ServerCore: @unchecked Sendable {
         if let text = request.every {
             do { every = try DurationRange.tickInterval.read(text) } catch { return .error(.badRequest, "\"every\" \(error)") }
         }
-        var record: StoredCountdown
+        let record: StoredCountdown
         do {
-            record = try StoredCountdown.started(id: request.id, spec: spec, every: every, overtime: request.overtime, at: now)
-            record.title = request.title
-            record.actions = request.actions
+            record = try StoredCountdown.started(id: request.id, spec: spec, every: every, overtime: request.overtime,
+                                                 title: request.title, actions: request.actions, at: now)
         } catch {
             return .error(.badRequest, "cannot start '\(VisibleText.escaped(request.id))': \(error)")
         }

@@ -85,7 +85,13 @@ struct StartCommand: ParsableCommand {
             now = try store.now()
             // Read again against the store's own now: a clock time such as 20:00 is read once.
             let spec = try length(now: now.wall)
-            let record = Self.record(id: id, spec: spec, every: every, overtime: overtime, title: title, actions: actions, at: now)
+            let record: StoredCountdown
+            do {
+                record = try StoredCountdown.started(id: id, spec: spec, every: every, overtime: overtime,
+                                                     title: title, actions: actions, at: now)
+            } catch {
+                throw ValidationError("DURATION|DEADLINE: \(error)")
+            }
             try store.persistence.modify(id: id) { existing in
                 if let existing, existing.effectiveState(at: now) != .finished, !replace {
                     conflict = existing
@@ -107,20 +113,6 @@ struct StartCommand: ParsableCommand {
         }
         guard let stored else { return }
         emit(Self.summary(stored, at: now), what: "the report")
-    }
-
-    /// The record `start` stores: the same fields a script's `persist = true` start writes.
-    static func record(id: String, spec: TimerSpec, every: Nanoseconds, overtime: Bool, title: String?, actions: [String],
-                       at now: StoreInstant) -> StoredCountdown {
-        switch spec {
-        case .duration(let length):
-            return StoredCountdown(id: id, state: .running, kind: .duration, wallDeadline: now.wall + length, every: every, total: length,
-                                   bootID: now.bootID, bootDeadline: now.boot + length, updatedAt: now.wall, overtime: overtime,
-                                   title: title, actions: actions)
-        case .deadline(let instant):
-            return StoredCountdown(id: id, state: .running, kind: .wall, wallDeadline: instant, every: every, total: instant - now.wall,
-                                   bootID: nil, bootDeadline: nil, updatedAt: now.wall, overtime: overtime, title: title, actions: actions)
-        }
     }
 
     /// The one line `start` prints: `pomo: running, 00:25:00.0 left, ends 2026-11-29T10:25:00.000Z, "Tea", actions notify`.
