@@ -170,15 +170,24 @@ struct StoreRefusalTests {
         try expectRefused(dir + "/state", .unavailable, mentioning: "not a directory")
     }
 
-    @Test("an unreadable file, when not running as root (root reads anything)",
-          .enabled(if: getuid() != 0, "runs as root, who reads any file: nothing unreadable to make"))
+    @Test("an unreadable file is refused as unavailable and left as it is (as root, the store is used as nobody)")
     func unreadable() throws {
-        let dir = temporaryDirectory()
-        let store = SQLiteCountdownStore(directory: dir)
-        try store.save(record("x"))
-        chmod(store.path, 0)
-        defer { chmod(store.path, 0o600) }
-        try expectRefused(dir, .unavailable)
+        let dir = AsNobody.directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/state.sqlite"
+        // The same user saves and reads while the mode lets it: what follows is the mode's doing.
+        let saved = AsNobody.run { try SQLiteCountdownStore(directory: dir).save(record("x")) }
+        #expect(throws: Never.self) { try saved.get() }
+        chmod(path, 0)
+        defer { chmod(path, 0o600) }
+        let before = contents(path)
+        let listed = AsNobody.run { try SQLiteCountdownStore(directory: dir).list() }
+        #expect(throws: StoreError.self) { try listed.get() }
+        if case .failure(let error as StoreError) = listed {
+            #expect(error.kind == .unavailable, "\(error)")
+            #expect(error.description.contains(path), "\(error)")
+        }
+        #expect(contents(path) == before, "the file changed")
     }
 }
 

@@ -62,14 +62,31 @@ extension StoreFaults {
             try expectRefused(dir, mentioning: "it is a directory")
         }
 
-        @Test("an unreadable file, when the tests do not run as root",
-              .enabled(if: getuid() != 0, "runs as root, who reads any file: nothing unreadable to make"))
+        @Test("an unreadable file: every command and script is refused with exit 6 and the file is left as it is (as root, they run as nobody)")
         func unreadable() throws {
-            let dir = Scratch.directory("unreadable")
-            #expect(try LiveProcess.run(["--state-dir", dir, Scratch.script(#"countdown.start{ id = "a", seconds = 0.1, persist = true }"#)]).status == 0)
-            chmod(dir + "/state.sqlite", 0)
-            defer { chmod(dir + "/state.sqlite", 0o600) }
-            try expectRefused(dir, mentioning: "cannot open the countdown store")
+            let dir = OtherUser.directory("unreadable")
+            defer { OtherUser.remove(dir) }
+            let script = dir + "/seed.lua"
+            OtherUser.write(#"countdown.start{ id = "a", seconds = 600, persist = true }; os.exit(0)"#, to: script)
+            let seeded = SpawnedRun.run(["--state-dir", dir, script], user: OtherUser.user)
+            #expect(seeded.exitCode == 0, "\(seeded.stderr)")
+            // The same user reads the store while its mode lets it: what follows is the mode's doing.
+            let readable = SpawnedRun.run(["list", "--state-dir", dir], user: OtherUser.user)
+            #expect(readable.exitCode == 0 && readable.stdout.contains("a"), "\(readable.stderr)")
+            let path = dir + "/state.sqlite"
+            chmod(path, 0)
+            defer { chmod(path, 0o600) }
+            let before = StoreInspection.sha(path)
+            let commands = [["list"], ["list", "--json"], ["status", "a"], ["clear"], ["cancel", "a"]].map { $0 + ["--state-dir", dir] }
+            // A script that ends by itself (not by os.exit) ends with the store's exit code.
+            let later = dir + "/later.lua"
+            OtherUser.write(#"countdown.start{ id = "b", seconds = 0.1, persist = true }"#, to: later)
+            for command in commands + [["--state-dir", dir, later]] {
+                let outcome = SpawnedRun.run(command, user: OtherUser.user)
+                #expect(outcome.exitCode == 6, "\(command): \(outcome.stderr)")
+                #expect(outcome.stderr.contains(path), "\(command): \(outcome.stderr)")
+            }
+            #expect(StoreInspection.sha(path) == before, "the store file was changed")
         }
     }
 }
