@@ -28,8 +28,10 @@ public enum CountdownRange {
 
     /// `longestDuration` in whole seconds.
     public static let longestSeconds: Int64 = longestDuration / Time.nanosecondsPerSecond
+    /// The longest duration in years of 365.25 days, rounded: "about 73 years".
+    public static let longestInYears = "about \(Int((Double(longestSeconds) / (365.25 * 86_400)).rounded())) years"
     /// How messages name the longest duration.
-    public static let longestText = "\(longestSeconds) seconds (about 73 years)"
+    public static let longestText = "\(longestSeconds) seconds (\(longestInYears))"
     /// How messages name the latest instant (checked against the bound by a test).
     public static let latestInstantText = "2116-02-20T23:53:38Z"
 

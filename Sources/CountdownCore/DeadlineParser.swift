@@ -209,7 +209,7 @@ public enum DeadlineParseError: Error, Equatable, CustomStringConvertible {
         case .outOfRange(let field, let value): return "\(field) \(value) is out of range"
         case .malformedDuration(let text):
             return "\"\(text)\" is not a duration: expected seconds such as \"90\" or numbers with units d, h, m, s, largest first, such as \"25m\", \"1h30m\", \"2d4h\" or \"1m30.5s\""
-        case .durationTooLong(let text): return "\"\(text)\" is longer than a countdown can be (about 73 years)"
+        case .durationTooLong(let text): return "\"\(text)\" is longer than a countdown can be (\(CountdownRange.longestInYears))"
         }
     }
 }

@@ -94,6 +94,15 @@ struct RunExitTests {
         #expect(table.codes == codes, "only in \(table.file): \(table.codes.subtracting(codes).sorted()); only in ExitStatus: \(codes.subtracting(table.codes).sorted())")
     }
 
+    @Test("--help's list of exit codes names exactly the codes of ExitStatus")
+    func helpMatchesExitStatus() throws {
+        let discussion = CDScript.configuration.discussion
+        let list = try #require(discussion.range(of: "Exit codes:")).upperBound
+        let listed = Set(discussion[list...].split(whereSeparator: { !$0.isNumber }).compactMap { Int32($0) })
+        let codes = Set(ExitStatus.allCases.map(\.rawValue))
+        #expect(listed == codes, "only in --help: \(listed.subtracting(codes).sorted()); only in ExitStatus: \(codes.subtracting(listed).sorted())")
+    }
+
     @Test("a run ended by a signal ends as the decision says, for every signal a run handles")
     func signalsFollowTheDecision() {
         for signal in [SIGINT, SIGTERM, SIGHUP] {

@@ -75,7 +75,7 @@ struct StartOptions {
                 let wallNow = host.scheduler.clock.wallNow()
                 let instant = try DeadlineParser.parse(text, wallNow: wallNow, timeZone: host.timeZone)
                 guard instant - wallNow <= Time.maximumDuration else {
-                    throw APIError("\(fn): 'at' = \"\(text)\" is more than 73 years away")
+                    throw APIError("\(fn): 'at' = \"\(text)\" is further away than a countdown can last (\(CountdownRange.longestInYears))")
                 }
                 // Reached only with a clock past 2043: what is stored must read back.
                 guard CountdownRange.instants.contains(instant) else {
@@ -147,7 +147,7 @@ struct StartOptions {
     /// The longest countdown and the longest interval, in whole seconds (`Time.maximumDuration`).
     static let longestSeconds = Time.seconds(Time.maximumDuration).rounded(.down)
     /// How messages name that bound.
-    static let longestText = "\(format(longestSeconds)) seconds (about 73 years)"
+    static let longestText = "\(format(longestSeconds)) seconds (\(CountdownRange.longestInYears))"
 
     /// A positive duration in seconds, as nanoseconds.
     static func duration(_ seconds: Double, name: String, function: String) throws(APIError) -> Nanoseconds {
