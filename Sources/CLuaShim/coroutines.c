@@ -5,11 +5,22 @@
 #include "CLuaInterrupt.h"
 #include "CLuaLimits.h"
 #include "CLuaCoverage.h"
+#include "CLuaScriptHooks.h"
+#include "CLuaCPULimit.h"
 #include <lauxlib.h>
 #include <lualib.h>
 
 /* Each resume charges at most this many instructions the count hook did not see. */
 #define RESUME_PERIOD 100
+
+/* Puts the coverage hook on `co` when the state counts and co's hook lacks it. */
+static void ensure_coverage_hook(lua_State *L, lua_State *co) {
+    if (!cd_coverage_active(L) || (lua_gethookmask(co) & LUA_MASKLINE)) return;
+    lua_Hook hook = lua_gethook(co);
+    /* An interrupt's, the CPU limit's or a pause's hook puts the usual one back itself. */
+    if (hook == cd_stop_hook || hook == cd_cpu_hook || hook == cd_pause_hook) return;
+    cd_reapply_hook_on(L, co);
+}
 
 /* After lcorolib.c, 5.4.4. */
 
@@ -29,7 +40,7 @@ static int auxresume(lua_State *L, lua_State *co, int narg) {
         lua_sethook(co, cd_count_hook, LUA_MASKCOUNT, limits->spent > limits->budget ? 1 : RESUME_PERIOD);
     /* --coverage: the line hook on every thread (one made before counting
      * started, or whose hook another path replaced, lacks it). */
-    if (limits && limits->coverage) cd_coverage_ensure(L, co);
+    if (limits && limits->coverage) ensure_coverage_hook(L, co);
     lua_State *outer = cd_interrupt_running;
     cd_interrupt_running = co;
     status = lua_resume(co, L, narg, &nres);

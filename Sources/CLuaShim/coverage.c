@@ -13,8 +13,6 @@
 #include "CLuaCoverage.h"
 #include "CLuaLimits.h"
 #include "CLuaInterrupt.h"
-#include "CLuaCPULimit.h"
-#include "CLuaScriptHooks.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,27 +159,10 @@ void cd_coverage_hook(lua_State *L, lua_Debug *ar) {
     cd_count_hook(L, ar); /* charges one and raises the budget error */
 }
 
-void cd_coverage_ensure(lua_State *L, lua_State *co) {
-    if (!cd_coverage_active(L) || (lua_gethookmask(co) & LUA_MASKLINE)) return;
-    lua_Hook hook = lua_gethook(co);
-    /* An interrupt's, the CPU limit's or a pause's hook puts the usual one back itself. */
-    if (hook == cd_stop_hook || hook == cd_cpu_hook || hook == cd_pause_hook) return;
-    cd_reapply_hook_on(L, co);
-}
-
-int cd_coverage_start(lua_State *L) {
-    cd_limits *limits = cd_get_limits(L);
-    if (limits == NULL) return 0;
-    if (limits->coverage == NULL) {
-        cd_coverage *c = (cd_coverage *)calloc(1, sizeof(cd_coverage));
-        if (c == NULL) return 0;
-        clear_cache(c);
-        limits->coverage = c;
-        /* Paths that put the host's bare count hook back check for other hooks. */
-        cd_script_hook_count++;
-    }
-    cd_reapply_hook(L);
-    return 1;
+void *cd_coverage_counters_new(void) {
+    cd_coverage *c = (cd_coverage *)calloc(1, sizeof(cd_coverage));
+    if (c != NULL) clear_cache(c);
+    return c;
 }
 
 int cd_coverage_file_count(lua_State *L) {
@@ -222,10 +203,9 @@ void cd_coverage_reset(lua_State *L) {
     if (c != NULL) free_files(c);
 }
 
-void cd_coverage_free(void *coverage) {
+void cd_coverage_counters_free(void *coverage) {
     cd_coverage *c = (cd_coverage *)coverage;
     if (c == NULL) return;
     free_files(c);
     free(c);
-    cd_script_hook_count--;
 }

@@ -229,3 +229,25 @@ int cd_install_script_hooks(lua_State *L) {
     lua_pushcfunction(L, install);
     return lua_pcall(L, 0, 0, 0);
 }
+
+/* `--coverage` (coverage.c counts): its counters live in the state's limits, and
+ * count as a hook of the script's own while they exist, so that paths that put
+ * the host's bare count hook back ask for the one this file chooses. */
+static void release_coverage(void *coverage) {
+    cd_coverage_counters_free(coverage);
+    cd_script_hook_count--;
+}
+
+int cd_coverage_start(lua_State *L) {
+    cd_limits *limits = cd_get_limits(L);
+    if (limits == NULL) return 0;
+    if (limits->coverage == NULL) {
+        void *counters = cd_coverage_counters_new();
+        if (counters == NULL) return 0;
+        limits->coverage = counters;
+        limits->free_coverage = release_coverage;
+        cd_script_hook_count++;
+    }
+    cd_reapply_hook(L);
+    return 1;
+}

@@ -3,7 +3,6 @@
  * cpu_limit.c build on it. */
 #include "CLuaLimits.h"
 #include "CLuaInterrupt.h"
-#include "CLuaCoverage.h"
 #include <lauxlib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,7 +154,7 @@ void cd_close_limited_state(lua_State *L) {
     closing->capped = 1;
     lua_close(L);
     cd_limits *limits = (cd_limits *)ud;
-    cd_coverage_free(limits->coverage);
+    if (limits->coverage && limits->free_coverage) limits->free_coverage(limits->coverage);
     pool_link *slab = (pool_link *)limits->pool_slabs;
     while (slab) {
         pool_link *next = slab->next;

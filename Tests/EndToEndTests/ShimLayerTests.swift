@@ -12,8 +12,10 @@ struct ShimLayerTests {
     static let layers: [[String]] = [
         ["interrupt.c"],               // signals that stop Lua code
         ["limits.c"],                  // the memory cap and the instruction budget
-        ["hooks.c", "coroutines.c"],   // the script's own hooks; tracked coroutines
+        ["wrappers.c", "coverage.c"],  // small calls into Lua; --coverage's counters and counting hook
+        ["hooks.c"],                   // which hook each thread has: the script's own, coverage's, the budget's
         ["cpu_limit.c"],               // the CPU-time limit and Ctrl-Z
+        ["coroutines.c"],              // tracked coroutines, which keep every thread's hook
         ["callback.c"],                // a callback's bracket, where they meet
     ]
 
@@ -33,7 +35,7 @@ struct ShimLayerTests {
         return names
     }
 
-    @Test("each of interrupt.c, limits.c, hooks.c, coroutines.c, cpu_limit.c and callback.c uses only what the layers below it define")
+    @Test("each of interrupt.c, limits.c, wrappers.c, coverage.c, hooks.c, cpu_limit.c, coroutines.c and callback.c uses only what the layers below it define")
     func oneWay() throws {
         for (level, layer) in Self.layers.enumerated() {
             let above = try Self.layers.enumerated().flatMap { other, files in
@@ -53,5 +55,6 @@ struct ShimLayerTests {
         #expect(try Self.definitions("hooks.c").contains("cd_reapply_hook"))
         #expect(try Self.definitions("interrupt.c").contains("cd_interrupted"))
         #expect(try Self.definitions("cpu_limit.c").contains("cd_callback_sequence"))
+        #expect(try Self.definitions("coverage.c").contains("cd_coverage_hook"))
     }
 }

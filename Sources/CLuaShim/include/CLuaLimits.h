@@ -54,8 +54,11 @@ typedef struct cd_limits {
      * cd_limits_end_failed_hook, which sets `hook_dirty`, so that the reset at the
      * callback's end costs nothing on the usual path). */
     int forgiven;
-    /* `--coverage`'s counters (coverage.c), NULL while the state does not count. */
+    /* `--coverage`'s counters (coverage.c), NULL while the state does not count,
+     * and what frees them when the state closes (set with them, by hooks.c:
+     * this file calls it without knowing what counts). */
     void *coverage;
+    void (*free_coverage)(void *coverage);
     /* Set by the host while it holds work of the running callback back (the
      * store writes of persistent starts, written in one transaction): the
      * outermost callback's end clears it and calls after_callback(context), at

@@ -14,4 +14,12 @@ void cd_reapply_hook_on(lua_State *L, lua_State *co);
 /* Replaces debug.sethook and debug.gethook (see hooks.c); returns a Lua status. */
 int cd_install_script_hooks(lua_State *L);
 
+/* Starts `--coverage`'s counting (coverage.c) in the state of L (a state made
+ * by cd_new_limited_state; others are not counted) and sets the hook on L. The
+ * hook is then set on every thread: each coroutine made after (a new thread
+ * inherits its maker's hook) and each coroutine resumed (coroutines.c, for
+ * threads made before, or whose hook another path replaced). Returns 0 when it
+ * could not start. */
+int cd_coverage_start(lua_State *L);
+
 #endif
