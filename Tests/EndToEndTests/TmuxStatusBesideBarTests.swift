@@ -31,7 +31,9 @@ struct TmuxStatusBesideBarTests {
         let bar = try Tmux(["watch", "--bar", "polybar"] + store, columns: 80, rows: 6)
         defer { bar.stop() }
         try bar.waitForText("⏸ held 1:30")
-        let polls = dir + "/polls"
+        // Beside the state folder, not in it: a watcher of SQLite follows its folder.
+        let polls = dir + "-polls"
+        defer { try? FileManager.default.removeItem(atPath: polls) }
         let status = ([BinaryRunner.binary.path, "status", "--for", "tmux"] + store + ["held"]).map { "'\($0)'" }.joined(separator: " ")
         try bar.command("set", "-g", "status", "on")
         try bar.command("set", "-g", "status-interval", "1")
@@ -49,7 +51,9 @@ struct TmuxStatusBesideBarTests {
         Thread.sleep(forTimeInterval: 10)
         let (after, pollsAfter) = (Self.wakeUps(pid), pollCount())
         #expect(before > 0, "the bar's switches are read")
-        #expect(pollsAfter - pollsBefore >= 5, "tmux ran status \(pollsAfter - pollsBefore) times in 10 s")
+        // tmux starts a job only when the last one has ended: a busy machine's
+        // slow `status` runs fewer than 10. Three still made 18-21 wake-ups before.
+        #expect(pollsAfter - pollsBefore >= 3, "tmux ran status \(pollsAfter - pollsBefore) times in 10 s")
         // Generous for a busy machine; reads that woke the bar made 60-70 here.
         #expect(after - before <= 2, "\(after - before) wake-ups of an idle bar over \(pollsAfter - pollsBefore) reads by tmux's status line")
         #expect(try bar.screen().contains("⏸ held 1:30"), "the bar still shows the countdown")
