@@ -82,6 +82,7 @@ let package = Package(
                     .embedInCode("BuiltinPlugins/formats.lua"),
                     .embedInCode("BuiltinPlugins/outfile.lua"),
                     .embedInCode("BuiltinPlugins/timer_keys.lua"),
+                    .embedInCode("BuiltinPlugins/sequence.lua"),
                     .embedInCode("Persistence/end_actions.lua"),
                 ], swiftSettings: hotPath),
         .target(name: "CLinux"),

@@ -32,6 +32,7 @@
 ---The handle of a countdown. Dropping it never cancels the countdown.
 ---@class cdscript.Handle
 ---@field id string? the id given to countdown.start
+---@field title string? the stored title of a persistent countdown while it runs (nil without one)
 local Handle = {}
 
 ---Moves the deadline later; on an ended countdown, starts a new one of that length with the same id, hooks and interval.
@@ -211,6 +212,39 @@ function use(name, options) end
 ---@field note fun(text: string, style: string?)
 ---@field handle fun(): cdscript.Handle?
 ---@field actions table<string, fun()>
+
+---A phase of use("sequence"): its name, round, place in the sequence, length and title ("work 2/4").
+---@class cdscript.plugins.sequence.Phase
+---@field name string
+---@field round integer
+---@field rounds integer
+---@field index integer
+---@field count integer
+---@field seconds number
+---@field title string
+---@field last boolean
+
+---@class cdscript.plugins.sequence.Options
+---@field id string the one id of every phase
+---@field phases { name: string, seconds: number|string }[] one round's phases, in order
+---@field rounds integer? how many rounds (default 1)
+---@field full_last_round boolean? run the last round whole (default: it ends with its first phase)
+---@field title string? put before each phase's title ("TITLE · work 2/4")
+---@field persist boolean? store each phase under `id` with its title
+---@field every number|string? each phase's tick interval
+---@field on_phase fun(phase: cdscript.plugins.sequence.Phase)?
+---@field on_tick fun(t: cdscript.Tick, phase: cdscript.plugins.sequence.Phase)?
+---@field on_done fun(t: cdscript.Tick, reason: string, phase: cdscript.plugins.sequence.Phase)?
+---@field on_end_action fun(e: cdscript.EndClaim)?
+---@field end_lease number?
+---@field keys cdscript.plugins.timer_keys.Keys?
+
+---What use("sequence") returns.
+---@class cdscript.plugins.sequence.Sequence
+---@field start fun(): cdscript.Handle the first phase, or the stored one continued
+---@field phase fun(): cdscript.plugins.sequence.Phase?
+---@field handle fun(): cdscript.Handle?
+---@field phases fun(): cdscript.plugins.sequence.Phase[]
 
 ---@class cdscript.plugins.log.Options
 ---@field id string?

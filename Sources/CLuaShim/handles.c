@@ -55,16 +55,25 @@ void cd_push_handle_metatable(lua_State *L) {
     if (limits) limits->handle_metatable = lua_topointer(L, -1);
 }
 
-/* The handle metatable's __index: `h.id` reads user value CD_UV_ID, anything else is
- * looked up in the methods table (upvalue 1). In C, because every method call
- * (`h:cancel()`) comes through here first. Upvalue 2 is the string "id",
- * upvalue 3 the handle metatable. */
+/* The handle metatable's __index: `h.id` reads user value CD_UV_ID, `h.title` calls
+ * the title reader (upvalue 2, a host function: the title lives in the store's
+ * binding, not in the handle), anything else is looked up in the methods table
+ * (upvalue 1). In C, because every method call (`h:cancel()`) comes through here
+ * first. Upvalue 3 is the string "id", upvalue 4 the handle metatable, upvalue 5
+ * the string "title". */
 static int handle_index(lua_State *L) {
-    if (lua_rawequal(L, 2, lua_upvalueindex(2))) {
+    int is_id = lua_rawequal(L, 2, lua_upvalueindex(3));
+    if (is_id || lua_rawequal(L, 2, lua_upvalueindex(5))) {
         /* Reachable with any self through debug.getmetatable; user values need a handle. */
-        if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(3)))
-            return luaL_error(L, "id: expected a countdown handle, got %s", luaL_typename(L, 1));
+        if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1) || !lua_rawequal(L, -1, lua_upvalueindex(4)))
+            return luaL_error(L, "%s: expected a countdown handle, got %s", is_id ? "id" : "title", luaL_typename(L, 1));
         lua_settop(L, 1);
+        if (!is_id) {
+            lua_pushvalue(L, lua_upvalueindex(2));
+            lua_insert(L, 1);
+            lua_call(L, 1, 1);
+            return 1;
+        }
         lua_getiuservalue(L, 1, CD_UV_ID);
         return 1;
     }
@@ -76,7 +85,8 @@ static int handle_index(lua_State *L) {
 void cd_push_handle_index(lua_State *L) {
     lua_pushliteral(L, "id");
     cd_push_handle_metatable(L);
-    lua_pushcclosure(L, handle_index, 3);
+    lua_pushliteral(L, "title");
+    lua_pushcclosure(L, handle_index, 5);
 }
 
 cd_handle *cd_new_handle(lua_State *L) {

@@ -15,6 +15,10 @@ struct TimerCommand: ParsableCommand {
             or an ISO 8601 date (2026-12-01T20:00:00+08:00). The timer is a built-in Lua script: \
             `cdscript timer --eject > mytimer.lua` writes it out as a start for your own, and \
             `cdscript mytimer.lua SPEC [OPTIONS]` runs it as this command does.
+            A pomodoro: `cdscript timer 25m --then 5m --rounds 4` runs work 1/4, break 1/4, ..., \
+            work 4/4 (no break after the last work), a bell (and --exec) at every phase's end; \
+            with --id each phase is stored with its name as its title, so `cdscript status` \
+            and the bars show "work 2/4", and the same command again continues the phase.
             Keys: + and - add and take off 10 s, r restarts, e shows the end time, Space \
             pauses (not a deadline), q quits.
             """
@@ -54,6 +58,12 @@ struct TimerCommand: ParsableCommand {
 
     @Flag(name: .customLong("no-bell"), help: "Ring no bell at the end.")
     var noBell = false
+
+    @Option(name: .customLong("then"), parsing: .unconditional, help: ArgumentHelp("A pomodoro's break: after SPEC of work, DURATION of break, for --rounds rounds.", valueName: "DURATION"))
+    var then: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --then: how many rounds of work and break (the last round ends with its work).", valueName: "N"))
+    var rounds: String?
 
     @Option(help: ArgumentHelp("Keep PATH holding the time shown, replaced whole on every change (for OBS's text source).", valueName: "PATH"), completion: .file())
     var outfile: String?
@@ -117,6 +127,7 @@ struct TimerCommand: ParsableCommand {
         if overtime, id != nil, !exec.isEmpty || execShell != nil {
             throw ValidationError(TimerCommand.overtimeExecRefusal)
         }
+        try checkRounds(parsed)
     }
 
     /// Said here and by timer.lua (which an ejected copy runs alone): an overtime
@@ -148,6 +159,8 @@ struct TimerCommand: ParsableCommand {
         if noWindowTitle { arguments.append("--no-window-title") }
         if noBell { arguments.append("--no-bell") }
         if let outfile { arguments += ["--outfile", outfile] }
+        if let then { arguments += ["--then", then] }
+        if let rounds { arguments += ["--rounds", rounds] }
         if options.viewOptions.plain { arguments.append("--plain") }
         if options.viewOptions.noColor { arguments.append("--no-color") }
         if let execShell { arguments += ["--exec-shell", execShell] }

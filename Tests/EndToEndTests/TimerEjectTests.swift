@@ -14,7 +14,7 @@ struct TimerEjectTests {
     @Test("each option: the built-in timer and `cdscript --speed N SCRIPT SPEC OPTION` print the same", arguments: [
         [], ["--plain"], ["--no-color"], ["--every", "0.5"], ["--title", "Tea"], ["--critical", "1"], ["--text", "Done"],
         ["--blink"], ["--wait"], ["--quit-after", "0"], ["--no-window-title"], ["--id", "tea"], ["--exec", "true"],
-        ["--title=Tea", "--every=0.5"],
+        ["--title=Tea", "--every=0.5"], ["--then", "1", "--rounds", "2"],
     ])
     func sameOutput(options: [String]) throws {
         let path = try Self.ejected("timer")

@@ -50,6 +50,18 @@ struct ShownCountdownTests {
         #expect(format.render(ShownCountdown(record("tea", seconds: 300), at: after(0)), now: 0) == "⏲ tea 5:00")
     }
 
+    @Test("the default text puts the title after the id (a pomodoro's phase); untitled, or titled as its id, it shows the id alone")
+    func defaultTextShowsTitle() throws {
+        let format = try StatusFormat(StatusFormat.defaultText)
+        var pomo = record("pomo", seconds: 1500)
+        pomo.title = "work 2/4"
+        #expect(format.render(ShownCountdown(pomo, at: after(0)), now: 0) == "⏲ pomo · work 2/4 25:00")
+        var tea = record("tea", seconds: 300)
+        tea.title = "tea"
+        #expect(format.render(ShownCountdown(tea, at: after(0)), now: 0) == "⏲ tea 5:00")
+        #expect(try StatusFormat("{name}").render(ShownCountdown(record("x", seconds: 5), at: after(0)), now: 0) == "x")
+    }
+
     @Test("overtime countdowns come first (their end has come), then running, paused, finished")
     func order() {
         let now = after(70 * s)

@@ -38,8 +38,9 @@ cd_handle *cd_new_handle(lua_State *L);
 cd_handle *cd_to_handle(lua_State *L, int index);
 /* Pushes the handle metatable. */
 void cd_push_handle_metatable(lua_State *L);
-/* Replaces the methods table on top of the stack with the handle metatable's
- * __index function: `h.id`, else the method of that name. */
+/* Replaces the methods table and the title reader (a function of the handle) on
+ * top of the stack with the handle metatable's __index function: `h.id`,
+ * `h.title`, else the method of that name. */
 void cd_push_handle_index(lua_State *L);
 
 #endif

@@ -22,6 +22,7 @@ extension CountdownBinding {
         cd_push_handle_metatable(L.raw)
         host.register([("__tostring", Self.handleToString)], into: L)
         L.pushRef(methodsRef)
+        L.pushHostFunction(Self.handleTitle, context: host.context)
         cd_push_handle_index(L.raw)
         L.setRawField(-2, "__index")
         L.push("locked")

@@ -3,7 +3,7 @@ import CLuaShim
 import CountdownCore
 
 /// Methods of a countdown handle: `h:append(s)`, `h:pause()`, `h:resume()`,
-/// `h:cancel()`, `h:remaining()`, `h:state()`, and the field `h.id`.
+/// `h:cancel()`, `h:remaining()`, `h:state()`, and the fields `h.id` and `h.title`.
 extension CountdownBinding {
     /// The handle passed as `self`, or an error that explains the colon.
     static func handle(_ L: LuaState, method: String) throws(APIError) -> UnsafeMutablePointer<cd_handle> {
@@ -145,6 +145,23 @@ extension CountdownBinding {
         LuaHost.hostCall(L, context) { host, L throws(APIError) in
             let handle = try CountdownBinding.handle(L, method: "remaining")
             lua_pushnumber(L.raw, Time.seconds(host.scheduler.remaining(CountdownBinding.key(handle)) ?? 0))
+            return 1
+        }
+    }
+
+    /// `h.title` (read by the handle's __index, handles.c): the stored title of a
+    /// persistent countdown while it runs, as started or fetched (or as another
+    /// process stored it since); nil for one without, and once it has ended.
+    static let handleTitle: cd_host_function = { L, context in
+        LuaHost.hostCall(L, context) { host, L throws(APIError) in
+            let handle = try CountdownBinding.handle(L, method: "title")
+            let key = CountdownBinding.key(handle)
+            guard handle.pointee.persistent != 0, let id = host.store.persistentID(key),
+                  let title = host.store.annotationsByID[id]?.title else {
+                L.pushNil()
+                return 1
+            }
+            L.push(title)
             return 1
         }
     }

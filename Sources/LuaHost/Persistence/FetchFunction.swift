@@ -81,6 +81,9 @@ extension StoreBinding {
             // An overtime countdown runs on past its end; picked up after it, its
             // end (heard by the processes that ran it then) is not reported again.
             let overtime: CountdownBinding.Overtime? = record.overtime ? (record.isPastEnd(at: now) ? .pastEnd : .beforeEnd) : nil
+            // Kept as a start keeps them: `h.title` reads the title, and a record this
+            // process writes again (say, after `cdscript cancel` removed it) keeps both.
+            let annotations = StoredAnnotations(title: record.title, actions: record.actions)
             if isQuick {
                 // The handle as a start's quick path makes it, in one C call.
                 var flags: Int32 = 0, sharedTickHook: Int32 = 0, ref: Int32 = 0
@@ -91,7 +94,7 @@ extension StoreBinding {
                 }
                 host.countdowns.launch(L, by: host, handle: handle, handleIndex: L.top, deadline: deadline, resuming: (record.total, paused),
                             flags: flags, sharedTickHook: sharedTickHook, ref: ref, replaced: replaced, persistentID: id,
-                                             overtime: overtime)
+                                             overtime: overtime, annotations: annotations)
                 return 1
             }
             let handle = cd_new_handle(L.raw)!
@@ -104,7 +107,7 @@ extension StoreBinding {
             handle.pointee.every_ns = every ?? record.every
             handle.pointee.persistent = 1
             try host.countdowns.launch(L, by: host, handleIndex: handleIndex, deadline: deadline, resuming: (record.total, paused), handle: handle,
-                            persistentID: id, overtime: overtime, function: "countdown.fetch")
+                            persistentID: id, overtime: overtime, annotations: annotations, function: "countdown.fetch")
             host.store.setEndAction(endAction, lease: endLease, for: CountdownBinding.key(handle))
             return 1
         }

@@ -60,6 +60,11 @@ extension StoreBinding {
         // Signed: past the end of an overtime countdown, the time past it is compared.
         guard let localState = scheduler.state(key), let localRemaining = scheduler.timeLeft(key),
               let localTotal = scheduler.total(key) else { return }
+        // Another process replaced it under its id with another title (a
+        // pomodoro's next phase, say): `h.title` reads what is stored now.
+        if let id = persistentID(key), annotationsByID[id]?.title != record.title {
+            setAnnotations(StoredAnnotations(title: record.title, actions: record.actions), forID: id)
+        }
         let tolerance = externalChangeTolerance
         switch record.state {
         case .finished:

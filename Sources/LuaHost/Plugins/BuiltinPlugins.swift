@@ -1,19 +1,19 @@
 /// The plugins shipped inside the binary, as Lua source: `bell`, `notify`,
-/// `exec`, `log`, `outfile`, `formats`, and `timer_keys` (BuiltinPlugins/*.lua,
+/// `exec`, `log`, `outfile`, `formats`, `timer_keys` and `sequence` (BuiltinPlugins/*.lua,
 /// embedded as resources). Each is loaded like a plugin file (a module that
 /// returns a table with `setup(options)`), with its name and a table of host
 /// helpers (`bell`, `spawn`, `which`, `append_line`, `replace_file`, `warn`,
 /// `wall_time`, `json`)
 /// as `...`. Loading has no effect; `use(name, options)` calls `setup`.
 public enum BuiltinPlugins {
-    public static let names = ["bell", "exec", "formats", "log", "notify", "outfile", "timer_keys"]
+    public static let names = ["bell", "exec", "formats", "log", "notify", "outfile", "sequence", "timer_keys"]
 
     /// Each is BuiltinPlugins/plugin_common.lua followed by BuiltinPlugins/<name>.lua,
     /// one chunk, so that the plugin sees the common locals.
     public static let sources: [String: String] = [
         "bell": PackageResources.bell_lua, "notify": PackageResources.notify_lua, "exec": PackageResources.exec_lua,
         "log": PackageResources.log_lua, "outfile": PackageResources.outfile_lua, "formats": PackageResources.formats_lua,
-        "timer_keys": PackageResources.timer_keys_lua,
+        "timer_keys": PackageResources.timer_keys_lua, "sequence": PackageResources.sequence_lua,
     ].mapValues { common + String(decoding: $0, as: UTF8.self) }
 
     /// The shared part: option checks and the per-countdown filter.

@@ -7,6 +7,7 @@ import CountdownCore
 /// | --- | --- |
 /// | `{id}` | the id (control characters escaped) |
 /// | `{title}` | the title (`--title`, `title =`); the id when it has none |
+/// | `{name}` | the id, then ` · ` and the title when it has one (a pomodoro's `pomo · work 2/4`) |
 /// | `{left}` | the time left as the timer's view shows it: `4:05`, `1:02:03`, `45`; `+0:02` past the end in overtime |
 /// | `{overtime}` | the time past the end, written as `{left}` writes the time left; `0` before it |
 /// | `{state}` | `running`, `paused`, `overtime` or `finished` |
@@ -18,7 +19,7 @@ import CountdownCore
 /// `{{` and `}}` write a brace.
 struct StatusFormat: Equatable {
     enum Field: String, CaseIterable {
-        case id, left, overtime, state, icon, progress, end, title
+        case id, left, overtime, state, icon, progress, end, title, name
     }
 
     enum Piece: Equatable {
@@ -32,8 +33,9 @@ struct StatusFormat: Equatable {
 
     /// What `status` and `--bar` show when no `--format` is given: the icon
     /// first, so that a paused countdown (`⏸`) never reads as a running one
-    /// (`⏲`) in a bar that shows text alone (tmux, polybar, a prompt).
-    static let defaultText = "{icon} {id} {left}"
+    /// (`⏲`) in a bar that shows text alone (tmux, polybar, a prompt); the
+    /// title after the id when there is one, so that a pomodoro's phase shows.
+    static let defaultText = "{icon} {name} {left}"
 
     /// Every placeholder, for messages and help.
     static var placeholders: [String] {
@@ -89,6 +91,9 @@ struct StatusFormat: Equatable {
             case .literal(let literal): text += literal
             case .field(.id): text += VisibleText.escaped(countdown.id)
             case .field(.title): text += VisibleText.escaped(countdown.title ?? countdown.id)
+            case .field(.name):
+                text += VisibleText.escaped(countdown.id)
+                if let title = countdown.title, title != countdown.id { text += " · " + VisibleText.escaped(title) }
             case .field(.left): text += countdown.left
             case .field(.overtime): text += countdown.overtimeText
             case .field(.state): text += countdown.state.rawValue

@@ -29,6 +29,10 @@
 --                      per end however many terminals follow the timer ({token}: the claim's token);
 --                      PROGRAM is looked up on PATH at the start
 --   --exec-shell LINE  as --exec, with a shell line (/bin/sh -c LINE): pipes, redirections
+--   --then DURATION --rounds N   a pomodoro: SPEC of work, then DURATION of break, N rounds
+--                      ("work 1/4", "break 1/4", ..., "work 4/4": no break after the last
+--                      work); a bell (and --exec) at every phase's end; with --id each
+--                      phase is stored with its name as the title (`cdscript status` shows it)
 -- Options of cdscript itself (--speed, --state-dir, --store, limits) go before
 -- the script's name: cdscript --speed 60 mytimer.lua 25m.
 -- Keys (the built-in plugin timer_keys): + and - add and take off 10 s, r
@@ -36,12 +40,13 @@
 
 local usage = "usage: timer SPEC [--title TEXT] [--every DURATION] [--critical DURATION] [--text TEXT] [--blink] [--wait]"
   .. " [--quit-after DURATION] [--overtime] [--no-window-title] [--no-bell] [--outfile PATH] [--plain] [--no-color] [--id ID]"
-  .. " [--exec-shell LINE] [--exec PROGRAM ARGS...]"
+  .. " [--then DURATION --rounds N] [--exec-shell LINE] [--exec PROGRAM ARGS...]"
 
 -- Reading the arguments ------------------------------------------------------
 
 local VALUES = { ["--title"] = "title", ["--every"] = "every", ["--id"] = "id", ["--critical"] = "critical",
-  ["--text"] = "text", ["--quit-after"] = "quit_after", ["--outfile"] = "outfile" }
+  ["--text"] = "text", ["--quit-after"] = "quit_after", ["--outfile"] = "outfile", ["--then"] = "then_",
+  ["--rounds"] = "rounds" }
 local FLAGS = { ["--plain"] = "plain", ["--no-color"] = "no_color", ["--blink"] = "blink", ["--wait"] = "wait",
   ["--overtime"] = "overtime", ["--no-window-title"] = "no_window_title", ["--no-bell"] = "no_bell" }
 -- Every option of `cdscript run` the timer does not take itself (a test holds
@@ -119,6 +124,20 @@ if quit_after and quit_after > 0 and quit_after < shortest then
 end
 if o.id == "" then error("--id must not be empty", 0) end
 if o.outfile == "" then error("--outfile must name a file", 0) end
+-- A pomodoro: SPEC, then --then, for --rounds rounds (the sequence plugin).
+local rounds
+if o.rounds or o.then_ then
+  if not (o.rounds and o.then_) then
+    error("--then and --rounds go together: --then DURATION --rounds N (a pomodoro: cdscript timer 25m --then 5m --rounds 4)", 0)
+  end
+  rounds = math.tointeger(tonumber(o.rounds))
+  if not rounds or rounds < 1 then error("--rounds must be a whole number, 1 or more, got \"" .. o.rounds .. "\"", 0) end
+  seconds_option("--then", o.then_, shortest)
+  if spec:find(":") or spec:find("%d%-") then
+    error("--rounds needs a duration SPEC (25m), not a clock time or date, got \"" .. spec .. "\"", 0)
+  end
+  if o.overtime then error("--overtime with --rounds: each phase ends on time and the next one begins", 0) end
+end
 local title, id = o.title, o.id
 
 -- What the clock shows ------------------------------------------------------
@@ -254,11 +273,13 @@ local function the_end()
   end
 end
 
-local function on_done(t, reason)
+local function on_done(t, reason, phase)
   on_tick(t)
   if reason ~= "finished" then return view.close() end
   view.set("progress", { value = 1 })
   if not o.no_bell then view.bell() end
+  -- A pomodoro's phase: the next one begins (the sequence starts it).
+  if phase and not phase.last then return end
   -- An overtime countdown ends again after + gave it more time: the screen stays.
   if ended then return end
   ended = true
@@ -292,6 +313,24 @@ if spec:find("[:%-]") then
   options.at = spec
 else
   options.seconds = spec
+end
+if rounds then
+  -- Each phase is a countdown of its own under one id, named on the screen (and,
+  -- with --id, in the store): "work 2/4". Its end rings, and runs --exec, as a
+  -- timer's end does; a stored phase is continued where it is.
+  local sequence = use("sequence", { id = id or "timer", persist = id ~= nil, rounds = rounds, every = every,
+    phases = { { name = "work", seconds = spec }, { name = "break", seconds = o.then_ } }, title = title,
+    keys = keys, on_end_action = end_action,
+    on_tick = function(t) on_tick(t) end,
+    on_done = on_done,
+    on_phase = function(phase)
+      title = phase.title
+      if shown then
+        if pcall(view.get, "title") then view.set("title", { text = title }) end
+        view.set("progress", { value = 0 })
+      end
+    end })
+  return sequence.start()
 end
 if id then
   local stored = countdown.fetch(id, keys.wrap{ every = every, on_tick = on_tick, on_done = on_done, on_end_action = end_action })
