@@ -106,7 +106,7 @@ let package = Package(
         // Adapter: stored countdowns over HTTP (`cdscript serve`): the API, the event stream and
         // the pages (Pages/), on SwiftNIO; one event-loop thread owns the store it serves.
         .target(name: "CountdownWeb", dependencies: [
-                    "CountdownCore",
+                    "CountdownCore", "TerminalView",
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "NIOPosix", package: "swift-nio"),
                     .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -121,6 +121,9 @@ let package = Package(
                     .embedInCode("Pages/live.js"),
                     .embedInCode("Pages/index.js"),
                     .embedInCode("Pages/countdown.js"),
+                    .embedInCode("Pages/view.html"),
+                    .embedInCode("Pages/view.js"),
+                    .embedInCode("Pages/view.css"),
                 ]),
         .target(
             name: "ScriptTesting",
@@ -187,7 +190,7 @@ let package = Package(
         ),
         .testTarget(name: "CountdownCoreTests", dependencies: ["CountdownCore"]),
         // The HTTP side of serve, in process and in a real headless chromium.
-        .testTarget(name: "CountdownWebTests", dependencies: ["CountdownWeb", "CountdownCore",
+        .testTarget(name: "CountdownWebTests", dependencies: ["CountdownWeb", "CountdownCore", "TerminalView", "LuaHost",
                                                             .product(name: "NIOCore", package: "swift-nio"),
                                                             .product(name: "NIOPosix", package: "swift-nio")]),
         .testTarget(name: "CLinuxTests", dependencies: ["CLinux"]),
