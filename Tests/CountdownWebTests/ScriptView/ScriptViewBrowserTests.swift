@@ -85,4 +85,24 @@ struct ScriptViewBrowserTests {
         #expect(refused.value != nil)
         #expect(try browser.eval("\(Self.resend).disabled") as? Bool == false, "the script saw no press")
     }
+
+    static let hostile = ["<script>window.pwned=1</script>", "\"><img src=x onerror=window.pwned=1>", "javascript:window.pwned=1", "abc\u{202E}fed"]
+
+    @Test("Hostile ids, texts, labels and a title are shown as text, never as markup")
+    func hostileTextIsText() throws {
+        try withRun(["Tests/Fixtures/script_view/hostile_view.lua"]) { _, _, browser in
+            try browser.wait("document.querySelectorAll('#view .label').length === 4 && \(Self.element("big")) !== null")
+            let ids = try browser.eval("Array.from(document.querySelectorAll('#view .label')).map(e => e.dataset.id)") as? [String]
+            let texts = try browser.eval("Array.from(document.querySelectorAll('#view .label')).map(e => e.textContent)") as? [String]
+            let labels = try browser.eval("Array.from(document.querySelectorAll('#view .caption')).map(e => e.textContent)") as? [String]
+            #expect(ids == Self.hostile)
+            #expect(texts == Self.hostile)
+            #expect(labels == Self.hostile)
+            #expect(try browser.eval("\(Self.element("big")).textContent") as? String == Self.hostile[1])
+            #expect(try browser.eval("document.title") as? String == Self.hostile[0])
+            #expect(try browser.eval("document.querySelectorAll('img').length") as? Int == 0)
+            #expect(try browser.eval("document.scripts.length") as? Int == 2)
+            #expect(try browser.eval("typeof window.pwned") as? String == "undefined")
+        }
+    }
 }
