@@ -104,7 +104,8 @@ let package = Package(
         // cdscript executable and a separate server executable both start it).
         .target(name: "StoredEndActions", dependencies: ["CountdownCore", "CLinux", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity"]),
         // Adapter: stored countdowns over HTTP (`cdscript serve`): the API, the event stream and
-        // the pages (Pages/), on SwiftNIO; one event-loop thread owns the store it serves.
+        // the pages (Pages/), on SwiftNIO; one event-loop thread owns the store it serves. Also a
+        // script's view (`run --serve`, ScriptView/): TerminalView's model as JSON, clicks as keys.
         .target(name: "CountdownWeb", dependencies: [
                     "CountdownCore", "TerminalView",
                     .product(name: "NIOCore", package: "swift-nio"),
@@ -189,7 +190,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CountdownCoreTests", dependencies: ["CountdownCore"]),
-        // The HTTP side of serve, in process and in a real headless chromium.
+        // The HTTP side of serve, in process and in a real headless chromium; a script's view
+        // (ScriptView/) with a Lua host on a virtual clock, and the real binary's `run --serve`.
         .testTarget(name: "CountdownWebTests", dependencies: ["CountdownWeb", "CountdownCore", "TerminalView", "LuaHost",
                                                             .product(name: "NIOCore", package: "swift-nio"),
                                                             .product(name: "NIOPosix", package: "swift-nio")]),
