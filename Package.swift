@@ -105,9 +105,10 @@ let package = Package(
         // cdscript executable and a separate server executable both start it).
         .target(name: "StoredEndActions", dependencies: ["CountdownCore", "CLinux", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity"]),
         // Adapter: stored countdowns over HTTP (`cdscript serve`): the API, the event stream and
-        // the pages (Pages/), on SwiftNIO; one event-loop thread owns the store it serves.
+        // the pages (Pages/), on SwiftNIO; one event-loop thread owns the store it serves. Also a
+        // script's view (`run --serve`, ScriptView/): TerminalView's model as JSON, clicks as keys.
         .target(name: "CountdownWeb", dependencies: [
-                    "CountdownCore",
+                    "CountdownCore", "TerminalView",
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "NIOPosix", package: "swift-nio"),
                     .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -122,6 +123,9 @@ let package = Package(
                     .embedInCode("Pages/live.js"),
                     .embedInCode("Pages/index.js"),
                     .embedInCode("Pages/countdown.js"),
+                    .embedInCode("Pages/view.html"),
+                    .embedInCode("Pages/view.js"),
+                    .embedInCode("Pages/view.css"),
                 ]),
         .target(
             name: "ScriptTesting",
@@ -187,8 +191,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "CountdownCoreTests", dependencies: ["CountdownCore"]),
-        // The HTTP side of serve, in process and in a real headless chromium.
-        .testTarget(name: "CountdownWebTests", dependencies: ["CountdownWeb", "CountdownCore",
+        // The HTTP side of serve, in process and in a real headless chromium; a script's view
+        // (ScriptView/) with a Lua host on a virtual clock, and the real binary's `run --serve`.
+        .testTarget(name: "CountdownWebTests", dependencies: ["CountdownWeb", "CountdownCore", "TerminalView", "LuaHost",
                                                             .product(name: "NIOCore", package: "swift-nio"),
                                                             .product(name: "NIOPosix", package: "swift-nio")]),
         .testTarget(name: "CLinuxTests", dependencies: ["CLinux"]),

@@ -15,7 +15,7 @@ import NIOPosix
 /// server makes itself reach the pages at once.
 public final class CountdownWebServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
-    private let core: ServerCore
+    let core: ServerCore
     private let channel: any Channel
 
     /// The port listened on (useful when the configuration said 0).

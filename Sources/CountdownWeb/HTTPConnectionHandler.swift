@@ -14,6 +14,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler, EventSubscriber {
     private var body: [UInt8] = []
     private var discarding = false
     private var streaming = false
+    /// The streams this one is among, once it streams.
+    private var streamSubscribers: EventSubscribers?
     private var requestTimer: Scheduled<Void>?
     private var context: ChannelHandlerContext?
 
@@ -29,7 +31,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, EventSubscriber {
 
     func channelInactive(context: ChannelHandlerContext) {
         requestTimer?.cancel()
-        if streaming { core.subscribers.remove(self) }
+        if streaming { streamSubscribers?.remove(self) }
         self.context = nil
         context.fireChannelInactive()
     }
@@ -78,7 +80,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler, EventSubscriber {
             body = []
             switch core.route(request) {
             case .response(let response): respond(response, to: head, context: context)
-            case .eventStream: startStream(head, context: context)
+            case .eventStream: startStream(head, first: core.snapshotText(), subscribers: core.subscribers, context: context)
+            case .stream(let first, let subscribers): startStream(head, first: first, subscribers: subscribers, context: context)
             }
         }
     }
@@ -109,16 +112,17 @@ final class HTTPConnectionHandler: ChannelInboundHandler, EventSubscriber {
         }
     }
 
-    private func startStream(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+    private func startStream(_ head: HTTPRequestHead, first snapshot: String, subscribers: EventSubscribers, context: ChannelHandlerContext) {
         streaming = true
+        streamSubscribers = subscribers
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/event-stream; charset=utf-8")
         for (name, value) in WebResponse.securityHeaders { headers.add(name: name, value: value) }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
         // retry: how soon a page that lost the stream asks again (milliseconds).
-        let first = "retry: 1000\n\n" + core.snapshotText()
+        let first = "retry: 1000\n\n" + snapshot
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: first)))), promise: nil)
-        core.subscribers.add(self)
+        subscribers.add(self)
     }
 
     // MARK: EventSubscriber

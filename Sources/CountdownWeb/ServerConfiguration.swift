@@ -26,6 +26,9 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a connection may sit with nothing read or written before it is closed:
     /// an idle keep-alive connection, or an event stream nothing was sent on.
     public var idleTimeout: Double
+    /// When set, the server shows this script's view (`cdscript run SCRIPT
+    /// --serve`) and nothing else: no stored countdowns, no API for them.
+    public var scriptView: ScriptViewChannel?
 
     public init(host: String = "127.0.0.1", port: Int = 8765, controlToken: String, publicRead: Bool = false,
                 allowedHosts: [String] = [], maxConnections: Int = 1024, maxHeadBytes: Int = 32 * 1024,

@@ -15,6 +15,8 @@ struct WebRequest {
 enum Routed {
     case response(WebResponse)
     case eventStream
+    /// An event stream that starts with `first` and then gets what `subscribers` are sent (a script's view).
+    case stream(first: String, subscribers: EventSubscribers)
 }
 
 /// Everything the server knows, owned by its one event-loop thread: the store,
@@ -140,6 +142,10 @@ final class ServerCore: @unchecked Sendable {
             return .response(.error(.badRequest, "the request's path is not valid percent-encoded UTF-8"))
         }
         let s = target.segments
+        // A server showing a script's view (`run --serve`) serves that view only.
+        if let scriptView = configuration.scriptView {
+            return scriptView.route(request, segments: s, query: target.query, guard: requestGuard)
+        }
         switch request.method {
         case .GET:
             if let page = Self.page(s) { return .response(WebResponse(status: .ok, contentType: page.contentType, body: page.bytes)) }

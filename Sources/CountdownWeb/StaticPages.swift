@@ -15,6 +15,8 @@ enum StaticPages {
     static let countdown = Asset(contentType: html, bytes: PackageResources.countdown_html)
     /// `/overlay/ID`: one countdown for OBS's Browser Source.
     static let overlay = Asset(contentType: html, bytes: PackageResources.overlay_html)
+    /// `/` of `run --serve`: a script's view.
+    static let view = Asset(contentType: html, bytes: PackageResources.view_html)
 
     /// `/assets/NAME`.
     static let assets: [String: Asset] = [
@@ -24,5 +26,7 @@ enum StaticPages {
         "live.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.live_js),
         "index.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.index_js),
         "countdown.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.countdown_js),
+        "view.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: PackageResources.view_js),
+        "view.css": Asset(contentType: "text/css; charset=utf-8", bytes: PackageResources.view_css),
     ]
 }

@@ -20,6 +20,8 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var viewOptions: ViewOptions
 
+    @OptionGroup var serveOptions: ViewServeOptions
+
     @Flag(help: "Count the lines of the script's files that run: luacov.stats.out and lcov.info in the current folder, a summary on stderr.")
     var coverage = false
 
@@ -54,8 +56,8 @@ struct RunCommand: ParsableCommand {
             printError(hint)
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        try Self.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions, coverage: coverage,
-                     watching: watch ? (script, scriptArguments) : nil) { host in
+        try Self.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions, serve: serveOptions,
+                     coverage: coverage, watching: watch ? (script, scriptArguments) : nil) { host in
             // `arg` as lua5.4 makes it, with the command line before the script at negative indices.
             host.setArgTable(script: script, arguments: scriptArguments, interpreter: InterpreterArguments.beforeScript(scriptArguments: scriptArguments))
             for statement in statements {
@@ -69,7 +71,7 @@ struct RunCommand: ParsableCommand {
     /// script such as `timer`) until the run ends. A sequence of steps, each an
     /// idea of its own: a feature that reaches every run adds a step here.
     static func run(storeOptions: StoreOptions, hardening: HardeningOptions, speed: Double?, view viewOptions: ViewOptions,
-                    coverage: Bool = false, watching: (path: String, arguments: [String])? = nil,
+                    serve serveOptions: ViewServeOptions? = nil, coverage: Bool = false, watching: (path: String, arguments: [String])? = nil,
                     load: (LuaHost) -> ScriptFailure?) throws {
         LuaHost.lineBufferStandardOutput()
         OutputContract.endRunOnFailure()
@@ -92,11 +94,19 @@ struct RunCommand: ParsableCommand {
             loop.realInstant = { scaled.baseInstant($0) }
         }
         store.follow(on: loop, live: live)
-        let view = ViewRuntime(options: viewOptions, host: host, loop: loop)
+        // --serve: the page shows the view too; without a terminal it is the only view.
+        var serving: ViewServing?
+        if let serveOptions, let address = serveOptions.serve {
+            serving = try ViewServing(options: serveOptions, address: address, stateDir: storeOptions.stateDir)
+        }
+        let browserOnly = serving != nil && !TerminalSession.isTerminal(STDOUT_FILENO)
+        let view = ViewRuntime(options: viewOptions, host: host, loop: loop, browserOnly: browserOnly)
+        serving?.attach(to: view, loop: loop)
         loop.flushStandardOutputAfterEachPass()
         defer {
             Self.closeState(of: live.host)
             view.finish()
+            serving?.stop()
         }
         let run = ScriptRun(live: live, loop: loop, view: view, store: store, coverage: coverageRun)
         if let ending = run.load(load) { return try RunExit(ending).end() }

@@ -21,13 +21,7 @@ struct ServeWebOptions: ParsableArguments {
 
     /// `listen` split into host and port.
     func address() throws -> (host: String, port: Int) {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
-            throw ValidationError("--listen must be HOST:PORT, such as 127.0.0.1:8765 or 0.0.0.0:8080, got '\(listen)'")
-        }
-        var host = String(listen[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw ValidationError("--listen needs a host before the port, such as 127.0.0.1:\(port)") }
-        return (host, port)
+        try ListenAddress.parse(listen, option: "--listen")
     }
 
     func validate() throws {

@@ -19,6 +19,11 @@ import TerminalView
 ///
 /// A script that never creates an element runs exactly as without a view: until
 /// no countdown is active, with `print` going to stdout.
+///
+/// With `run --serve` (`browserOnly` when stdout is no terminal) the page is
+/// the view: no lines are printed, and an open view runs until it is closed
+/// (`view.close()`, a `q` line on stdin, a signal), as a full-screen one does,
+/// not until stdin ends.
 final class ViewRuntime {
     private(set) var controller: ViewController
     private var session: TerminalSession?
@@ -29,19 +34,22 @@ final class ViewRuntime {
     private let loop: MainLoop
     private var stdinOpen = true
     private var lines = LineSplitter()
+    /// The browser is the only view (`run --serve` without a terminal).
+    private let browserOnly: Bool
 
-    init(options: ViewOptions, host: LuaHost, loop: MainLoop) {
+    init(options: ViewOptions, host: LuaHost, loop: MainLoop, browserOnly: Bool = false) {
         self.host = host
         self.loop = loop
         self.options = options
-        (controller, session) = options.makeView()
+        self.browserOnly = browserOnly
+        (controller, session) = Self.makeView(options, browserOnly: browserOnly)
         controller.onOpen = { [unowned self] in self.startReadingKeys() }
         attach(host)
         loop.isDone = { [unowned self] in
             let scheduler = self.loop.scheduler
             guard self.controller.isOpen else { return scheduler.activeCount == 0 }
             if self.controller.isClosed { return true }
-            return self.controller.isPlain && !self.stdinOpen && scheduler.activeCount == 0
+            return self.controller.isPlain && !self.browserOnly && !self.stdinOpen && scheduler.activeCount == 0
         }
         loop.afterPass = { [unowned self] in
             // Stopped by Ctrl-Z, the terminal is the shell's: after `fg`, a pass may run
@@ -66,10 +74,15 @@ final class ViewRuntime {
             let same = changed.printsLines == self.options.printsLines && (changed.printsLines || changed.noColor == self.options.noColor)
             guard !same else { return nil }
             self.options = changed
-            (self.controller, self.session) = changed.makeView()
+            (self.controller, self.session) = Self.makeView(changed, browserOnly: self.browserOnly)
             self.controller.onOpen = { [unowned self] in self.startReadingKeys() }
             return self.controller
         }
+    }
+
+    /// The view as `options` make it; lines nobody reads are not printed when the browser is the only view.
+    private static func makeView(_ options: ViewOptions, browserOnly: Bool) -> (controller: ViewController, session: TerminalSession?) {
+        browserOnly ? (ViewController(output: .plain { _ in }), nil) : options.makeView()
     }
 
     /// Gives the view back to a host that had it before (a reloaded version that

@@ -198,14 +198,14 @@ struct APIRouteTests {
 
     @Test("The pages hold no inline script, inline handler or style attribute, which the policy would block")
     func pagesHaveNothingInline() throws {
-        for page in [StaticPages.index, StaticPages.countdown, StaticPages.overlay] {
+        for page in [StaticPages.index, StaticPages.countdown, StaticPages.overlay, StaticPages.view] {
             let html = String(decoding: page.bytes, as: UTF8.self)
             #expect(!html.contains("<script>"))
             #expect(html.range(of: #"<script(?![^>]*src=)"#, options: .regularExpression) == nil)
             #expect(html.range(of: #"\son[a-z]+="#, options: .regularExpression) == nil)
             #expect(!html.contains("style="))
         }
-        for name in ["live.js", "index.js", "countdown.js", "format.js"] {
+        for name in ["live.js", "index.js", "countdown.js", "format.js", "view.js"] {
             let js = String(decoding: try #require(StaticPages.assets[name]).bytes, as: UTF8.self)
             #expect(!js.contains("innerHTML") && !js.contains("outerHTML") && !js.contains("insertAdjacentHTML") && !js.contains("document.write"), "\(name)")
             #expect(!js.contains("eval("), "\(name)")

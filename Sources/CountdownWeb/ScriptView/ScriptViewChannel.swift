@@ -1,0 +1,91 @@
+import CountdownCore
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// What a server that shows a script's view (`cdscript run SCRIPT --serve`)
+/// serves instead of the stored countdowns:
+///
+/// | request | answer |
+/// | --- | --- |
+/// | `GET /` | the view's page (Pages/view.html) |
+/// | `GET /assets/NAME` | the pages' scripts and styles |
+/// | `GET /api/view` | the view now, as `ScriptViewJSON` writes it |
+/// | `GET /api/view/events` | the view's event stream: the view on connect, then again at each change |
+/// | `POST /api/view/press` | `{"key": "r"}` with the control token: presses that button's key (202) |
+///
+/// Reads and control are checked as for the stored countdowns (`RequestGuard`).
+/// Its state (the last frame, the open streams) belongs to the server's one
+/// event-loop thread; the thread that owns the script reaches it only through
+/// `CountdownWebServer.publishView`, with a frame (a value), and a click
+/// reaches the script only through `press` (the key inbox's pipe).
+public final class ScriptViewChannel: @unchecked Sendable {
+    /// Queues a pressed key for the script's thread; false when it cannot now.
+    private let press: @Sendable (String) -> Bool
+    private var frame = ScriptViewFrame(ScriptViewState())
+    let subscribers = EventSubscribers()
+
+    /// `press` hands a key to the thread that owns the script (see `ScriptViewKeyInbox.post`).
+    public init(press: @escaping @Sendable (String) -> Bool) {
+        self.press = press
+    }
+
+    /// The event a new stream starts with: the view as it is now.
+    var snapshotText: String { EventStreamText.frame(frame.json) }
+
+    /// A new state of the view, on the server's thread: kept for new pages and
+    /// sent to every open stream, encoded once.
+    func publish(_ frame: ScriptViewFrame) {
+        self.frame = frame
+        guard subscribers.count > 0 else { return }
+        subscribers.broadcast(ByteBuffer(string: EventStreamText.frame(frame.json)))
+    }
+
+    func route(_ request: WebRequest, segments s: [String], query: [String: String], guard requestGuard: RequestGuard) -> Routed {
+        switch request.method {
+        case .GET:
+            if s.isEmpty { return .response(WebResponse(status: .ok, contentType: StaticPages.html, body: StaticPages.view.bytes)) }
+            if s.count == 2, s[0] == "assets", let asset = StaticPages.assets[s[1]] {
+                return .response(WebResponse(status: .ok, contentType: asset.contentType, body: asset.bytes))
+            }
+            guard s.first == "api", s.count >= 2, s[1] == "view" else {
+                return .response(.error(.notFound, "no such page: this server shows a script's view, at /"))
+            }
+            if let refusal = requestGuard.checkRead(request.headers, query: query) { return .response(refusal) }
+            switch s.count {
+            case 2: return .response(.json(frame.json + "\n"))
+            case 3 where s[2] == "events": return .stream(first: snapshotText, subscribers: subscribers)
+            default: return .response(.error(.notFound, "no such resource"))
+            }
+        case .POST:
+            guard s == ["api", "view", "press"] else { return .response(.error(.notFound, "no such resource")) }
+            if let refusal = requestGuard.checkControl(request.headers) { return .response(refusal) }
+            return .response(pressed(request.body))
+        default:
+            var response = WebResponse.error(.methodNotAllowed, "only GET and POST are served")
+            response.headers.append(("Allow", "GET, POST"))
+            return .response(response)
+        }
+    }
+
+    /// `POST /api/view/press`: a button's key, pressed as if typed. Only keys
+    /// that a button of the view binds: the page clicks buttons, it does not
+    /// type (`q` and Space are the terminal's).
+    private func pressed(_ body: [UInt8]) -> WebResponse {
+        let key: String
+        do {
+            key = try JSONDecoder().decode([String: String].self, from: Data(body))["key"] ?? ""
+        } catch {
+            return .error(.badRequest, "the body must be a JSON object such as {\"key\": \"r\"}")
+        }
+        guard !key.isEmpty else { return .error(.badRequest, "\"key\" is missing") }
+        var shown = ""
+        CountdownJSON.appendString(key, to: &shown)
+        guard let enabled = frame.buttonKeys[key] else {
+            return .error(.notFound, "no button of the view has the key \(shown.prefix(80))")
+        }
+        guard enabled else { return .error(.conflict, "the button of the key \(shown) is disabled") }
+        guard press(key) else { return .error(.serviceUnavailable, "too many presses are waiting for the script: try again") }
+        return .json("{\"pressed\":\(shown)}\n", status: .accepted)
+    }
+}
