@@ -107,6 +107,7 @@ struct StartCommand: ParsableCommand {
         }
         guard let stored else { return }
         emit(Self.summary(stored, at: now), what: "the report")
+        if let status = store.finishCommand() { throw ExitCode(status.rawValue) }
     }
 
     /// The record `start` stores: the same fields a script's `persist = true` start writes.
