@@ -104,7 +104,7 @@ public final class RedisChangeFeed: CountdownChangeFeed {
     private func watchSentinels() {
         guard store.url.isSentinel else { return }
         for sentinel in store.url.sentinels {
-            guard let connection = try? RedisConnection(RedisURL(sentinel: sentinel), timeoutMilliseconds: store.reconnectTimeoutMilliseconds),
+            guard let connection = try? RedisConnection(RedisURL(sentinel: sentinel, tls: store.url.tls), timeoutMilliseconds: store.reconnectTimeoutMilliseconds),
                   case .array = try? connection.command(["SUBSCRIBE", "+switch-master"]) else { continue }
             sentinelWatch = connection
             return

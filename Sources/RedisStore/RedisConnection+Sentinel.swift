@@ -8,7 +8,7 @@ extension RedisConnection {
         var reasons: [String] = []
         for sentinel in url.sentinels {
             do throws(RedisError) {
-                let (host, port) = try Self.primary(named: name, askingSentinel: sentinel, timeoutMilliseconds: timeoutMilliseconds)
+                let (host, port) = try Self.primary(named: name, askingSentinel: sentinel, tls: url.tls, timeoutMilliseconds: timeoutMilliseconds)
                 try open(host: host, port: port, timeoutMilliseconds: timeoutMilliseconds)
                 if try isPrimary() { return }
                 close()
@@ -21,10 +21,11 @@ extension RedisConnection {
         throw RedisError(connectionLost: true, message: "cannot connect to \(url): no primary named \(name): \(reasons.joined(separator: "; "))")
     }
 
-    /// What one sentinel says the primary's address is.
-    static func primary(named name: String, askingSentinel sentinel: RedisURL.Endpoint,
+    /// What one sentinel says the primary's address is; over TLS with `tls`
+    /// (a `rediss-sentinel://` store's settings).
+    static func primary(named name: String, askingSentinel sentinel: RedisURL.Endpoint, tls: RedisTLSSettings?,
                         timeoutMilliseconds: Int) throws(RedisError) -> (host: String, port: Int) {
-        let connection = try RedisConnection(RedisURL(sentinel: sentinel), timeoutMilliseconds: timeoutMilliseconds)
+        let connection = try RedisConnection(RedisURL(sentinel: sentinel, tls: tls), timeoutMilliseconds: timeoutMilliseconds)
         defer { connection.close() }
         let reply = try connection.command(["SENTINEL", "get-master-addr-by-name", name])
         if case .array(let parts) = reply, parts.count == 2, let host = parts[0].string, let port = parts[1].string.flatMap({ Int($0) }) {

@@ -213,7 +213,9 @@ final class RedisConnection {
     /// Elsewhere it is the server's answer (a URL naming a replica is a mistake
     /// to report, not to retry forever).
     private func checked(_ reply: RedisReply) throws(RedisError) -> RedisReply {
-        if url.isSentinel, case .error(let e) = reply, e.hasPrefix("READONLY") {
+        // A script's write on a replica fails inside the script: the same error,
+        // after the script's own prefix on some versions.
+        if url.isSentinel, case .error(let e) = reply, e.hasPrefix("READONLY") || e.contains("READONLY You can't write") {
             throw lost("the server is a read-only replica now (the primary moved): \(e)")
         }
         return reply

@@ -102,18 +102,38 @@ extension RedisCountdownStore {
             }
         } catch let error as RedisError where error.connectionLost {
             wentOffline(error)
-            for (change, sequence) in zip(changes[existed.count...], sequences[existed.count...]) {
-                existed.append(cache[CountdownID(change.id)] != nil)
+            return try queueAfterLoss(changes, local: local, sequences: sequences, existed: existed)
+        }
+        do {
+            try confirmOnReplicas(connection, subject: "\(changes.count) countdown\(changes.count == 1 ? "" : "s")")
+        } catch {
+            guard error.connectionLost else { throw error }
+            // Applied, but maybe not on a replica: each is kept under its number,
+            // to be sent to whichever server is primary next (applied there once).
+            wentOffline(error)
+            for (change, sequence) in zip(changes, sequences) {
                 try queue(PendingChange(id: change.id, before: nil, after: change.after, instant: clock.serverNow(),
                                         unconditional: true, sequence: sequence))
             }
-            for change in local.dropFirst(existed.count) {
-                if let record = change.after {
-                    existed.append(cache[CountdownID(change.id)] != nil)
-                    try save(record)
-                } else {
-                    existed.append(try delete(id: change.id))
-                }
+        }
+        return existed
+    }
+
+    /// The rest of `pipeline` after the connection was lost part way.
+    private func queueAfterLoss(_ changes: [(id: String, after: StoredCountdown?)], local: [(id: String, after: StoredCountdown?)],
+                                sequences: [Int], existed: [Bool]) throws -> [Bool] {
+        var existed = existed
+        for (change, sequence) in zip(changes[existed.count...], sequences[existed.count...]) {
+            existed.append(cache[CountdownID(change.id)] != nil)
+            try queue(PendingChange(id: change.id, before: nil, after: change.after, instant: clock.serverNow(),
+                                    unconditional: true, sequence: sequence))
+        }
+        for change in local.dropFirst(existed.count) {
+            if let record = change.after {
+                existed.append(cache[CountdownID(change.id)] != nil)
+                try save(record)
+            } else {
+                existed.append(try delete(id: change.id))
             }
         }
         return existed

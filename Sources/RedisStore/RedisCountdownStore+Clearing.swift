@@ -74,6 +74,7 @@ extension RedisCountdownStore {
             }
         }
         if forgotten { scriptSHA = nil }
+        if !removed.isEmpty { try confirmOnReplicas(connection, subject: "\(removed.count) finished countdown\(removed.count == 1 ? "" : "s") removed") }
         if !recheck.isEmpty {
             let again = try removeCandidates(finished: recheck, unreadable: [], at: now).finished
             let gone = Set((removed + again).map { CountdownID($0) })

@@ -113,9 +113,13 @@ extension RedisCountdownStore {
             switch try evaluate(keysAndArgs, connection: connection, id: change.id) {
             case .written:
                 cache[CountdownID(change.id)] = target
+                // Its row leaves the journal only once the replicas asked for
+                // have it: a primary lost meanwhile leaves it to be sent again.
+                try confirmOnReplicas(connection, subject: Self.subject(change.id))
                 return
             case .alreadyApplied(_, let stored):
                 cache[CountdownID(change.id)] = stored
+                try confirmOnReplicas(connection, subject: Self.subject(change.id))
                 return
             case .conflict(let stored):
                 current = stored

@@ -21,6 +21,9 @@ extension RedisCountdownStore {
             switch outcome {
             case .written(let existed, _), .alreadyApplied(let existed, _):
                 cache[CountdownID(id)] = after
+                // Done only once the replicas asked for have it; a connection
+                // lost meanwhile is a lost reply (below).
+                if let connection { try confirmOnReplicas(connection, subject: Self.subject(id)) }
                 return unconditional ? existed : true
             case .conflict(let current):
                 cache[CountdownID(id)] = current

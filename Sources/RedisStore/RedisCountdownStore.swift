@@ -75,6 +75,10 @@ public final class RedisCountdownStore: CountdownStoreBackend {
     var claimEpochs: [String: String] = [:]
     /// Countdowns the server lost (it came back without them), in the order found.
     public internal(set) var lostIDs: [String] = []
+    /// Changes the primary holds that fewer replicas than `url.wait` asks for
+    /// confirmed in time (`+Replicas`); the first of them, as said on `notice`.
+    public internal(set) var unconfirmedCount = 0
+    public internal(set) var firstUnconfirmed: UnconfirmedChange?
     /// Changes sent since the last reconnection (for the notice once all are sent).
     var replayedSinceReconnect = 0
     /// Steps of replays done, for `ReplayKillHook` (a test hook).

@@ -91,7 +91,11 @@ extension RedisCountdownStore: EndClaiming {
         case 0:
             guard let token = parts.count > 1 ? parts[1].string.flatMap({ Int64($0) }) : nil else { throw unexpected(parts) }
             claimEpochs[id] = epoch
-            return .won(EndClaim(id: id, name: try name(parts, at: 2), token: token))
+            let claim = EndClaim(id: id, name: try name(parts, at: 2), token: token)
+            // Won only once the replicas asked for hold the claim: a failover to
+            // one of them keeps it, so no other process wins the same end there.
+            try confirmClaim(id)
+            return .won(claim)
         case 1:
             guard parts.count > 1, case .integer(let left) = parts[1] else { throw unexpected(parts) }
             return .held(leaseLeft: left * 1_000_000, name: try name(parts, at: 2))
@@ -113,6 +117,21 @@ extension RedisCountdownStore: EndClaiming {
         let parts = try runEndScript(RedisEndClaimScripts.finish, id: claim.id, extraKeys: [Self.epochKey],
                                      [owner, String(claim.token), String(claim.name.deadline), String(claim.name.changedAt),
                                       claimEpochs[claim.id] ?? "", status.map { String($0) } ?? ""])
-        return parts.first == .integer(1)
+        guard parts.first == .integer(1) else { return false }
+        try confirmClaim(claim.id)
+        return true
+    }
+
+    /// Waits for the replicas `url.wait` names to hold what the last claim
+    /// script wrote (`confirmOnReplicas`); a connection lost meanwhile takes the
+    /// store offline and is thrown, as a lost claim script is.
+    private func confirmClaim(_ id: String) throws {
+        guard let connection else { return }
+        do {
+            try confirmOnReplicas(connection, subject: "the end claim of \(Self.subject(id))")
+        } catch {
+            if error.connectionLost { wentOffline(error) }
+            throw error
+        }
     }
 }

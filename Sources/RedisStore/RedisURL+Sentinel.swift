@@ -2,6 +2,13 @@
 /// the store is whichever server the sentinels (port 26379 by default) name as
 /// the primary of MASTERNAME, found again after a failover. The password is the
 /// primary's; the sentinels are asked without one.
+///
+/// `rediss-sentinel://…` is the same over TLS, to the sentinels and to the
+/// servers they name, with the same settings (CA, client certificate, SNI), as
+/// Lettuce's `rediss-sentinel://` and go-redis's failover client do; a server's
+/// certificate is checked against the address it was reached at (the
+/// sentinel's host, or the primary's address as the sentinels give it, an IP
+/// address in most deployments), unless `sni` names the one to check.
 extension RedisURL {
     /// A sentinel's address.
     public struct Endpoint: Equatable, Sendable, CustomStringConvertible {
@@ -10,17 +17,20 @@ extension RedisURL {
         public var description: String { "\(host.contains(":") ? "[\(host)]" : host):\(port)" }
     }
 
-    /// A sentinel's own URL: plain text, database 0, no password.
-    init(sentinel: Endpoint) {
+    /// A sentinel's own URL: database 0, no password, over TLS with `tls`
+    /// (the store's settings) for a `rediss-sentinel://` store.
+    init(sentinel: Endpoint, tls: RedisTLSSettings?) {
         host = sentinel.host
         port = sentinel.port
         database = 0
+        self.tls = tls
     }
 
     /// True for a `redis-sentinel://` URL.
     public var isSentinel: Bool { masterName != nil }
 
     static let sentinelScheme = "redis-sentinel://"
+    static let tlsSentinelScheme = "rediss-sentinel://"
 
     /// Parses the part after the scheme and the credentials: the sentinels, the
     /// master's name and the database.

@@ -4,8 +4,12 @@ import Foundation
 /// `rediss://…` for the same over TLS, whose query may name the TLS settings
 /// (`?cacert=FILE&cacert-dir=DIR&cert=FILE&key=FILE&sni=NAME&insecure`).
 ///
-/// `redis-sentinel://…/MASTERNAME` names the primary through its sentinels
-/// (RedisURL+Sentinel.swift).
+/// `redis-sentinel://…/MASTERNAME` names the primary through its sentinels, and
+/// `rediss-sentinel://…` does the same over TLS, to the sentinels and the data
+/// nodes alike (RedisURL+Sentinel.swift).
+///
+/// Any of them may name replicas that must hold each change before it counts
+/// as done (`?wait=N&wait-timeout=500ms`, `RedisReplicaWait`).
 ///
 /// Characters that would end a part early (`@`, `/`, `?` in a password) are
 /// percent-encoded. The password never appears in `description` or in any error.
@@ -21,21 +25,16 @@ public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
     public var sentinels: [Endpoint] = []
     /// The name the sentinels know the primary by (`redis-sentinel://…/MASTERNAME`); nil otherwise.
     public var masterName: String?
+    /// Replicas each change waits for (`WAIT`); empty: none.
+    public var wait = RedisReplicaWait()
 
     public struct Invalid: Error, CustomStringConvertible, Sendable {
         public let description: String
     }
 
     public init(_ text: String) throws(Invalid) {
-        let scheme: String
-        if text.hasPrefix(Self.sentinelScheme) {
-            scheme = Self.sentinelScheme
-        } else if text.hasPrefix("rediss://") {
-            scheme = "rediss://"
-        } else if text.hasPrefix("redis://") {
-            scheme = "redis://"
-        } else {
-            throw Invalid(description: "'\(Self.redacted(text))' is not a store URL: expected redis://[:PASSWORD@]HOST[:PORT][/DB], rediss://… (TLS) or redis-sentinel://HOST[:PORT][,HOST[:PORT]...]/MASTERNAME[/DB]")
+        guard let scheme = Self.schemes.first(where: { text.hasPrefix($0) }) else {
+            throw Invalid(description: "'\(Self.redacted(text))' is not a store URL: expected redis://[:PASSWORD@]HOST[:PORT][/DB], rediss://… (TLS), redis-sentinel://HOST[:PORT][,HOST[:PORT]...]/MASTERNAME[/DB] or rediss-sentinel://… (TLS)")
         }
         var rest = Substring(text.dropFirst(scheme.count))
         // The query starts at the first `?` after the credentials.
@@ -58,11 +57,16 @@ public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
                 password_ = Self.percentDecoded(String(credentials))
             }
         }
-        if scheme == Self.sentinelScheme {
-            guard query == nil else { throw Invalid(description: "'\(Self.redacted(text))': a redis-sentinel:// URL takes no settings (?…)") }
+        let settings = try Self.settings(query: query, in: text)
+        let overTLS = scheme == "rediss://" || scheme == Self.tlsSentinelScheme
+        if !overTLS, !settings.tls.isEmpty {
+            throw Invalid(description: "'\(Self.redacted(text))': TLS settings need a rediss:// or rediss-sentinel:// URL (\(scheme) is plain text)")
+        }
+        if scheme == Self.sentinelScheme || scheme == Self.tlsSentinelScheme {
             let parts = try Self.sentinelParts(rest, in: text)
             (self.host, self.port, self.database) = (parts.sentinels[0].host, parts.sentinels[0].port, parts.database)
             (self.user, self.password, self.sentinels, self.masterName) = (user_, password_, parts.sentinels, parts.name)
+            (self.tls, self.wait) = (overTLS ? settings.tls : nil, settings.wait)
             return
         }
         var database = 0
@@ -90,33 +94,49 @@ public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
         self.database = database
         self.user = user_
         self.password = password_
-        let settings = try Self.tlsSettings(query: query, in: text)
-        if scheme == "rediss://" {
-            tls = settings
-        } else if !settings.isEmpty {
-            throw Invalid(description: "'\(Self.redacted(text))': TLS settings need a rediss:// URL (redis:// is plain text)")
-        }
+        (self.tls, self.wait) = (overTLS ? settings.tls : nil, settings.wait)
     }
 
-    /// The query's TLS settings; an unknown key is refused, so a typo never
-    /// weakens what was asked for.
-    private static func tlsSettings(query: Substring?, in text: String) throws(Invalid) -> RedisTLSSettings {
+    /// The schemes, longest first where one starts another.
+    static let schemes = [tlsSentinelScheme, sentinelScheme, "rediss://", "redis://"]
+
+    /// The query's TLS and replica settings; an unknown key or a value that does
+    /// not read is refused, so a typo never weakens what was asked for.
+    private static func settings(query: Substring?, in text: String) throws(Invalid) -> (tls: RedisTLSSettings, wait: RedisReplicaWait) {
         var settings = RedisTLSSettings()
-        guard let query, !query.isEmpty else { return settings }
+        var wait = RedisReplicaWait()
+        guard let query, !query.isEmpty else { return (settings, wait) }
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let key = String(pair.prefix { $0 != "=" })
             let value = pair.contains("=") ? percentDecoded(String(pair.drop { $0 != "=" }.dropFirst())) : nil
             if key == "insecure" {
                 settings.insecure = value.map(RedisTLSSettings.isTrue) ?? true
+            } else if key == "wait" || key == "wait-timeout" {
+                guard let value, !value.isEmpty else { throw Invalid(description: "'\(redacted(text))': '\(key)' needs a value (\(key)=…)") }
+                if key == "wait" {
+                    guard let n = RedisReplicaWait.replicas(value) else { throw Invalid(description: "'\(redacted(text))': wait=\(value): expected \(RedisReplicaWait.replicasForm)") }
+                    wait.replicas = n
+                } else {
+                    guard let ms = RedisReplicaWait.timeout(value) else { throw Invalid(description: "'\(redacted(text))': wait-timeout=\(value): expected \(RedisReplicaWait.timeoutForm)") }
+                    wait.timeoutMilliseconds = ms
+                }
             } else if let path = RedisTLSSettings.setting(named: key) {
                 guard let value, !value.isEmpty else { throw Invalid(description: "'\(redacted(text))': '\(key)' needs a value (\(key)=…)") }
                 settings[keyPath: path] = value
             } else {
-                let known = (RedisTLSSettings.queryKeys + ["insecure"]).joined(separator: ", ")
+                let known = (RedisTLSSettings.queryKeys + ["insecure", "wait", "wait-timeout"]).joined(separator: ", ")
                 throw Invalid(description: "'\(redacted(text))': unknown setting '\(key)' (known: \(known))")
             }
         }
-        return settings
+        return (settings, wait)
+    }
+
+    /// This URL with the replicas to wait for from elsewhere: `options` (the
+    /// command line) win over the URL's query, which wins over `environment`.
+    public func withWait(options: RedisReplicaWait, environment: RedisReplicaWait) -> RedisURL {
+        var url = self
+        url.wait = options.over(wait).over(environment)
+        return url
     }
 
     /// This URL with TLS settings from elsewhere: `options` (the command line) win
@@ -125,7 +145,7 @@ public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
     public func withTLS(options: RedisTLSSettings, environment: RedisTLSSettings) throws(Invalid) -> RedisURL {
         guard let tls else {
             if options.isEmpty { return self }
-            if isSentinel { throw Invalid(description: "'\(description)': --redis-* TLS options are for rediss:// URLs; a redis-sentinel:// store is reached in plain text") }
+            if isSentinel { throw Invalid(description: "'\(description)': --redis-* TLS options need a rediss-sentinel:// URL (redis-sentinel:// is plain text)") }
             throw Invalid(description: "'\(description)': --redis-* TLS options need a rediss:// URL (redis:// is plain text)")
         }
         var url = self
@@ -141,14 +161,14 @@ public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         let credentials = password == nil ? "" : "\(user ?? ""):***@"
         if let masterName {
-            return "redis-sentinel://\(credentials)\(sentinels.map(\.description).joined(separator: ","))/\(masterName)/\(database)"
+            return "\(tls == nil ? "redis" : "rediss")-sentinel://\(credentials)\(sentinels.map(\.description).joined(separator: ","))/\(masterName)/\(database)"
         }
         return "\(tls == nil ? "redis" : "rediss")://\(credentials)\(host.contains(":") ? "[\(host)]" : host):\(port)/\(database)"
     }
 
     static func redacted(_ text: String) -> String {
         guard let at = text.lastIndex(of: "@") else { return text }
-        let scheme = [sentinelScheme, "rediss://", "redis://"].first { text.hasPrefix($0) } ?? ""
+        let scheme = schemes.first { text.hasPrefix($0) } ?? ""
         return scheme + "***@" + text[text.index(after: at)...]
     }
 

@@ -51,6 +51,7 @@ struct CancelCommand: ParsableCommand {
             throw ExitCode(ExitStatus.unknownCountdown.rawValue)
         }
         emit("cancelled \(removed.count) countdown\(removed.count == 1 ? "" : "s")", what: "the report")
+        if let status = store.finishCommand() { throw ExitCode(status.rawValue) }
     }
 
     private func cancel(_ id: String, in store: SharedStore) throws {
@@ -65,5 +66,6 @@ struct CancelCommand: ParsableCommand {
             throw ExitCode(ExitStatus.unknownCountdown.rawValue)
         }
         emit("cancelled \(VisibleText.escaped(id))", what: "the report")
+        if let status = store.finishCommand() { throw ExitCode(status.rawValue) }
     }
 }

@@ -114,6 +114,7 @@ enum StoredChange {
         case .changed?:
             emit("\(shown): \(describe(after, at: now))", what: "the report")
         }
+        if let status = store.finishCommand() { throw ExitCode(status.rawValue) }
     }
 
     static func describe(_ record: StoredCountdown?, at now: StoreInstant) -> String {

@@ -27,6 +27,9 @@ enum ExitStatus: Int32, CaseIterable {
     case conflict = 10
     /// `cdscript serve`: the address to listen on is taken (another serve, or another program, listens there).
     case addressInUse = 11
+    /// A Redis change is on the primary, but fewer replicas than `--redis-wait`
+    /// asks for confirmed it in time: it would be lost if the primary failed now.
+    case unconfirmedByReplicas = 12
     /// Bad command-line usage (swift-argument-parser's own code).
     case usage = 64
     /// Standard output could not be written (ENOSPC, EIO, ...): sysexits' EX_IOERR.

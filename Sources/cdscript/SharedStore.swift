@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import CountdownCore
 import SystemIdentity
@@ -34,6 +37,18 @@ protocol SharedStore: AnyObject {
     /// `milliseconds`. Returns false, after saying what on stderr, when changes
     /// could not be sent or stored countdowns were lost during the run.
     func finishRun(withinMilliseconds milliseconds: Int) -> Bool
+    /// At the end of a command that changed the store: the status it exits with
+    /// when its change is not where it said it is (nil: it is), after saying
+    /// why on stderr. A change whose reply was lost is sent again (through the
+    /// sentinels, to a new primary) for at most `milliseconds`; one still unsent
+    /// is in the outage journal (6); one the replicas did not confirm is 12.
+    func finishCommand(withinMilliseconds milliseconds: Int) -> ExitStatus?
+}
+
+extension SharedStore {
+    /// `finishCommand` with the time a command waits for a primary that moved:
+    /// as long as a run's end waits.
+    func finishCommand() -> ExitStatus? { finishCommand(withinMilliseconds: 2_000) }
 }
 
 extension SharedStore {
@@ -67,6 +82,7 @@ final class SQLiteSharedStore: SharedStore {
     /// Every change is written at once: nothing is held back.
     func chargeHeldChanges(to charge: @escaping (Int) -> Bool) {}
     func finishRun(withinMilliseconds milliseconds: Int) -> Bool { true }
+    func finishCommand(withinMilliseconds milliseconds: Int) -> ExitStatus? { nil }
 }
 
 /// A Redis server (`--store redis://...`), shared across machines.
@@ -122,7 +138,36 @@ final class RedisSharedStore: SharedStore {
             }
             sent = false
         }
+        if store.unconfirmedCount > 1 {
+            // The first was said when it happened.
+            printError("cdscript: \(store.unconfirmedCount) changes made in this run are on \(location), but fewer replicas than asked for (--redis-wait) confirmed them in time")
+        }
         // A journal set aside holds changes no command sends: said where it was found.
         return sent && store.lostIDs.isEmpty && store.journalsSetAside.isEmpty
+    }
+
+    func finishCommand(withinMilliseconds milliseconds: Int) -> ExitStatus? {
+        // A primary that died under the change is replaced by the sentinels
+        // within seconds: asked again every 0.1 s until the time is up.
+        let clock = BootClock()
+        let deadline = clock.bootNow() + Nanoseconds(milliseconds) * 1_000_000
+        var sent = store.flush(withinMilliseconds: milliseconds)
+        while !sent, clock.bootNow() < deadline {
+            usleep(100_000)
+            let left = Int((deadline - clock.bootNow()) / 1_000_000)
+            sent = store.flush(withinMilliseconds: max(1, left))
+        }
+        if !sent {
+            let changes = store.pendingCount
+            let what = "\(changes) change\(changes == 1 ? "" : "s")"
+            if store.journal != nil {
+                printError("cdscript: \(what) did not reach \(location) (its reply was lost, and no primary took it again within \(milliseconds) ms); kept in \(store.pendingLocation) and sent once by the next cdscript command that reaches it")
+            } else {
+                printError("cdscript: \(what) did not reach \(location) (its reply was lost, and no primary took it again within \(milliseconds) ms); it is lost")
+            }
+            return .storeError
+        }
+        // Said by the store when it happened (docs/stores.md, "Waiting for replicas").
+        return store.unconfirmedCount > 0 ? .unconfirmedByReplicas : nil
     }
 }

@@ -113,6 +113,7 @@ struct StartCommand: ParsableCommand {
         }
         guard let stored else { return }
         emit(Self.summary(stored, at: now), what: "the report")
+        if let status = store.finishCommand() { throw ExitCode(status.rawValue) }
     }
 
     /// The one line `start` prints: `pomo: running, 00:25:00.0 left, ends 2026-11-29T10:25:00.000Z, "Tea", actions notify`.

@@ -19,6 +19,8 @@ struct StoreOptions: ParsableArguments {
 
     @OptionGroup var tls: RedisTLSOptions
 
+    @OptionGroup var replicas: RedisWaitOptions
+
     /// The store; nothing is opened or created until it is used.
     func makeStore() -> SQLiteCountdownStore { Self.makeStore(stateDir: stateDir) }
 
@@ -38,30 +40,32 @@ struct StoreOptions: ParsableArguments {
     /// The store chosen by `--store` / `CDSCRIPT_STORE`, else the SQLite one.
     /// `quiet`: no warning about `--redis-insecure` (shell completion).
     func openShared(quiet: Bool = false) throws -> SharedStore {
-        try Self.openShared(stateDir: stateDir, store: store, tls: tls.settings, quiet: quiet)
+        try Self.openShared(stateDir: stateDir, store: store, tls: tls.settings, wait: try replicas.settings(), quiet: quiet)
     }
 
     /// The same from plain values, for a command read without ArgumentParser
     /// (StatusRequest+PlainWords.swift), which must not touch this type's wrappers.
     static func openShared(stateDir: String?, store: String?, tls: RedisTLSSettings = RedisTLSSettings(),
-                           quiet: Bool = false) throws -> SharedStore {
+                           wait: RedisReplicaWait = RedisReplicaWait(), quiet: Bool = false) throws -> SharedStore {
         guard let text = chosenRedisURL(stateDir: stateDir, store: store) else {
             return SQLiteSharedStore(makeStore(stateDir: stateDir))
         }
-        let url = try redisURL(text, tls: tls, quiet: quiet)
+        let url = try redisURL(text, tls: tls, wait: wait, quiet: quiet)
         // Changes queued while the server is out of reach are kept in the state
         // folder until it has them (issue 37): a run that ends first loses none.
         let journal = PendingJournal(directory: StateDirectory.resolve(option: stateDir))
         return RedisSharedStore(RedisCountdownStore(url: url, journal: journal))
     }
 
-    /// The store URL `text` with its TLS settings: `tls` (the --redis-* options)
-    /// over the URL's query over the CDSCRIPT_REDIS_* variables. A bad URL is bad
-    /// usage (exit 64); a store whose certificate is not verified says so, on
-    /// every start, unless `quiet`.
-    static func redisURL(_ text: String, tls: RedisTLSSettings, quiet: Bool = false, prefix: String = "cdscript") throws -> RedisURL {
+    /// The store URL `text` with its TLS and replica settings: `tls` and `wait`
+    /// (the --redis-* options) over the URL's query over the CDSCRIPT_REDIS_*
+    /// variables. A bad URL is bad usage (exit 64); a store whose certificate is
+    /// not verified says so, on every start, unless `quiet`.
+    static func redisURL(_ text: String, tls: RedisTLSSettings, wait: RedisReplicaWait = RedisReplicaWait(),
+                         quiet: Bool = false, prefix: String = "cdscript") throws -> RedisURL {
         do {
             let url = try RedisURL(text).withTLS(options: tls, environment: .fromEnvironment(ProcessEnvironment.value))
+                .withWait(options: wait, environment: try .fromEnvironment(ProcessEnvironment.value))
             if !quiet, url.tls?.skipsVerification == true {
                 printError("\(prefix): warning: --redis-insecure: the certificate of \(url) is not verified; anyone on the way can read and change the countdowns")
             }
@@ -110,6 +114,42 @@ struct RedisTLSOptions: ParsableArguments {
     var settings: RedisTLSSettings {
         RedisTLSSettings(caFile: caFile, caDirectory: caDirectory, certificateFile: certificateFile, keyFile: keyFile,
                          serverName: serverName, insecure: insecure ? true : nil)
+    }
+}
+
+/// `--redis-wait N` and `--redis-wait-timeout DURATION`: how many replicas hold
+/// each change before it counts as done (Redis's WAIT; also CDSCRIPT_REDIS_WAIT,
+/// CDSCRIPT_REDIS_WAIT_TIMEOUT and the URL's query, `?wait=N&wait-timeout=…`).
+struct RedisWaitOptions: ParsableArguments {
+    @Option(name: .customLong("redis-wait"), help: ArgumentHelp(
+        "Redis: a change counts as done once N replicas hold it (WAIT; also $CDSCRIPT_REDIS_WAIT, ?wait=N). Fewer in time: the change is made, said, exit 12.",
+        valueName: "N"))
+    var replicas: String?
+
+    @Option(name: .customLong("redis-wait-timeout"), help: ArgumentHelp(
+        "Redis: the longest a change waits for the replicas of --redis-wait: 500ms, 2s (default 1s; also $CDSCRIPT_REDIS_WAIT_TIMEOUT, ?wait-timeout=…).",
+        valueName: "DURATION"))
+    var timeout: String?
+
+    /// What the options say (nil where they say nothing); a value that does not
+    /// read is bad usage (exit 64).
+    func settings() throws -> RedisReplicaWait {
+        var wait = RedisReplicaWait()
+        if let replicas {
+            guard let n = RedisReplicaWait.replicas(replicas) else {
+                printError("cdscript: --redis-wait \(replicas): expected a whole number of replicas (0 waits for none)")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            wait.replicas = n
+        }
+        if let timeout {
+            guard let ms = RedisReplicaWait.timeout(timeout) else {
+                printError("cdscript: --redis-wait-timeout \(timeout): expected a time above 0 and at most 1 hour: 500ms, 2s or milliseconds (500)")
+                throw ExitCode(ExitStatus.usage.rawValue)
+            }
+            wait.timeoutMilliseconds = ms
+        }
+        return wait
     }
 }
 

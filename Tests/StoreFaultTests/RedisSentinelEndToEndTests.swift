@@ -8,7 +8,9 @@ extension StoreFaults {
     @Suite("Redis through a Sentinel failover, end to end", .serialized)
     final class RedisSentinelEndToEndTests {
         let group: RedisSentinelGroup
-        var store: [String] { ["--store", group.url] }
+        /// Every change waits for the replica (WAIT 1, up to 2 s): what is reported
+        /// done is on the replica that the failover promotes.
+        var store: [String] { ["--store", group.url + "?wait=1&wait-timeout=2s"] }
 
         init() throws { group = try RedisSentinelGroup() }
 
@@ -55,7 +57,7 @@ extension StoreFaults {
             return fields.count > 6 ? Double(fields[6]).map { $0 / 1e9 } : nil
         }
 
-        @Test("the primary is SIGKILLed while 5 followers show one countdown and a sixth process appends every 100 ms: the followers follow the new primary, and every append reported done is on it")
+        @Test("the primary is SIGKILLed while 5 followers show one countdown and a sixth process appends every 100 ms (each waiting for the replica): the followers follow the new primary, and every append reported done is on it")
         func failoverUnderLoad() throws {
             #expect(try LiveProcess.run(store + [Scratch.script(#"countdown.start{ id = "x", seconds = 600, persist = true }; os.exit(0)"#)]).status == 0)
             let followers = try (0..<5).map { _ in try LiveProcess(store + [SharingScripts.runner()]) }

@@ -4,23 +4,35 @@ import Foundation
 /// on free loopback ports, started by the test and stopped when the value goes
 /// (also when a test fails). Sentinels call the primary down after 1 s of
 /// silence, so a failover takes a few seconds.
+///
+/// With `tls`, every one of them speaks only TLS (no plain port), with the
+/// certificates' server pair for 127.0.0.1, and replicates and watches over TLS
+/// (`tls-replication yes`), as a deployment that requires TLS everywhere does.
 public final class RedisSentinelGroup: @unchecked Sendable {
     public static let masterName = "cdscript-primary"
     public let primary: RedisServer
     public let replica: RedisServer
     public let sentinels: [RedisSentinel]
+    /// The certificates of a TLS group (its CA is what clients trust); nil: plain text.
+    public let certificates: TestCertificates?
 
-    public init() throws {
-        primary = try RedisServer()
-        replica = try RedisServer(extraArguments: ["--replicaof", "127.0.0.1", String(primary.port)])
+    public init(tls certificates: TestCertificates? = nil) throws {
+        self.certificates = certificates
+        let tls = certificates.map { RedisServer.TLS(cert: $0.server.cert, key: $0.server.key, ca: $0.ca) }
+        let replication = tls == nil ? [] : ["--tls-replication", "yes"]
+        primary = try RedisServer(tls: tls, extraArguments: replication)
+        replica = try RedisServer(tls: tls, extraArguments: replication + ["--replicaof", "127.0.0.1", String(primary.port)])
         let primaryPort = primary.port
-        sentinels = try (0..<3).map { _ in try RedisSentinel(monitoring: Self.masterName, port: primaryPort) }
+        sentinels = try (0..<3).map { _ in try RedisSentinel(monitoring: Self.masterName, port: primaryPort, tls: tls) }
         try waitUntilSettled()
     }
 
-    /// `redis-sentinel://127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3/NAME`.
+    /// `redis-sentinel://127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3/NAME`, or for a
+    /// TLS group `rediss-sentinel://…/NAME?cacert=CA`.
     public var url: String {
-        "redis-sentinel://" + sentinels.map { "127.0.0.1:\($0.port)" }.joined(separator: ",") + "/" + Self.masterName
+        let sentinelList = sentinels.map { "127.0.0.1:\($0.port)" }.joined(separator: ",")
+        guard let certificates else { return "redis-sentinel://" + sentinelList + "/" + Self.masterName }
+        return "rediss-sentinel://" + sentinelList + "/" + Self.masterName + "?cacert=" + certificates.ca
     }
 
     /// The port of the server the sentinels call primary, as the first that answers says.
@@ -64,14 +76,27 @@ public final class RedisSentinelGroup: @unchecked Sendable {
 public final class RedisSentinel: @unchecked Sendable {
     public let port: Int
     public let directory: String
+    /// How it speaks TLS (on `port` only); nil: plain text.
+    public let tls: RedisServer.TLS?
     private let process: Process
 
-    init(monitoring name: String, port primaryPort: Int) throws {
-        port = try RedisServer.freePort()
+    init(monitoring name: String, port primaryPort: Int, tls: RedisServer.TLS? = nil) throws {
+        let port = try RedisServer.freePort()
+        self.port = port
+        self.tls = tls
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cdscript-sentinel-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let listening = tls.map { """
+            port 0
+            tls-port \(port)
+            tls-cert-file \($0.cert)
+            tls-key-file \($0.key)
+            tls-ca-cert-file \($0.ca)
+            tls-auth-clients no
+            tls-replication yes
+            """ } ?? "port \(port)"
         let config = """
-            port \(port)
+            \(listening)
             bind 127.0.0.1
             daemonize no
             dir \(directory)
@@ -105,12 +130,16 @@ public final class RedisSentinel: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// Sends the sentinel `signal` (SIGKILL: a sentinel that is down).
+    public func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
     /// Runs redis-cli against it; its output without the last newline.
     @discardableResult
     public func cli(_ arguments: String...) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
-        p.arguments = ["-p", String(port), "--raw"] + arguments
+        // The test's own plumbing: over TLS it trusts any certificate.
+        p.arguments = ["-p", String(port)] + (tls == nil ? [] : ["--tls", "--insecure"]) + ["--raw"] + arguments
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
