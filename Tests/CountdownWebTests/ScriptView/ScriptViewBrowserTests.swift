@@ -13,12 +13,14 @@ struct ScriptViewBrowserTests {
     static let status = element("status")
 
     func withRun(_ arguments: [String], _ body: (ScriptRunProcess, String, Browser) throws -> Void) throws {
+        // The browser first: its start is slow on a busy machine, and the script's time runs from its own start.
+        let browser = try Browser(width: 800, height: 400)
+        defer { browser.close() }
+        _ = try browser.eval("1")
         let run = try ScriptRunProcess(arguments)
         defer { run.stop() }
         let url = try #require(run.pageURL(), "no address said: \(run.stdout) \(run.stderr)")
         let token = try #require(run.token)
-        let browser = try Browser(width: 800, height: 400)
-        defer { browser.close() }
         try browser.open(url + "#token=" + token)
         try body(run, url, browser)
         #expect(try browser.errors() == [])
@@ -26,7 +28,7 @@ struct ScriptViewBrowserTests {
 
     @Test("sms_code.lua's resend button is disabled, enables at the end of its cooldown, and a click disables it again")
     func smsResend() throws {
-        try withRun(["examples/sms_code.lua", "2"]) { run, _, browser in
+        try withRun(["examples/sms_code.lua", "3"]) { run, _, browser in
             let first = try browser.wait("\(Self.resend) && \(Self.resend).disabled === true && \(Self.status).textContent")
             #expect((first.value as? String)?.hasPrefix("Resend in ") == true, "\(String(describing: first.value))")
             #expect(try browser.eval("\(Self.resend).querySelector('.caption').textContent") as? String == "Resend code")
@@ -103,6 +105,22 @@ struct ScriptViewBrowserTests {
             #expect(try browser.eval("document.querySelectorAll('img').length") as? Int == 0)
             #expect(try browser.eval("document.scripts.length") as? Int == 2)
             #expect(try browser.eval("typeof window.pwned") as? String == "undefined")
+        }
+    }
+
+    @Test("A view the script closes (its button's on_press) ends the run, and the page says it was closed, its buttons disabled")
+    func closedView() throws {
+        try withRun(["Tests/Fixtures/script_view/closes_view.lua"]) { run, _, browser in
+            try browser.wait("\(Self.element("ok")) && \(Self.element("ok")).disabled === false")
+            _ = try browser.eval("\(Self.element("ok")).click()")
+            let said = try browser.wait("document.getElementById('status').textContent === \"the script's view was closed\"", timeout: 15)
+            #expect(said.value != nil)
+            #expect(try browser.eval("\(Self.element("ok")).disabled") as? Bool == true)
+            #expect(try browser.eval("document.getElementById('view').hidden") as? Bool == false)
+            let deadline = Date().addingTimeInterval(10)
+            while run.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+            #expect(!run.process.isRunning, "the run ended with its view")
+            #expect(run.process.isRunning || run.process.terminationStatus == 0)
         }
     }
 }
