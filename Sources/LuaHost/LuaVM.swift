@@ -21,7 +21,7 @@ public final class LuaVM {
         self.state = LuaState(raw)
         let state = raw
         let status = cd_open_libs(state)
-        precondition(status == LUA_OK, "cdscript: Lua could not open its standard libraries")
+        SetUpStep.check(status == LUA_OK, "cdscript: Lua could not open its standard libraries")
         // coroutine.resume/wrap that track the running thread (signals interrupt it,
         // the budget counts across coroutines) and debug.sethook/gethook that keep a
         // script's hook beside the host's (see interrupt.c, hooks.c).

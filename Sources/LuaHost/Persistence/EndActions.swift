@@ -198,7 +198,7 @@ extension StoreBinding {
         if endRunnerRef != 0 { return endRunnerRef }
         let L = host.current
         guard L.load(Self.endActionsSource, chunkName: "=cdscript/end_actions.lua") == LUA_OK else {
-            preconditionFailure("cdscript: end_actions.lua does not compile: \(L.string(at: -1) ?? "")")
+            SetUpStep.failed("cdscript: end_actions.lua does not compile: \(L.string(at: -1) ?? "")")
         }
         L.pushTable(fields: 7)
         host.register([

@@ -37,7 +37,7 @@ extension PluginBinding {
         L.pushTable(fields: 16)
         host.register([("hooks_changed", Self.hooksChanged)], into: L)
         let installed = cd_stdlib_install(L.raw, vm.limits.sandbox ? 1 : 0, vm.limits.stringRepLimit)
-        precondition(installed == LUA_OK, "cdscript: the standard library replacements do not install")
+        SetUpStep.check(installed == LUA_OK, "cdscript: the standard library replacements do not install")
         L.push(vm.limits.sandbox)
         L.setRawField(helpers, "sandbox")
         // What built-in plugins get as their second argument.
@@ -55,7 +55,7 @@ extension PluginBinding {
         if L.load(HostPrelude.standardSnapshot, chunkName: HostPrelude.standardSnapshotChunkName) == LUA_OK, L.call(arguments: 0, results: 1) == LUA_OK {
             L.setRawField(-2, "std")
         } else {
-            preconditionFailure("cdscript: the library snapshot does not load: \(L.string(at: -1) ?? "")")
+            SetUpStep.failed("cdscript: the library snapshot does not load: \(L.string(at: -1) ?? "")")
         }
         // The prelude adds the host's countdown.on and countdown.formatter to it.
         L.pushValue(at: -1)
@@ -63,7 +63,7 @@ extension PluginBinding {
         if L.load(HostPrelude.jsonSource, chunkName: HostPrelude.jsonChunkName) == LUA_OK, L.call(arguments: 0, results: 1) == LUA_OK {
             L.setRawField(-2, "json")
         } else {
-            preconditionFailure("cdscript: the JSON encoder does not load: \(L.string(at: -1) ?? "")")
+            SetUpStep.failed("cdscript: the JSON encoder does not load: \(L.string(at: -1) ?? "")")
         }
         // require's searcher hands built-in plugins these helpers (stdlib_searchers.c).
         L.pushTable(fields: Int32(BuiltinPlugins.sources.count))
@@ -71,11 +71,11 @@ extension PluginBinding {
             L.push(source)
             L.setRawField(-2, name)
         }
-        precondition(cd_stdlib_set_builtins(L.raw) == LUA_OK, "cdscript: the built-in plugins do not register")
+        SetUpStep.check(cd_stdlib_set_builtins(L.raw) == LUA_OK, "cdscript: the built-in plugins do not register")
         updateSearchFolders()
 
         guard L.load(HostPrelude.source, chunkName: HostPrelude.chunkName) == LUA_OK else {
-            preconditionFailure("cdscript: the host prelude does not compile: \(L.string(at: -1) ?? "")")
+            SetUpStep.failed("cdscript: the host prelude does not compile: \(L.string(at: -1) ?? "")")
         }
         L.pushValue(at: helpers)
         L.pushRef(host.countdowns.tableRef)
@@ -90,6 +90,6 @@ extension PluginBinding {
         L.pushValue(at: -1)
         formattersRef = L.ref()
         let status = L.call(arguments: 4, results: 0)
-        precondition(status == LUA_OK, "cdscript: the host prelude failed: \(L.string(at: -1) ?? "")")
+        SetUpStep.check(status == LUA_OK, "cdscript: the host prelude failed: \(L.string(at: -1) ?? "")")
     }
 }

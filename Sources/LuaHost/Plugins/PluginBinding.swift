@@ -66,6 +66,6 @@ public final class PluginBinding {
                 cd_stdlib_set_folders(vm.state.raw, script, $0, Int32(buffer.count - 1))
             }
         }
-        precondition(status == LUA_OK, "cdscript: the plugin folders could not be recorded")
+        SetUpStep.check(status == LUA_OK, "cdscript: the plugin folders could not be recorded")
     }
 }
