@@ -66,7 +66,7 @@ struct TimerRoundsTests {
         kill(timer.processIdentifier, SIGKILL)
         timer.waitUntilExit()
         let again = try BinaryRunner.run(["timer", "25m", "--then", "5m", "--rounds", "4", "--id", "pomo"] + state,
-                                         signal: SIGINT, signalAfter: 1.5)
+                                         signal: SIGINT, signalAfter: 5)
         #expect(again.lines.first == "title: work 1/4", "\(again.lines) \(again.stderr)")
     }
 
