@@ -13,7 +13,7 @@ struct StoreOptions: ParsableArguments {
     var stateDir: String?
 
     @Option(name: .customLong("store"), help: ArgumentHelp(
-        "Keep persistent countdowns in Redis, shared across machines: redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], rediss://… over TLS, or redis-sentinel://HOST[:PORT][,…]/MASTERNAME[/DB] (default: $CDSCRIPT_STORE, else the SQLite store of --state-dir).",
+        "Keep persistent countdowns in Redis, shared across machines: redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], rediss://… over TLS, redis-sentinel://HOST[:PORT][,…]/MASTERNAME[/DB], or rediss-sentinel://… through Sentinel over TLS (default: $CDSCRIPT_STORE, else the SQLite store of --state-dir).",
         valueName: "URL"))
     var store: String?
 

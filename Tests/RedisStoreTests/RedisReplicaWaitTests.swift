@@ -2,6 +2,7 @@ import CountdownCore
 import Foundation
 import RedisTestServer
 @testable import RedisStore
+import Synchronization
 import Testing
 
 /// Waiting for replicas (`?wait=N&wait-timeout=…`, Redis's WAIT after each
@@ -125,6 +126,37 @@ struct RedisReplicaWaitTests {
                 "the claim and its lease are on the replica when it is won")
         #expect(store.unconfirmedCount == 0)
         #expect(try primary.cli("EXISTS", "cdscript:end:e") == "1")
+    }
+
+    @Test("a connection lost while waiting for the replicas (the primary died after applying the change): the change is kept under the sequence number it was sent with, to be applied once on the next primary")
+    func lostWhileWaiting() throws {
+        let sent = Mutex<String?>(nil)
+        let server = try ScriptedRedisServer { words in
+            switch words.first?.uppercased() {
+            case "PING": return "+PONG\r\n"
+            case "TIME":
+                let now = Date().timeIntervalSince1970
+                return ScriptedRedisServer.array([ScriptedRedisServer.bulk(String(Int(now))), ScriptedRedisServer.bulk("0")])
+            case "SET": return "+OK\r\n"
+            case "GET": return ScriptedRedisServer.bulk("epoch")
+            case "SCRIPT": return ScriptedRedisServer.bulk("sha")
+            case "EVALSHA":
+                sent.withLock { $0 = words.last }
+                return ScriptedRedisServer.array([":1\r\n", ScriptedRedisServer.bulk("")])
+            // WAIT: no answer at all, as from a server that died after the change.
+            default: return ""
+            }
+        }
+        let store = RedisCountdownStore(url: try RedisURL(server.url + "?wait=1&wait-timeout=100ms"))
+        store.notice = { _ in }
+        store.timeoutMilliseconds = 300
+        try store.connect()
+        try store.save(record("l", seconds: 60))
+        #expect(store.isOffline, "the lost reply took the store offline")
+        #expect(store.pendingCount == 1, "the change is kept")
+        let number = try #require(sent.withLock { $0 })
+        #expect(store.pending.first?.sequence.map(String.init) == number, "kept under the number it was sent with, so a server that has it applies it once")
+        #expect(store.unconfirmedCount == 0, "not counted unconfirmed: it is not known to be made")
     }
 
     /// Now, on this machine's clocks, without a boot id (Redis keeps none).
