@@ -22,15 +22,17 @@ static void ensure_coverage_hook(lua_State *L, lua_State *co) {
     cd_reapply_hook_on(L, co);
 }
 
-/* After lcorolib.c, 5.4.4. */
+/* coroutine.resume and coroutine.wrap, written from the reference manual's
+ * description (§6.2) and held to lua5.4's observed results and messages by
+ * CoroutinesMatchLuaTests; what is cdscript's is the bookkeeping around
+ * lua_resume (track_resume below). */
 
-static int auxresume(lua_State *L, lua_State *co, int narg) {
-    int status, nres;
-    if (!lua_checkstack(co, narg)) {
-        lua_pushliteral(L, "too many arguments to resume");
-        return -1;
-    }
-    lua_xmove(L, co, narg);
+/* cdscript: runs `co` with `given` values moved onto it, noting which thread
+ * runs and keeping the budget and the coverage hook across the switch.
+ * Returns lua_resume's status; its results (or the error object) are left on
+ * co's stack, `*results` of them. */
+static int track_resume(lua_State *L, lua_State *co, int given, int *results) {
+    lua_xmove(L, co, given);
     cd_limits *limits = cd_get_limits(L);
     int budgeted = limits && limits->capped && limits->budget > 0;
     if (cd_interrupted)
@@ -43,70 +45,89 @@ static int auxresume(lua_State *L, lua_State *co, int narg) {
     if (limits && limits->coverage) ensure_coverage_hook(L, co);
     lua_State *outer = cd_interrupt_running;
     cd_interrupt_running = co;
-    status = lua_resume(co, L, narg, &nres);
+    int status = lua_resume(co, L, given, results);
     cd_interrupt_running = outer;
     /* The count hook saw only whole periods: charge the rest as a whole one. */
     if (budgeted && limits->capped) limits->spent += RESUME_PERIOD;
-    if (status == LUA_OK || status == LUA_YIELD) {
-        if (!lua_checkstack(L, nres + 1)) {
-            lua_pop(co, nres);
-            lua_pushliteral(L, "too many results to resume");
-            return -1;
-        }
-        lua_xmove(co, L, nres);
-        return nres;
-    }
-    lua_xmove(co, L, 1);
-    return -1;
+    return status;
 }
 
-static int coresume(lua_State *L) {
+/* Resumes `co` with the top `given` values of L. On success the values it
+ * yielded or returned are pushed on L and their count returned; on failure
+ * the error object (or a message) is pushed and -1 returned. */
+static int resume_moving_values(lua_State *L, lua_State *co, int given) {
+    if (!lua_checkstack(co, given)) {
+        lua_pushliteral(L, "too many arguments to resume");
+        return -1;
+    }
+    int results = 0;
+    int status = track_resume(L, co, given, &results);
+    if (status != LUA_OK && status != LUA_YIELD) {
+        lua_xmove(co, L, 1); /* the error object */
+        return -1;
+    }
+    if (!lua_checkstack(L, results + 1)) {
+        lua_pop(co, results);
+        lua_pushliteral(L, "too many results to resume");
+        return -1;
+    }
+    lua_xmove(co, L, results);
+    return results;
+}
+
+/* coroutine.resume(co, ...): true and what co yielded or returned, or false
+ * and the error; never raises for co's own errors. */
+static int resume_function(lua_State *L) {
     lua_State *co = lua_tothread(L, 1);
-    luaL_argexpected(L, co, 1, "coroutine");
-    int r = auxresume(L, co, lua_gettop(L) - 1);
-    if (r < 0) {
-        lua_pushboolean(L, 0);
-        lua_insert(L, -2);
-        return 2;
-    }
-    lua_pushboolean(L, 1);
-    lua_insert(L, -(r + 1));
-    return r + 1;
+    luaL_argexpected(L, co != NULL, 1, "thread");
+    int count = resume_moving_values(L, co, lua_gettop(L) - 1);
+    lua_pushboolean(L, count >= 0);
+    if (count < 0) count = 1; /* the error object */
+    lua_rotate(L, -(count + 1), 1); /* the flag goes first */
+    return count + 1;
 }
 
-static int auxwrap(lua_State *L) {
+/* A failed wrapped coroutine is closed (its pending to-be-closed variables
+ * run) and its error raised in the caller, a message with the caller's
+ * position in front of it. */
+static int raise_wrapped_failure(lua_State *L, lua_State *co) {
+    int status = lua_status(co);
+    if (status != LUA_OK && status != LUA_YIELD) {
+        /* It died by an error: close it; an error while closing replaces the first. */
+        lua_pop(L, 1);
+        status = lua_resetthread(co);
+        lua_xmove(co, L, 1);
+    }
+    if (status != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
+        luaL_where(L, 1);
+        lua_rotate(L, -2, 1);
+        lua_concat(L, 2);
+    }
+    return lua_error(L);
+}
+
+/* The function coroutine.wrap returns; upvalue 1: its coroutine. */
+static int call_wrapped(lua_State *L) {
     lua_State *co = lua_tothread(L, lua_upvalueindex(1));
-    int r = auxresume(L, co, lua_gettop(L));
-    if (r < 0) {
-        int stat = lua_status(co);
-        if (stat != LUA_OK && stat != LUA_YIELD) {
-            stat = lua_resetthread(co);
-            lua_xmove(co, L, 1);
-        }
-        if (stat != LUA_ERRMEM && lua_type(L, -1) == LUA_TSTRING) {
-            luaL_where(L, 1);
-            lua_insert(L, -2);
-            lua_concat(L, 2);
-        }
-        return lua_error(L);
-    }
-    return r;
+    int count = resume_moving_values(L, co, lua_gettop(L));
+    if (count < 0) return raise_wrapped_failure(L, co);
+    return count;
 }
 
-static int cowrap(lua_State *L) {
+static int wrap_function(lua_State *L) {
     luaL_checktype(L, 1, LUA_TFUNCTION);
-    lua_State *NL = lua_newthread(L);
+    lua_State *co = lua_newthread(L);
     lua_pushvalue(L, 1);
-    lua_xmove(L, NL, 1);
-    lua_pushcclosure(L, auxwrap, 1);
+    lua_xmove(L, co, 1); /* the body, waiting for the first call */
+    lua_pushcclosure(L, call_wrapped, 1);
     return 1;
 }
 
 static int install_tracked_coroutines(lua_State *L) {
     luaL_requiref(L, LUA_COLIBNAME, luaopen_coroutine, 1);
-    lua_pushcfunction(L, coresume);
+    lua_pushcfunction(L, resume_function);
     lua_setfield(L, -2, "resume");
-    lua_pushcfunction(L, cowrap);
+    lua_pushcfunction(L, wrap_function);
     lua_setfield(L, -2, "wrap");
     return 0;
 }

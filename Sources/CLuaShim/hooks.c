@@ -124,94 +124,122 @@ void cd_reapply_hook_on(lua_State *L, lua_State *co) {
 
 void cd_reapply_hook(lua_State *L) { cd_reapply_hook_on(L, L); }
 
-static int make_mask(const char *smask, int count) {
-    int mask = 0;
-    if (strchr(smask, 'c')) mask |= LUA_MASKCALL;
-    if (strchr(smask, 'r')) mask |= LUA_MASKRET;
-    if (strchr(smask, 'l')) mask |= LUA_MASKLINE;
-    if (count > 0) mask |= LUA_MASKCOUNT;
+/* debug.sethook and debug.gethook, written from the reference manual's
+ * description (§6.10) and held to lua5.4's observed results and messages by
+ * ScriptHooksMatchLuaTests. */
+
+/* The letters of a hook mask string and the events each asks for, in the
+ * order debug.gethook writes them. */
+static const struct {
+    char letter;
+    int mask;
+} MASK_LETTERS[] = {{'c', LUA_MASKCALL}, {'r', LUA_MASKRET}, {'l', LUA_MASKLINE}};
+enum { MASK_LETTER_COUNT = sizeof MASK_LETTERS / sizeof MASK_LETTERS[0] };
+
+/* The event mask a script's mask string and count ask for; unknown letters
+ * are ignored, and a positive count adds count events. */
+static int mask_from_letters(const char *letters, int count) {
+    int mask = count > 0 ? LUA_MASKCOUNT : 0;
+    for (int i = 0; i < MASK_LETTER_COUNT; i++)
+        if (strchr(letters, MASK_LETTERS[i].letter) != NULL) mask |= MASK_LETTERS[i].mask;
     return mask;
 }
 
-static lua_State *get_thread(lua_State *L, int *arg) {
-    if (lua_isthread(L, 1)) {
-        *arg = 1;
-        return lua_tothread(L, 1);
-    }
-    *arg = 0;
-    return L;
+/* Writes the mask's letters into `letters` (room for MASK_LETTER_COUNT + 1). */
+static void letters_from_mask(int mask, char *letters) {
+    for (int i = 0; i < MASK_LETTER_COUNT; i++)
+        if (mask & MASK_LETTERS[i].mask) *letters++ = MASK_LETTERS[i].letter;
+    *letters = '\0';
 }
 
-/* debug.sethook([thread,] [hook, mask [, count]]), as in ldblib.c. */
-static int sethook(lua_State *L) {
-    int arg;
-    lua_State *co = get_thread(L, &arg);
-    int mask = 0, count = 0;
-    if (lua_isnoneornil(L, arg + 1)) {
-        lua_settop(L, arg + 1);
-    } else {
-        const char *smask = luaL_checkstring(L, arg + 2);
-        luaL_checktype(L, arg + 1, LUA_TFUNCTION);
-        count = (int)luaL_optinteger(L, arg + 3, 0);
-        mask = make_mask(smask, count);
-    }
-    push_hooks_table(L);
-    int table = lua_gettop(L);
+/* Both functions take an optional thread first: the thread whose hook is
+ * meant, and the position of the arguments after it (0 or 1). */
+static lua_State *hooked_thread(lua_State *L, int *shift) {
+    lua_State *given = lua_type(L, 1) == LUA_TTHREAD ? lua_tothread(L, 1) : NULL;
+    *shift = given != NULL ? 1 : 0;
+    return given != NULL ? given : L;
+}
+
+static void push_thread_key(lua_State *L, lua_State *co) {
     lua_pushthread(co);
     lua_xmove(co, L, 1);
-    int had = lua_rawget(L, table) == LUA_TTABLE;
+}
+
+/* Records (or, with mask 0, forgets) the script's hook of `co` in the table
+ * at `hooks`, keeping cd_script_hook_count in step. */
+static void record_script_hook(lua_State *L, int hooks, lua_State *co, int function, int mask, int count) {
+    push_thread_key(L, co);
+    int had = lua_rawget(L, hooks) == LUA_TTABLE;
     lua_pop(L, 1);
-    lua_pushthread(co);
-    lua_xmove(co, L, 1);
-    if (mask == 0) {
-        lua_pushnil(L);
-        if (had) cd_script_hook_count--;
-    } else {
+    push_thread_key(L, co);
+    if (mask != 0) {
         lua_createtable(L, 3, 0);
-        lua_pushvalue(L, arg + 1);
+        lua_pushvalue(L, function);
         lua_rawseti(L, -2, 1);
         lua_pushinteger(L, mask);
         lua_rawseti(L, -2, 2);
         lua_pushinteger(L, count);
         lua_rawseti(L, -2, 3);
-        if (!had) cd_script_hook_count++;
+        cd_script_hook_count += had ? 0 : 1;
+    } else {
+        lua_pushnil(L);
+        cd_script_hook_count -= had ? 1 : 0;
     }
-    lua_rawset(L, table);
-    /* registry._HOOKKEY[co] = the hook function (nil: none), as ldblib.c keeps it
-     * (also for a function given with an empty mask). */
+    lua_rawset(L, hooks);
+}
+
+/* registry._HOOKKEY[co] = the function given (nil when the hook is turned
+ * off), kept as lua5.4's debug library keeps it (a table with weak keys that
+ * is its own metatable), for code written against it. */
+static void record_hook_key(lua_State *L, lua_State *co, int function) {
     if (!luaL_getsubtable(L, LUA_REGISTRYINDEX, "_HOOKKEY")) {
-        lua_pushliteral(L, "k");
-        lua_setfield(L, -2, "__mode");
         lua_pushvalue(L, -1);
-        lua_setmetatable(L, -2);
+        lua_setmetatable(L, -2); /* its own metatable */
+        lua_pushstring(L, "k");
+        lua_setfield(L, -2, "__mode");
     }
-    lua_pushthread(co);
-    lua_xmove(co, L, 1);
-    lua_pushvalue(L, arg + 1); /* nil after sethook() */
+    push_thread_key(L, co);
+    lua_pushvalue(L, function);
     lua_rawset(L, -3);
     lua_pop(L, 1);
+}
+
+/* debug.sethook([thread,] [hook, mask [, count]]); no hook (or nil) turns it off. */
+static int sethook(lua_State *L) {
+    int shift;
+    lua_State *co = hooked_thread(L, &shift);
+    int function = shift + 1;
+    int mask = 0, count = 0;
+    if (lua_isnoneornil(L, function)) {
+        lua_settop(L, function); /* nil in the function's place */
+    } else {
+        const char *letters = luaL_checkstring(L, function + 1);
+        luaL_checktype(L, function, LUA_TFUNCTION);
+        count = (int)luaL_optinteger(L, function + 2, 0);
+        mask = mask_from_letters(letters, count);
+    }
+    push_hooks_table(L);
+    record_script_hook(L, lua_gettop(L), co, function, mask, count);
+    lua_pop(L, 1);
+    record_hook_key(L, co, function);
     apply(L, co, mask, count);
     return 0;
 }
 
-/* debug.gethook([thread]): the script's own hook, mask and count; nil for none. */
+/* debug.gethook([thread]): the script's own hook function, mask letters and
+ * count; fail when it set none (the host's own hooks are not shown). */
 static int gethook(lua_State *L) {
-    int arg;
-    lua_State *co = get_thread(L, &arg);
+    int shift;
+    lua_State *co = hooked_thread(L, &shift);
     if (push_entry(L, co) != LUA_TTABLE) {
-        lua_pushnil(L);
+        luaL_pushfail(L);
         return 1;
     }
     int entry = lua_gettop(L);
-    int mask = entry_int(L, entry, 2);
-    char smask[5];
-    int i = 0;
-    if (mask & LUA_MASKCALL) smask[i++] = 'c';
-    if (mask & LUA_MASKRET) smask[i++] = 'r';
-    if (mask & LUA_MASKLINE) smask[i++] = 'l';
-    smask[i] = '\0';
+    char letters[MASK_LETTER_COUNT + 1];
+    letters_from_mask(entry_int(L, entry, 2), letters);
     lua_rawgeti(L, entry, 1);
-    lua_pushstring(L, smask);
+    lua_pushstring(L, letters);
     lua_rawgeti(L, entry, 3);
     return 3;
 }

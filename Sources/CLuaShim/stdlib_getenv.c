@@ -1,4 +1,6 @@
-/* os.getenv under the sandbox (loslib.c's, limited to a few variables). */
+/* os.getenv under the sandbox: the reference manual's os.getenv (§6.9: the
+ * variable's value, or fail when it is not defined), limited to a few
+ * variables (see stdlib_internal.h). */
 
 #include "stdlib_internal.h"
 #include <lauxlib.h>
@@ -11,14 +13,16 @@ static const char *const ENV_ALLOWED[] = {
     "LC_MESSAGES", "TERM", "COLORTERM", "NO_COLOR", "COLUMNS", "LINES", NULL,
 };
 
+static int allowed(const char *name) {
+    for (const char *const *entry = ENV_ALLOWED; *entry != NULL; entry++)
+        if (strcmp(*entry, name) == 0) return 1;
+    return 0;
+}
+
 int cd_sandbox_getenv(lua_State *L) {
     const char *name = luaL_checkstring(L, 1);
-    for (int i = 0; ENV_ALLOWED[i]; i++) {
-        if (strcmp(name, ENV_ALLOWED[i]) == 0) {
-            lua_pushstring(L, getenv(name));
-            return 1;
-        }
-    }
-    lua_pushnil(L);
+    const char *value = allowed(name) ? getenv(name) : NULL;
+    if (value == NULL) luaL_pushfail(L);
+    else lua_pushstring(L, value);
     return 1;
 }

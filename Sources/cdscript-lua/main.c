@@ -7,8 +7,9 @@
  * 0.71-0.90 ms and 99), where cdscript's 93 MB binary run under this name took
  * 3.0 ms and 434 page faults. tl's spec/cli starts it 114 times.
  *
- * The behaviour follows the Lua 5.4 manual, section 7, and is checked against
- * the real `lua5.4` (Tests/EndToEndTests/PlainLuaInterpreterTests.swift):
+ * Written here from the Lua 5.4 manual, section 7, and checked against the
+ * real `lua5.4` (Tests/EndToEndTests/PlainLuaInterpreterTests.swift); the usage
+ * text below is lua5.4's output, recorded as a fact:
  * options -e, -l, -v, -E, -W, --, - and a script with its arguments are handled
  * in order, then the script runs with its arguments; any error is written to
  * stderr as "PROGRAM: message" (with a traceback when the error came from
@@ -36,13 +37,13 @@ static void write_message(const char *message) {
     fflush(stderr);
 }
 
-/* Writes the error on top of the stack, if `status` is one, and pops it. */
-static int report(lua_State *L, int status) {
-    if (status != LUA_OK) {
-        const char *message = lua_tostring(L, -1);
-        write_message(message != NULL ? message : "(error object is not a string)");
-        lua_pop(L, 1);
-    }
+/* Passes `status` on; when it is a failure, the message on top of the stack
+ * is written and popped first. */
+static int shown_status(lua_State *L, int status) {
+    if (status == LUA_OK) return status;
+    const char *message = lua_tostring(L, -1);
+    write_message(message != NULL ? message : "(error object is not a string)");
+    lua_pop(L, 1);
     return status;
 }
 
@@ -65,8 +66,9 @@ static lua_State *running_state = NULL;
 
 static void raise_interrupted(lua_State *L, lua_Debug *ar) {
     (void)ar;
-    lua_sethook(L, NULL, 0, 0);
-    luaL_error(L, "interrupted!");
+    lua_sethook(L, NULL, 0, 0); /* once */
+    lua_pushstring(L, "interrupted!");
+    lua_error(L);
 }
 
 static void on_interrupt(int signal_number) {
@@ -88,9 +90,8 @@ static int call(lua_State *L, int nargs, int nresults) {
     return status;
 }
 
-static int run_loaded(lua_State *L, int status) {
-    if (status == LUA_OK) status = call(L, 0, 0);
-    return report(L, status);
+static int run_loaded(lua_State *L, int load_status) {
+    return shown_status(L, load_status == LUA_OK ? call(L, 0, 0) : load_status);
 }
 
 /* NULL reads standard input (chunk name "=stdin"). */
@@ -107,16 +108,19 @@ static int require_into_global(lua_State *L, const char *option) {
     const char *equals = strchr(option, '=');
     const char *module = equals != NULL ? equals + 1 : option;
     size_t global_length = equals != NULL ? (size_t)(equals - option) : strlen(option);
-    lua_getglobal(L, "require");
+    lua_pushglobaltable(L);
+    lua_pushlstring(L, option, global_length);
+    lua_getfield(L, -2, "require");
     lua_pushstring(L, module);
     int status = call(L, 1, 1);
-    if (status == LUA_OK) {
-        const char *global = lua_pushlstring(L, option, global_length);
-        lua_insert(L, -2);
-        lua_setglobal(L, global); /* the name stays on the stack (alive) until popped */
-        lua_pop(L, 1);
+    if (status != LUA_OK) {
+        lua_rotate(L, -3, 1); /* the message above the globals and the name */
+        lua_pop(L, 2);
+        return shown_status(L, status);
     }
-    return report(L, status);
+    lua_settable(L, -3); /* _G[global] = the module */
+    lua_pop(L, 1);
+    return status;
 }
 
 /* What the command line asks for, read before anything runs. */
@@ -188,10 +192,11 @@ static void print_usage(const char *bad_option) {
 /* arg[0] is the script (or the program when there is none); the words before it
  * get negative indices, the script's arguments positive ones. */
 static void set_arg_table(lua_State *L, int argc, char **argv, int script) {
-    lua_createtable(L, argc - script - 1 > 0 ? argc - script - 1 : 0, script + 1);
-    for (int i = 0; i < argc; i++) {
-        lua_pushstring(L, argv[i]);
-        lua_rawseti(L, -2, i - script);
+    int after = argc - script - 1;
+    lua_createtable(L, after > 0 ? after : 0, script + 1);
+    for (int word = 0; word < argc; word++) {
+        lua_pushstring(L, argv[word]);
+        lua_seti(L, -2, (lua_Integer)word - script);
     }
     lua_setglobal(L, "arg");
 }
@@ -236,20 +241,26 @@ static int run_script(lua_State *L, char **argv, int script) {
     const char *path = argv[script];
     if (strcmp(path, "-") == 0 && strcmp(argv[script - 1], "--") != 0) path = NULL;
     int status = luaL_loadfile(L, path);
-    if (status == LUA_OK) {
-        if (lua_getglobal(L, "arg") != LUA_TTABLE) return luaL_error(L, "'arg' is not a table");
-        int count = (int)luaL_len(L, -1);
-        luaL_checkstack(L, count + 3, "too many arguments to script");
-        for (int i = 1; i <= count; i++) lua_rawgeti(L, -i, i);
-        lua_remove(L, -count - 1);
-        status = call(L, count, LUA_MULTRET);
-    }
-    return report(L, status);
+    if (status != LUA_OK) return shown_status(L, status);
+    if (lua_getglobal(L, "arg") != LUA_TTABLE) return luaL_error(L, "'arg' is not a table");
+    int count = (int)luaL_len(L, -1);
+    luaL_checkstack(L, count + 3, "too many arguments to script");
+    int table = lua_gettop(L);
+    for (int position = 1; position <= count; position++) lua_rawgeti(L, table, position);
+    lua_remove(L, table);
+    return shown_status(L, call(L, count, LUA_MULTRET));
 }
 
+/* The command line as main got it. */
+typedef struct {
+    int count;
+    char **words;
+} program_words;
+
 static int run_protected(lua_State *L) {
-    int argc = (int)lua_tointeger(L, 1);
-    char **argv = (char **)lua_touserdata(L, 2);
+    const program_words *given = lua_touserdata(L, 1);
+    int argc = given->count;
+    char **argv = given->words;
     luaL_checkversion(L);
     command_line line = read_command_line(argv);
     if (line.bad_option != 0) {
@@ -262,8 +273,9 @@ static int run_protected(lua_State *L) {
         fflush(stdout);
     }
     if (line.no_environment) { /* the package library then ignores LUA_PATH and LUA_CPATH */
+        lua_pushstring(L, "LUA_NOENV");
         lua_pushboolean(L, 1);
-        lua_setfield(L, LUA_REGISTRYINDEX, "LUA_NOENV");
+        lua_rawset(L, LUA_REGISTRYINDEX);
     }
     luaL_openlibs(L);
     cd_luacov_standin_install(L); /* -lluacov under `cdscript test -c` */
@@ -292,12 +304,12 @@ int main(int argc, char **argv) {
         return 1;
     }
     lua_gc(L, LUA_GCSTOP); /* no collection while the libraries load */
+    program_words given = {argc, argv};
     lua_pushcfunction(L, run_protected);
-    lua_pushinteger(L, argc);
-    lua_pushlightuserdata(L, argv);
-    int status = lua_pcall(L, 2, 1, 0);
+    lua_pushlightuserdata(L, &given);
+    int status = lua_pcall(L, 1, 1, 0);
     int ran = lua_toboolean(L, -1);
-    report(L, status);
+    shown_status(L, status);
     lua_close(L);
     return ran && status == LUA_OK ? 0 : 1;
 }

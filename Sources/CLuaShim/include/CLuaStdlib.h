@@ -5,10 +5,12 @@
  * changes: `load`, `loadfile`, `dofile`, `string.rep`, `package.searchpath`,
  * `require`'s Lua searcher (package.searchers[2], which also searches the plugin
  * folders and the built-in plugins), `os.getenv` under the sandbox, and the
- * warning function that `lua.c` installs. They are C functions written after
- * Lua 5.4's own (lbaselib.c, lauxlib.c, loadlib.c, lstrlib.c), with the same
- * messages, so that scripts cannot tell them apart; they read their settings
- * from the registry, never from upvalues a script could reach.
+ * warning function that lua5.4's interpreter starts with. They are C
+ * functions written here from the reference manual's description, with
+ * lua5.4's messages (checked call for call against lua5.4 by
+ * RewrittenStdlibMatchesLuaTests), so that scripts cannot tell them apart;
+ * they read their settings from the registry, never from upvalues a script
+ * could reach.
  *
  * Every function here that Swift calls runs its work in a protected call and
  * returns a Lua status: none raises across a Swift frame. */
@@ -17,7 +19,7 @@
 #include <lua.h>
 
 /* Installs the functions above into the state's libraries, sets the warning
- * function (warnings start off, as in lua.c) and records the settings:
+ * function (warnings start off, as in lua5.4's interpreter) and records the settings:
  * `sandbox` (refuse bytecode and files outside the allowed folders, limit
  * os.getenv, drop the C searchers) and the longest string `string.rep` may
  * build (`rep_limit`, bytes; 0 for no limit beyond Lua's). */
