@@ -27,8 +27,6 @@ final class BarLead: SchedulerDelegate {
     private var leadChanged = false
     /// During a pass over the whole listing, the ids it named.
     private var passSeen: Set<CountdownID>?
-    /// The lead's ticks and ends: the only wake-ups this bar makes.
-    private(set) var ticks = 0
 
     init(scheduler: Scheduler, now: @escaping () -> StoreInstant?) {
         self.scheduler = scheduler
@@ -121,7 +119,6 @@ final class BarLead: SchedulerDelegate {
 
     func countdownDidTick(_ tick: Tick) {
         guard tick.key == leadKey, let old = lead else { return }
-        ticks += 1
         // Below zero: the time past the end of an overtime countdown.
         lead = ShownCountdown(id: old.id, state: tick.remaining < 0 ? .overtime : .running, timeLeft: tick.remaining,
                               total: old.total, wallEnd: old.wallEnd)
@@ -130,7 +127,6 @@ final class BarLead: SchedulerDelegate {
 
     func countdownDidPassEnd(_ tick: Tick) {
         guard tick.key == leadKey, let old = lead else { return }
-        ticks += 1
         lead = ShownCountdown(id: old.id, state: .overtime, timeLeft: 0, total: old.total, wallEnd: old.wallEnd)
         lead?.title = old.title
     }
@@ -138,7 +134,6 @@ final class BarLead: SchedulerDelegate {
     /// The lead finished: it stays followed, finished, and the next one leads.
     func countdownDidEnd(_ tick: Tick, reason: EndReason) {
         guard reason == .finished, tick.key == leadKey, let id = leadID else { return }
-        ticks += 1
         leadKey = nil
         order.set(id, .finished)
         leadChanged = true
