@@ -103,6 +103,11 @@ public final class RedisCountdownStore: CountdownStoreBackend {
     /// The hash as read ahead for a run of loads (`+ReadAhead`), by id, records
     /// as stored; nil: none.
     var readAheadCopy: [CountdownID: String]?
+    /// Records in the copy not handed out yet, and whether a copy was used up since the feed last drained.
+    var readAheadLeft = 0
+    var readAheadSpent = false
+    /// Entries of copies still held when a drain let them go: what a test bounds.
+    public internal(set) var readAheadDroppedAtDrain = 0
     /// Loads since a change feed last drained.
     var loadsSinceDrain = 0
     /// True while a change feed is subscribed to this store's channel.

@@ -14,6 +14,10 @@ import GRDB
 /// where the changes since are reported and the countdowns held re-read), at any
 /// sign of a change the log cannot name, and at any write by this process. A
 /// record is handed out once; a second load of the same id reads the database.
+/// Once the run of loads has had as many records from it as it holds (less the
+/// loads before it: a script fetching them all names each id once), the copy
+/// goes, as part of the loads: the first change seen after them then costs what
+/// it reads, not a pass to free a copy of the whole table.
 extension SQLiteCountdownStore {
     /// Loads since the change log was last looked at before a read-ahead is
     /// considered; then at each doubling, as long as the table holds at most
@@ -24,7 +28,8 @@ extension SQLiteCountdownStore {
 
     /// What the read-ahead copy says of one id.
     enum ReadAheadEntry {
-        case stored(StoredCountdown)
+        /// Boxed: an entry is a pointer wide, not a record wide, in the copy's table.
+        indirect case stored(StoredCountdown)
         case unreadable(StoreError)
         /// Answered once already: a second load of it asks the database. (A run
         /// loads each id once; freeing each record as it is handed out keeps the
@@ -37,7 +42,7 @@ extension SQLiteCountdownStore {
     /// it was read.
     func readAhead(_ id: String) -> Result<StoredCountdown?, StoreError>? {
         loadsSinceLook += 1
-        if readAheadCopy == nil, changeLogPosition != nil, loadsSinceLook >= Self.readAheadAfter,
+        if readAheadCopy == nil, !readAheadSpent, changeLogPosition != nil, loadsSinceLook >= Self.readAheadAfter,
            loadsSinceLook & (loadsSinceLook - 1) == 0 {
             readAheadNow()
         }
@@ -47,6 +52,12 @@ extension SQLiteCountdownStore {
         case nil: return .success(nil)
         case .stored(let countdown):
             readAheadCopy![key] = .taken
+            readAheadLeft -= 1
+            if readAheadLeft == 0 {
+                // The run has had as many records as the copy holds: it is over.
+                readAheadCopy = nil
+                readAheadSpent = true
+            }
             return .success(countdown)
         case .unreadable(let error): return .failure(error)
         case .taken: return nil
@@ -63,6 +74,7 @@ extension SQLiteCountdownStore {
             guard count <= limit else { return nil }
             var copy: [CountdownID: ReadAheadEntry] = [:]
             copy.reserveCapacity(count)
+            var stored = 0
             let rows = try Row.fetchCursor(db.cachedStatement(sql: StoredCountdown.selectSQL))
             while let row = try rows.next() {
                 rowsRead += 1
@@ -70,10 +82,13 @@ extension SQLiteCountdownStore {
                 guard case .string(let id) = (row[0] as DatabaseValue).storage else { continue }
                 do throws(StoreError) {
                     copy[CountdownID(id)] = .stored(try StoredCountdown(columnsOf: row, path: path))
+                    stored += 1
                 } catch {
                     copy[CountdownID(id)] = .unreadable(error)
                 }
             }
+            // A run of loads names each id once: those before the copy will not ask it (counted with the one that reads it: at worst the last load reads the database).
+            readAheadLeft = max(1, stored - loadsSinceLook)
             return copy
         }
         readAheadCopy = copy ?? nil
@@ -82,6 +97,8 @@ extension SQLiteCountdownStore {
     /// What was read ahead may no longer be what is stored.
     func dropReadAhead() {
         loadsSinceLook = 0
+        readAheadDroppedAtLook += readAheadCopy?.count ?? 0
         readAheadCopy = nil
+        readAheadSpent = false
     }
 }

@@ -46,6 +46,11 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     /// for the ones to come (`SQLiteCountdownStore+ReadAhead.swift`).
     var loadsSinceLook = 0
     var readAheadCopy: [CountdownID: ReadAheadEntry]?
+    /// Records in the copy not handed out yet, and whether a copy was used up since the last look.
+    var readAheadLeft = 0
+    var readAheadSpent = false
+    /// Entries of copies still held when a look at the change log let them go: what a test bounds.
+    public internal(set) var readAheadDroppedAtLook = 0
     /// Whole-file integrity checks (`PRAGMA quick_check`) run so far.
     public internal(set) var integrityChecks = 0
     /// The SQL statements `glance()` ran (SQLiteCountdownStore+Glance.swift).

@@ -57,7 +57,7 @@ struct I3barClickTests {
         try ("[\n" + events.enumerated().map { ($0.offset == 0 ? "" : ",") + $0.element }.joined(separator: "\n") + "\n")
             .write(to: input, atomically: true, encoding: .utf8)
 
-        let bar = try BinaryRunner.run(["watch", "--bar", "i3bar"] + storeOptions, signal: SIGTERM, signalAfter: 2.5,
+        let bar = try BinaryRunner.run(["watch", "--bar", "i3bar"] + storeOptions + ["tea", Self.hostileID, "held"], signal: SIGTERM, signalAfter: 2.5,
                                        in: dir, stdinPath: input.path)
         #expect(bar.status == 143, "ran on after its input ended, until the signal: \(bar.stderr)")
         let complaints = bar.stderr.split(separator: "\n").filter { $0.contains("ignored a click event") }

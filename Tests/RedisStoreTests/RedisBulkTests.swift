@@ -62,4 +62,27 @@ struct RedisBulkTests: RedisSuite {
         _ = try mine.loadEach(ids: ids.map(\.string))
         #expect(mine.recordsRead - before == 1)
     }
+
+    @Test("after a process loads all 3,000 one by one (read ahead), the first change it sees lets go of no copy: the copy went with the last load")
+    func firstChangeAfterLoadingAll() throws {
+        let mine = try store()
+        let t = now
+        try mine.saveAll((0..<3_000).map { record("s\($0)", seconds: 60, now: t) })
+        let feed = RedisChangeFeed(store: mine, timer: try LoopTimer())
+        _ = changes(feed, until: .none, within: 0.2)
+        #expect(mine.feedSubscribed)
+        for i in 0..<3_000 { #expect(try mine.load(id: "s\(i)")?.id == "s\(i)") }
+        #expect(mine.readAheadSpent, "the loads were answered from a copy read ahead, used up")
+        #expect(mine.readAheadCopy == nil)
+        let other = try store()
+        try other.modify(id: "s9") { $0?.append(Time.nanosecondsPerSecond, at: t) }
+        #expect(changes(feed, until: .ids(["s9"])) == .ids(["s9"]))
+        #expect(mine.readAheadDroppedAtDrain == 0, "\(mine.readAheadDroppedAtDrain) entries let go at the first change")
+
+        // Loads that stop half way leave a copy, which the next drain lets go: the counter tells.
+        for i in 0..<1_500 { _ = try mine.load(id: "s\(i)") }
+        try other.modify(id: "s8") { $0?.append(Time.nanosecondsPerSecond, at: t) }
+        #expect(changes(feed, until: .ids(["s8"])) == .ids(["s8"]))
+        #expect(mine.readAheadDroppedAtDrain == 3_000)
+    }
 }

@@ -27,6 +27,25 @@ struct ReadAheadTests {
         withExtendedLifetime(watcher) {}
     }
 
+    @Test("after a process loads all 3,000 one by one (read ahead), the first change it sees lets go of no copy: the copy went with the last load")
+    func firstChangeAfterLoadingAll() throws {
+        let dir = try storeOf(3_000)
+        let mine = SQLiteCountdownStore(directory: dir)
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        for id in ids(3_000) { #expect(try mine.load(id: id)?.id == id) }
+        #expect(mine.readTransactions <= 3_000 / 8 + 2, "read ahead: \(mine.readTransactions) read transactions")
+        let other = SQLiteCountdownStore(directory: dir)
+        try other.modify(id: "s9") { $0?.total += 1 }
+        #expect(firstChange(watcher) == .ids(["s9"]))
+        #expect(mine.readAheadDroppedAtLook == 0, "\(mine.readAheadDroppedAtLook) entries let go at the first change")
+
+        // Loads that stop half way leave a copy, which the next look lets go: the counter tells.
+        for id in ids(1_500) { _ = try mine.load(id: id) }
+        try other.modify(id: "s8") { $0?.total += 1 }
+        #expect(firstChange(watcher) == .ids(["s8"]))
+        #expect(mine.readAheadDroppedAtLook == 3_000)
+    }
+
     @Test("without following the store's changes, nothing is read ahead: each load reads the database")
     func noReadAheadWithoutFollowing() throws {
         let dir = try storeOf(1_000)

@@ -58,7 +58,8 @@ extension StoreFaults {
 
         /// The first update `watch --bar BAR` writes, the line as it came.
         static func firstUpdate(_ bar: String, _ store: [String]) throws -> String {
-            let watch = try LiveProcess(["watch", "--bar", bar] + idOnly + store)
+            // Named: without ids a bar shows the first countdown and a count of the others.
+            let watch = try LiveProcess(["watch", "--bar", bar] + idOnly + store + HostileIDs.all)
             defer { watch.signal(SIGKILL); watch.wait() }
             // i3bar's header and its array's "[" come first.
             let skip = bar == "i3bar" ? 2 : 0
@@ -90,7 +91,8 @@ extension StoreFaults {
                 let arguments = ["--format", "{id}", "--separator", separator]
                 let status = try LiveProcess.run(["status"] + arguments + store)
                 #expect(status.lines.count == 1 && !status.lines[0].contains("%{"), "separator \(separator.debugDescription): \(status.lines)")
-                let watch = try LiveProcess(["watch", "--bar", "polybar"] + arguments + store)
+                let watch = try LiveProcess(["watch", "--bar", "polybar"] + arguments + store
+                                            + ["run%", "{A1:touch /tmp/cdscript-polybar-ran:}click", "{F#f00}"])
                 defer { watch.signal(SIGKILL); watch.wait() }
                 let line = watch.waitForLine { _ in true }?.text
                 #expect(line != nil && line?.contains("%{") == false, "separator \(separator.debugDescription): \(String(describing: line))")

@@ -17,7 +17,7 @@ extension StoreFaults {
 
             let dir = Scratch.directory("waybar-pango")
             try HostileIDs.seed(["--state-dir", dir])
-            let watch = try LiveProcess(["watch", "--bar", "waybar", "--format", "{id}", "--separator", "|", "--state-dir", dir])
+            let watch = try LiveProcess(["watch", "--bar", "waybar", "--format", "{id}", "--separator", "|", "--state-dir", dir] + HostileIDs.all)
             defer { watch.signal(SIGKILL); watch.wait() }
             let line = try #require(watch.waitForLine { _ in true }?.text, "\(watch.stderr)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

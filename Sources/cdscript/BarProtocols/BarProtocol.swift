@@ -37,25 +37,33 @@ enum BarProtocol: String, CaseIterable, ExpressibleByArgument {
         self == .i3bar ? "{\"click_events\":true,\"version\":1}\n[\n" : nil
     }
 
-    /// One update: the line that shows `countdowns` (soonest first). `first` says
-    /// whether it is the first update (i3bar puts a comma before the others).
-    func line(_ countdowns: [BarItem], separator: String, first: Bool) -> String {
+    /// One update: the line that shows `countdowns` (soonest first) and, when
+    /// `more` is above 0, how many others there are (`+N` after the separator; in
+    /// i3bar a block of its own, with no instance, which no click acts on).
+    /// `first` says whether it is the first update (i3bar puts a comma before the others).
+    func line(_ countdowns: [BarItem], separator: String, first: Bool, more: Int = 0) -> String {
         switch self {
-        case .waybar: return Self.waybar(countdowns, separator: separator)
-        case .i3bar: return (first ? "" : ",") + Self.i3bar(countdowns)
-        case .polybar: return BarEscaping.polybar(countdowns.map(\.text).joined(separator: separator))
+        case .waybar: return Self.waybar(countdowns, separator: separator, more: more)
+        case .i3bar: return (first ? "" : ",") + Self.i3bar(countdowns, more: more)
+        case .polybar: return BarEscaping.polybar(Self.text(countdowns, separator: separator, more: more))
         }
     }
 
-    private static func waybar(_ countdowns: [BarItem], separator: String) -> String {
+    /// The countdowns' texts joined, and `+N` for the others.
+    private static func text(_ countdowns: [BarItem], separator: String, more: Int) -> String {
+        let texts = countdowns.map(\.text) + (more > 0 ? ["+\(more)"] : [])
+        return texts.joined(separator: separator)
+    }
+
+    private static func waybar(_ countdowns: [BarItem], separator: String, more: Int) -> String {
         var classes: [String] = []
         for item in countdowns {
             for name in item.classes where !classes.contains(name) { classes.append(name) }
         }
         if classes.isEmpty { classes = ["idle"] }
         let object: [String: Any] = [
-            "text": BarEscaping.pango(countdowns.map(\.text).joined(separator: separator)),
-            "tooltip": BarEscaping.pango(countdowns.map(\.tooltip).joined(separator: "\n")),
+            "text": BarEscaping.pango(text(countdowns, separator: separator, more: more)),
+            "tooltip": BarEscaping.pango((countdowns.map(\.tooltip) + (more > 0 ? ["+\(more) more"] : [])).joined(separator: "\n")),
             "class": classes,
             "alt": countdowns.first?.countdown.state.rawValue ?? "idle",
             "percentage": countdowns.first?.countdown.percent ?? 0,
@@ -65,8 +73,8 @@ enum BarProtocol: String, CaseIterable, ExpressibleByArgument {
 
     /// i3bar reads `full_text` as markup only when a block asks for it
     /// (`"markup": "pango"`), and these blocks never do: JSON's escapes are all.
-    private static func i3bar(_ countdowns: [BarItem]) -> String {
-        let blocks: [[String: Any]] = countdowns.map { item in
+    private static func i3bar(_ countdowns: [BarItem], more: Int) -> String {
+        var blocks: [[String: Any]] = countdowns.map { item in
             var block: [String: Any] = [
                 "full_text": item.text,
                 "short_text": item.countdown.left,
@@ -82,6 +90,7 @@ enum BarProtocol: String, CaseIterable, ExpressibleByArgument {
             }
             return block
         }
+        if more > 0 { blocks.append(["full_text": "+\(more)", "name": blockName]) }
         return json(blocks)
     }
 

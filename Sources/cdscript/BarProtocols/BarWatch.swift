@@ -42,6 +42,10 @@ struct BarOptions: ParsableArguments {
 /// the previous one is not written. Nothing running means nothing scheduled: the
 /// loop then sleeps in `poll` until the store changes (or, for i3bar, a click
 /// arrives: BarWatch+Clicks.swift).
+///
+/// With ids, the line holds those countdowns. Without, it holds the one shown
+/// first and a count of the others (`BarLead`): its rate is the lead's seconds
+/// and the store's changes, whatever the number of countdowns.
 final class BarWatch: SchedulerDelegate {
     let store: SharedStore
     let only: [String]?
@@ -50,8 +54,7 @@ final class BarWatch: SchedulerDelegate {
     let format: StatusFormat
     let separator: String
     let critical: Nanoseconds
-    /// Countdowns shown, by id; without ids, those running, in overtime or
-    /// paused when first seen, and those that finished while shown.
+    /// With ids: the countdowns shown, by id, each once it is stored.
     private var shown: [CountdownID: ShownCountdown] = [:]
     private var records: [CountdownID: StoredCountdown] = [:]
     private var keys: [CountdownID: CountdownKey] = [:]
@@ -59,6 +62,8 @@ final class BarWatch: SchedulerDelegate {
     private var lastLine: String?
     private var reportedError: String?
     private(set) var lines = 0
+    /// Without ids: the lead and the count of the others.
+    private(set) var leader: BarLead?
 
     init(store: SharedStore, only: [String]?, scheduler: Scheduler, options: BarOptions) throws {
         self.store = store
@@ -68,6 +73,7 @@ final class BarWatch: SchedulerDelegate {
         format = try StatusFormat(options.format)
         separator = options.separator
         critical = Time.nanoseconds(fromSeconds: options.critical) ?? 0
+        if only == nil { leader = BarLead(scheduler: scheduler, now: { try? store.now() }) }
     }
 
     /// Runs until a signal ends it or stdout goes away.
@@ -108,33 +114,80 @@ final class BarWatch: SchedulerDelegate {
     /// Reads the store again and follows what changed.
     func refresh(_ changes: CountdownChanges) throws {
         guard changes != .none else { return }
-        let listing = store.exists ? try store.persistence.listing() : StoredCountdownListing(countdowns: [])
+        if let leader { return try refreshLead(leader, changes) }
+        // The ids asked for, read together (one transaction, or one `HMGET`): the
+        // same cost at 1,000 stored countdowns and at 1,000,000.
+        var wanted: [String] = []
+        var named: Set<CountdownID> = []
+        for id in only ?? [] where changes.contains(id) && named.insert(CountdownID(id)).inserted { wanted.append(id) }
+        guard !wanted.isEmpty else { return }
+        let results = store.exists ? try store.persistence.loadEach(ids: wanted) : wanted.map { (id: $0, record: Swift.Result<StoredCountdown?, any Error>.success(nil)) }
         let now = try store.now()
         reportedError = nil
-        var seen: Set<CountdownID> = []
-        for record in listing.countdowns {
-            let id = CountdownID(record.id)
-            let wanted = only.map { $0.contains { CountdownID($0) == id } } ?? true
-            guard wanted else { continue }
-            seen.insert(id)
-            guard records[id] != record || shown[id] == nil else { continue }
-            let countdown = ShownCountdown(record, at: now)
-            // Without ids, a countdown first seen finished is old news.
-            if only == nil, shown[id] == nil, countdown.state == .finished { continue }
-            records[id] = record
-            shown[id] = countdown
-            follow(record, id: id, at: now)
+        for (name, result) in results {
+            let id = CountdownID(name)
+            switch result {
+            case .success(let record?):
+                guard records[id] != record || shown[id] == nil else { continue }
+                records[id] = record
+                shown[id] = ShownCountdown(record, at: now)
+                follow(record, id: id, at: now)
+            case .success(nil), .failure:
+                if case .failure(let error) = result {
+                    guard let unreadable = Self.unreadable(error) else { throw error }
+                    showError(unreadable.description)
+                }
+                stopTicking(id)
+                shown[id] = nil
+                records[id] = nil
+            }
         }
-        for id in Array(shown.keys) where !seen.contains(id) {
-            stopTicking(id)
-            shown[id] = nil
-            records[id] = nil
-        }
-        for bad in listing.unreadable { showError(bad.description) }
     }
 
-    /// The countdown shown under `id`, if this bar shows it.
-    func shownCountdown(_ id: CountdownID) -> ShownCountdown? { shown[id] }
+    /// Without ids: reads the ids the store names (at most `StoreWatcher.mostReadOneByOne`,
+    /// together), or else the whole listing in batches, each let go before the next;
+    /// then finds the lead.
+    private func refreshLead(_ leader: BarLead, _ changes: CountdownChanges) throws {
+        let now = try store.now()
+        if case .ids(let ids) = changes, ids.count <= StoreWatcher.mostReadOneByOne, store.exists {
+            for (id, result) in try store.persistence.loadEach(ids: ids.sorted().map(\.string)) {
+                switch result {
+                case .success(let record): leader.take(CountdownID(id), record, at: now)
+                case .failure(let error):
+                    guard let unreadable = Self.unreadable(error) else { throw error }
+                    showError(unreadable.description)
+                }
+            }
+        } else {
+            reportedError = nil
+            leader.beginPass()
+            do {
+                if store.exists {
+                    try store.persistence.forEachListed(batchSize: 1000) { batch in
+                        for record in batch.countdowns { leader.take(CountdownID(record.id), record, at: now) }
+                        for bad in batch.unreadable { showError(bad.description) }
+                        return true
+                    }
+                }
+            } catch {
+                leader.abandonPass()
+                throw error
+            }
+            leader.endPass()
+        }
+        leader.settle(at: now)
+    }
+
+    /// The record a store could not read, from either store's error.
+    private static func unreadable(_ error: any Error) -> UnreadableCountdown? {
+        (error as? UnreadableCountdown) ?? (error as? StoreError)?.unreadable
+    }
+
+    /// The countdown shown under `id`, if this bar shows it (without ids: follows it).
+    func shownCountdown(_ id: CountdownID) -> ShownCountdown? {
+        guard let leader else { return shown[id] }
+        return (try? store.now()).flatMap { leader.shown(id, at: $0) }
+    }
 
     func showError(_ message: String) {
         guard reportedError != message else { return }
@@ -162,6 +215,7 @@ final class BarWatch: SchedulerDelegate {
     }
 
     func countdownDidTick(_ tick: Tick) {
+        if let leader { return leader.countdownDidTick(tick) }
         guard let id = idsByKey[tick.key], let old = shown[id] else { return }
         // Below zero: the time past the end of an overtime countdown.
         shown[id] = ShownCountdown(id: old.id, state: tick.remaining < 0 ? .overtime : .running, timeLeft: tick.remaining,
@@ -170,12 +224,14 @@ final class BarWatch: SchedulerDelegate {
     }
 
     func countdownDidPassEnd(_ tick: Tick) {
+        if let leader { return leader.countdownDidPassEnd(tick) }
         guard let id = idsByKey[tick.key], let old = shown[id] else { return }
         shown[id] = ShownCountdown(id: old.id, state: .overtime, timeLeft: 0, total: old.total, wallEnd: old.wallEnd)
         shown[id]?.title = old.title
     }
 
     func countdownDidEnd(_ tick: Tick, reason: EndReason) {
+        if let leader { return leader.countdownDidEnd(tick, reason: reason) }
         guard reason == .finished, let id = idsByKey.removeValue(forKey: tick.key), let old = shown[id] else { return }
         keys[id] = nil
         shown[id] = ShownCountdown(id: old.id, state: .finished, timeLeft: 0, total: old.total, wallEnd: old.wallEnd)
@@ -185,15 +241,14 @@ final class BarWatch: SchedulerDelegate {
     /// Writes the line for what is shown now, unless it is the line last written.
     func write() {
         let now = BootClock().wallNow()
-        var countdowns = Array(shown.values)
-        if let only {
-            // In the order given.
-            countdowns = only.compactMap { shown[CountdownID($0)] }
+        let items: [BarItem]
+        if let leader {
+            items = leader.items(format: format, critical: critical, now: now)
         } else {
-            countdowns.sort(by: ShownCountdown.soonestFirst)
+            // In the order given.
+            items = (only ?? []).compactMap { shown[CountdownID($0)] }.map { BarItem($0, format: format, critical: critical, now: now) }
         }
-        let items = countdowns.map { BarItem($0, format: format, critical: critical, now: now) }
-        let line = bar.line(items, separator: separator, first: lines == 0)
+        let line = bar.line(items, separator: separator, first: lines == 0, more: leader?.others ?? 0)
         // The comma that joins i3bar's arrays is no change.
         let content = bar == .i3bar && lines > 0 ? String(line.dropFirst()) : line
         guard content != lastLine else { return }
