@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // HTTPS for `cdscript serve --tls-cert/--tls-key` (BoringSSL inside, symbols prefixed: no clash with libssl).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -106,10 +108,11 @@ let package = Package(
         // Adapter: stored countdowns over HTTP (`cdscript serve`): the API, the event stream and
         // the pages (Pages/), on SwiftNIO; one event-loop thread owns the store it serves.
         .target(name: "CountdownWeb", dependencies: [
-                    "CountdownCore",
+                    "CountdownCore", "COpenSSL",
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "NIOPosix", package: "swift-nio"),
                     .product(name: "NIOHTTP1", package: "swift-nio"),
+                    .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 ],
                 resources: [
                     .embedInCode("Pages/index.html"),
@@ -189,7 +192,9 @@ let package = Package(
         // The HTTP side of serve, in process and in a real headless chromium.
         .testTarget(name: "CountdownWebTests", dependencies: ["CountdownWeb", "CountdownCore",
                                                             .product(name: "NIOCore", package: "swift-nio"),
-                                                            .product(name: "NIOPosix", package: "swift-nio")]),
+                                                            .product(name: "NIOPosix", package: "swift-nio"),
+                                                            .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                            .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         .testTarget(name: "CLinuxTests", dependencies: ["CLinux"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RedisTestServer"]),

@@ -26,10 +26,21 @@ public struct ServerConfiguration: Sendable {
     /// Seconds a connection may sit with nothing read or written before it is closed:
     /// an idle keep-alive connection, or an event stream nothing was sent on.
     public var idleTimeout: Double
+    /// Seconds between the comment lines sent on every open event stream while
+    /// nothing changes: they keep proxies from closing a quiet stream, and find a
+    /// peer that went away (the write fails, or stays unacknowledged for two
+    /// intervals). One timer for all the streams, and none while none is open.
+    public var heartbeatInterval: Double
+    /// Bytes an event stream may have unsent (in the server and in its socket's
+    /// send buffer, each) before its reader counts as not keeping up and is dropped.
+    public var maxUnsentStreamBytes: Int
+    /// HTTPS (`ServerTLS.load`); nil serves plain HTTP.
+    public var tls: ServerTLS?
 
     public init(host: String = "127.0.0.1", port: Int = 8765, controlToken: String, publicRead: Bool = false,
                 allowedHosts: [String] = [], maxConnections: Int = 1024, maxHeadBytes: Int = 32 * 1024,
-                maxBodyBytes: Int = 16 * 1024, requestTimeout: Double = 10, idleTimeout: Double = 300) {
+                maxBodyBytes: Int = 16 * 1024, requestTimeout: Double = 10, idleTimeout: Double = 300,
+                heartbeatInterval: Double = 45, maxUnsentStreamBytes: Int = 256 * 1024, tls: ServerTLS? = nil) {
         self.host = host
         self.port = port
         self.controlToken = controlToken
@@ -40,6 +51,9 @@ public struct ServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.requestTimeout = requestTimeout
         self.idleTimeout = idleTimeout
+        self.heartbeatInterval = heartbeatInterval
+        self.maxUnsentStreamBytes = maxUnsentStreamBytes
+        self.tls = tls
     }
 
     /// True when the listen address is loopback only.

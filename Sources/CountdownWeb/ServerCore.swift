@@ -30,6 +30,7 @@ final class ServerCore: @unchecked Sendable {
     private var tracker = CountdownChangeTracker()
     let subscribers = EventSubscribers()
     private var boundaryTimer: Scheduled<Void>?
+    private var heartbeatTimer: RepeatedTask?
     /// Open connections (the cap's count).
     var connections = 0
     /// The port bound; set once listening.
@@ -87,6 +88,7 @@ final class ServerCore: @unchecked Sendable {
     private func broadcast(_ text: String) {
         guard subscribers.count > 0 else { return }
         subscribers.broadcast(ByteBuffer(string: text))
+        stopHeartbeatWithoutStreams()
     }
 
     /// One timer, for the soonest end of all: never one per countdown.
@@ -111,6 +113,39 @@ final class ServerCore: @unchecked Sendable {
     func stopTimers() {
         boundaryTimer?.cancel()
         boundaryTimer = nil
+        heartbeatTimer?.cancel()
+        heartbeatTimer = nil
+    }
+
+    // MARK: Event streams
+
+    /// A stream opened: it gets events from now on, and the heartbeat runs while any is open.
+    func addStream(_ stream: EventSubscriber) {
+        eventLoop.preconditionInEventLoop()
+        subscribers.add(stream)
+        guard heartbeatTimer == nil else { return }
+        let interval = TimeAmount.nanoseconds(Int64(configuration.heartbeatInterval * 1e9))
+        heartbeatTimer = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [self] _ in heartbeat() }
+    }
+
+    func removeStream(_ stream: EventSubscriber) {
+        subscribers.remove(stream)
+        stopHeartbeatWithoutStreams()
+    }
+
+    var heartbeatIsScheduled: Bool { heartbeatTimer != nil }
+
+    /// A comment line on every stream (pages ignore it).
+    private func heartbeat() {
+        subscribers.broadcast(ByteBuffer(string: EventStreamText.heartbeat))
+        stopHeartbeatWithoutStreams()
+    }
+
+    /// The timer runs only while a stream is open: a server nobody watches never wakes up.
+    private func stopHeartbeatWithoutStreams() {
+        guard subscribers.count == 0 else { return }
+        heartbeatTimer?.cancel()
+        heartbeatTimer = nil
     }
 
     /// The snapshot a new event stream starts with.

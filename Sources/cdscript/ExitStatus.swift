@@ -27,6 +27,8 @@ enum ExitStatus: Int32, CaseIterable {
     case conflict = 10
     /// `cdscript serve`: the address to listen on is taken (another serve, or another program, listens there).
     case addressInUse = 11
+    /// `cdscript serve --tls-cert/--tls-key`: a file cannot be read, holds no PEM certificate or key, or the key is not the certificate's.
+    case unusableTLSFile = 12
     /// Bad command-line usage (swift-argument-parser's own code).
     case usage = 64
     /// Standard output could not be written (ENOSPC, EIO, ...): sysexits' EX_IOERR.
