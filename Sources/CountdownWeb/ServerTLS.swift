@@ -67,12 +67,12 @@ public struct ServerTLS: Sendable {
     private static func checkWithOpenSSL(certificate: [UInt8], certificatePath: String, key: [UInt8], keyPath: String) throws {
         ERR_clear_error()
         guard let x509 = withMemoryBIO(certificate, { PEM_read_bio_X509($0, nil, nil, nil) }) else {
-            throw TLSFileError(file: certificatePath, role: "certificate", reason: openSSLReason(or: "no PEM certificate in it"))
+            throw TLSFileError(file: certificatePath, role: "certificate", reason: openSSLReason(or: "unreadable") + ": no PEM certificate in it")
         }
         defer { X509_free(x509) }
         // No passphrase is asked for (serve runs unattended): an encrypted key is refused.
         guard let pkey = withMemoryBIO(key, { PEM_read_bio_PrivateKey($0, nil, { _, _, _, _ in 0 }, nil) }) else {
-            throw TLSFileError(file: keyPath, role: "private key", reason: openSSLReason(or: "no unencrypted PEM private key in it"))
+            throw TLSFileError(file: keyPath, role: "private key", reason: openSSLReason(or: "unreadable") + ": no unencrypted PEM private key in it")
         }
         defer { EVP_PKEY_free(pkey) }
         guard X509_check_private_key(x509, pkey) == 1 else {
