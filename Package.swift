@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // HTTPS for `cdscript serve --tls-cert/--tls-key` (BoringSSL inside, symbols prefixed: no clash with libssl).
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         .systemLibrary(
@@ -108,10 +110,11 @@ let package = Package(
         // the pages (Pages/), on SwiftNIO; one event-loop thread owns the store it serves. Also a
         // script's view (`run --serve`, ScriptView/): TerminalView's model as JSON, clicks as keys.
         .target(name: "CountdownWeb", dependencies: [
-                    "CountdownCore", "TerminalView",
+                    "CountdownCore", "TerminalView", "COpenSSL",
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "NIOPosix", package: "swift-nio"),
                     .product(name: "NIOHTTP1", package: "swift-nio"),
+                    .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 ],
                 resources: [
                     .embedInCode("Pages/index.html"),
@@ -195,7 +198,9 @@ let package = Package(
         // (ScriptView/) with a Lua host on a virtual clock, and the real binary's `run --serve`.
         .testTarget(name: "CountdownWebTests", dependencies: ["CountdownWeb", "CountdownCore", "TerminalView", "LuaHost",
                                                             .product(name: "NIOCore", package: "swift-nio"),
-                                                            .product(name: "NIOPosix", package: "swift-nio")]),
+                                                            .product(name: "NIOPosix", package: "swift-nio"),
+                                                            .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                            .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         .testTarget(name: "CLinuxTests", dependencies: ["CLinux"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
         .testTarget(name: "EndToEndTests", dependencies: ["RedisTestServer"]),

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 
 /// Serves stored countdowns over HTTP: the API, the event stream and the pages
 /// (docs/serve.md). One event-loop thread runs everything, the store calls
@@ -60,6 +61,11 @@ public final class CountdownWebServer: Sendable {
     /// The pipeline of one connection, or a 503 when the cap is reached.
     private static func setUp(_ channel: any Channel, core: ServerCore) throws {
         let pipeline = channel.pipeline.syncOperations
+        // TLS first, so that everything below (the 503 too) is encrypted; a client
+        // that speaks plain HTTP here fails the handshake and is closed.
+        if let tls = core.configuration.tls {
+            try pipeline.addHandler(NIOSSLServerHandler(context: tls.context))
+        }
         guard core.connections < core.configuration.maxConnections else {
             try pipeline.addHandler(RefuseOnActive())
             return
@@ -93,6 +99,12 @@ public final class CountdownWebServer: Sendable {
     public func eventStreamCount() throws -> Int {
         let core = self.core
         return try core.eventLoop.submit { core.subscribers.count }.wait()
+    }
+
+    /// Whether the heartbeat timer is set, read on the server's thread (for tests).
+    func heartbeatIsScheduled() throws -> Bool {
+        let core = self.core
+        return try core.eventLoop.submit { core.heartbeatIsScheduled }.wait()
     }
 
     /// True when `error`, thrown by `init`, says the address is taken (EADDRINUSE).

@@ -16,6 +16,10 @@ enum EventStreamText {
         return frame(json)
     }
 
+    /// A comment line, which EventSource ignores: sent on every stream while
+    /// nothing changes (`ServerConfiguration.heartbeatInterval`).
+    static let heartbeat = ": heartbeat\n\n"
+
     /// One change.
     static func event(_ event: CountdownEvent, at now: StoreInstant) -> String {
         var json = "{\"event\":\"\(event.kind.rawValue)\",\"now\":\(milliseconds(now)),\"id\":"

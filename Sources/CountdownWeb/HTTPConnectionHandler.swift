@@ -1,5 +1,8 @@
 import NIOCore
 import NIOHTTP1
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One connection: gathers each request whole (within the body limit and the
 /// request timeout), asks the server's core for the answer and writes it; or,
@@ -31,7 +34,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, EventSubscriber {
 
     func channelInactive(context: ChannelHandlerContext) {
         requestTimer?.cancel()
-        if streaming { streamSubscribers?.remove(self) }
+        if streaming, let streamSubscribers { core.removeStream(self, from: streamSubscribers) }
         self.context = nil
         context.fireChannelInactive()
     }
@@ -121,8 +124,26 @@ final class HTTPConnectionHandler: ChannelInboundHandler, EventSubscriber {
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
         // retry: how soon a page that lost the stream asks again (milliseconds).
         let first = "retry: 1000\n\n" + snapshot
+        limitUnsentBytes(context.channel, snapshotBytes: first.utf8.count)
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: first)))), promise: nil)
-        subscribers.add(self)
+        core.addStream(self, to: subscribers)
+    }
+
+    /// A stream's reader must keep up: what it leaves unread may fill its socket's
+    /// send buffer and then NIO's own buffer up to `maxUnsentStreamBytes` each, and
+    /// past that the stream is dropped at the next event or heartbeat (`send`).
+    /// The snapshot comes on top (a large store's may be bigger than the bound, and
+    /// a reader busy with it is not behind). Data the peer does not acknowledge for
+    /// two heartbeats (a machine gone from the network) makes the kernel drop the
+    /// connection (TCP_USER_TIMEOUT).
+    private func limitUnsentBytes(_ channel: any Channel, snapshotBytes: Int) {
+        let bound = max(1024, core.configuration.maxUnsentStreamBytes)
+        let sync = channel.syncOptions
+        try? sync?.setOption(ChannelOptions.writeBufferWaterMark, value: .init(low: bound / 2, high: bound + snapshotBytes))
+        try? sync?.setOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(bound))
+        let unacknowledged = SocketOptionValue(min(Double(Int32.max), core.configuration.heartbeatInterval * 2 * 1000))
+        try? sync?.setOption(ChannelOptions.Types.SocketOption(level: SocketOptionLevel(IPPROTO_TCP), name: SocketOptionName(TCP_USER_TIMEOUT)),
+                             value: unacknowledged)
     }
 
     // MARK: EventSubscriber

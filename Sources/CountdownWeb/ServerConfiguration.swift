@@ -29,10 +29,21 @@ public struct ServerConfiguration: Sendable {
     /// When set, the server shows this script's view (`cdscript run SCRIPT
     /// --serve`) and nothing else: no stored countdowns, no API for them.
     public var scriptView: ScriptViewChannel?
+    /// Seconds between the comment lines sent on every open event stream while
+    /// nothing changes: they keep proxies from closing a quiet stream, and find a
+    /// peer that went away (the write fails, or stays unacknowledged for two
+    /// intervals). One timer for all the streams, and none while none is open.
+    public var heartbeatInterval: Double
+    /// Bytes an event stream may have unsent (in the server and in its socket's
+    /// send buffer, each) before its reader counts as not keeping up and is dropped.
+    public var maxUnsentStreamBytes: Int
+    /// HTTPS (`ServerTLS.load`); nil serves plain HTTP.
+    public var tls: ServerTLS?
 
     public init(host: String = "127.0.0.1", port: Int = 8765, controlToken: String, publicRead: Bool = false,
                 allowedHosts: [String] = [], maxConnections: Int = 1024, maxHeadBytes: Int = 32 * 1024,
-                maxBodyBytes: Int = 16 * 1024, requestTimeout: Double = 10, idleTimeout: Double = 300) {
+                maxBodyBytes: Int = 16 * 1024, requestTimeout: Double = 10, idleTimeout: Double = 300,
+                heartbeatInterval: Double = 45, maxUnsentStreamBytes: Int = 256 * 1024, tls: ServerTLS? = nil) {
         self.host = host
         self.port = port
         self.controlToken = controlToken
@@ -43,6 +54,9 @@ public struct ServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.requestTimeout = requestTimeout
         self.idleTimeout = idleTimeout
+        self.heartbeatInterval = heartbeatInterval
+        self.maxUnsentStreamBytes = maxUnsentStreamBytes
+        self.tls = tls
     }
 
     /// True when the listen address is loopback only.

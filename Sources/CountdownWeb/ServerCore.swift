@@ -32,6 +32,7 @@ final class ServerCore: @unchecked Sendable {
     private var tracker = CountdownChangeTracker()
     let subscribers = EventSubscribers()
     private var boundaryTimer: Scheduled<Void>?
+    private var heartbeatTimer: RepeatedTask?
     /// Open connections (the cap's count).
     var connections = 0
     /// The port bound; set once listening.
@@ -89,6 +90,7 @@ final class ServerCore: @unchecked Sendable {
     private func broadcast(_ text: String) {
         guard subscribers.count > 0 else { return }
         subscribers.broadcast(ByteBuffer(string: text))
+        stopHeartbeatWithoutStreams()
     }
 
     /// One timer, for the soonest end of all: never one per countdown.
@@ -113,6 +115,45 @@ final class ServerCore: @unchecked Sendable {
     func stopTimers() {
         boundaryTimer?.cancel()
         boundaryTimer = nil
+        heartbeatTimer?.cancel()
+        heartbeatTimer = nil
+    }
+
+    // MARK: Event streams
+
+    /// The groups of open streams the heartbeat reaches: the stored countdowns'
+    /// (`subscribers`) and, in a script view's server, the view's.
+    private var streamGroups: [EventSubscribers] = []
+
+    /// A stream opened in `group`: it gets the group's events from now on, and
+    /// the heartbeat runs while any stream is open.
+    func addStream(_ stream: EventSubscriber, to group: EventSubscribers) {
+        eventLoop.preconditionInEventLoop()
+        group.add(stream)
+        if !streamGroups.contains(where: { $0 === group }) { streamGroups.append(group) }
+        guard heartbeatTimer == nil else { return }
+        let interval = TimeAmount.nanoseconds(Int64(configuration.heartbeatInterval * 1e9))
+        heartbeatTimer = eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { [self] _ in heartbeat() }
+    }
+
+    func removeStream(_ stream: EventSubscriber, from group: EventSubscribers) {
+        group.remove(stream)
+        stopHeartbeatWithoutStreams()
+    }
+
+    var heartbeatIsScheduled: Bool { heartbeatTimer != nil }
+
+    /// A comment line on every stream (pages ignore it).
+    private func heartbeat() {
+        for group in streamGroups { group.broadcast(ByteBuffer(string: EventStreamText.heartbeat)) }
+        stopHeartbeatWithoutStreams()
+    }
+
+    /// The timer runs only while a stream is open: a server nobody watches never wakes up.
+    private func stopHeartbeatWithoutStreams() {
+        guard streamGroups.allSatisfy({ $0.count == 0 }) else { return }
+        heartbeatTimer?.cancel()
+        heartbeatTimer = nil
     }
 
     /// The snapshot a new event stream starts with.

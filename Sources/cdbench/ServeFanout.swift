@@ -10,15 +10,19 @@ import Glibc
 /// clients on one countdown, in one process on loopback. Measures how long an
 /// append takes to reach every client (p50, p99), what the server costs while
 /// nothing changes (CPU, and wake-ups of its thread), memory per client, and
-/// GET /api/countdowns/ID answered per second over keep-alive connections.
+/// GET /api/countdowns/ID answered per second over keep-alive connections: by
+/// this process's own clients, and by wrk from a process of its own when
+/// installed (`--wrk`).
 struct ServeFanout: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "serve", abstract: "Event-stream fan-out and request rate of the HTTP server.")
 
     @Option(help: "Event-stream clients.") var clients = 1000
     @Option(help: "Appends whose arrival is timed.") var appends = 20
-    @Option(help: "Seconds of nothing changing, for the idle cost.") var idleSeconds = 3.0
+    @Option(help: "Seconds of nothing changing, for the idle cost.") var idleSeconds = 10.0
     @Option(help: "Keep-alive connections of the request-rate part.") var connections = 8
     @Option(help: "Seconds of the request-rate part.") var rateSeconds = 3.0
+    @Option(help: "wrk, for the request rate from another process (skipped when it is not there).") var wrk = "/usr/bin/wrk"
+    @Option(help: "wrk's connections.") var wrkConnections = 16
 
     func run() throws {
         raiseDescriptorLimit()
@@ -55,10 +59,14 @@ struct ServeFanout: ParsableCommand {
 
         // Nothing changes: the server's CPU and its threads' wake-ups.
         let switchesBefore = contextSwitches()
+        let serverBefore = serverThreadWakeUps()
         let cpuBefore = cpuNanoseconds()
         Thread.sleep(forTimeInterval: idleSeconds)
         m.set("idle_cpu_ms_per_s", Double(cpuNanoseconds() - cpuBefore) / 1e6 / idleSeconds)
         m.set("idle_wakeups_per_s", Double(contextSwitches() - switchesBefore) / idleSeconds)
+        m.set("idle_seconds", idleSeconds)
+        // The server's own thread: its voluntary context switches are its wake-ups (each sleep in epoll_wait ends one).
+        m.set("idle_server_thread_wakeups", serverThreadWakeUps() - serverBefore)
 
         // An append, timed to its arrival at each client.
         var latencies: [Int64] = []
@@ -79,7 +87,32 @@ struct ServeFanout: ParsableCommand {
         for fd in streams { close(fd) }
 
         m.set("get_requests_per_s", try requestRate(port: port))
+        if FileManager.default.isExecutableFile(atPath: wrk) {
+            m.set("wrk_requests_per_s", try wrkRate(port: port))
+            m.set("wrk_connections", wrkConnections)
+        }
         m.printJSON()
+    }
+
+    /// GET /api/countdowns/tea from wrk, a process of its own (2 threads, as many
+    /// as the machine's cores): the requests a second it reports.
+    func wrkRate(port: Int) throws -> Double {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: wrk)
+        process.arguments = ["-t2", "-c\(wrkConnections)", "-d\(max(1, Int(rateSeconds)))s", "http://127.0.0.1:\(port)/api/countdowns/tea"]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0,
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Requests/sec:") }),
+              let rate = Double(line.dropFirst("Requests/sec:".count).trimmingCharacters(in: .whitespaces)) else {
+            throw BenchSocketError(description: "wrk failed: \(text)")
+        }
+        // Every answer must have been a 200: wrk counts other statuses as "Non-2xx".
+        guard !text.contains("Non-2xx") else { throw BenchSocketError(description: "wrk got answers other than 200: \(text)") }
+        return rate
     }
 
     /// GET /api/countdowns/tea over `connections` keep-alive connections, one
@@ -203,6 +236,20 @@ private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
             h[start] == needle[0] && (1..<needle.count).allSatisfy { h[start + $0] == needle[$0] }
         }
     }
+}
+
+/// Voluntary context switches of the server's event-loop thread (NIO names it NIO-ELT-...).
+private func serverThreadWakeUps() -> Int {
+    var total = 0
+    guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return 0 }
+    for task in tasks {
+        guard let name = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8), name.hasPrefix("NIO-ELT"),
+              let status = try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8) else { continue }
+        for line in status.split(separator: "\n") where line.hasPrefix("voluntary_ctxt_switches") {
+            total += Int(line.split(separator: "\t").last.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
+        }
+    }
+    return total
 }
 
 /// Voluntary and involuntary context switches of every thread of this process.

@@ -30,6 +30,8 @@ enum ExitStatus: Int32, CaseIterable {
     /// A Redis change is on the primary, but fewer replicas than `--redis-wait`
     /// asks for confirmed it in time: it would be lost if the primary failed now.
     case unconfirmedByReplicas = 12
+    /// `cdscript serve --tls-cert/--tls-key`: a file cannot be read, holds no PEM certificate or key, or the key is not the certificate's.
+    case unusableTLSFile = 13
     /// Bad command-line usage (swift-argument-parser's own code).
     case usage = 64
     /// Standard output could not be written (ENOSPC, EIO, ...): sysexits' EX_IOERR.

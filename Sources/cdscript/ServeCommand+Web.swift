@@ -18,7 +18,16 @@ extension ServeCommand {
             printError("cdscript serve: \(error)")
             throw ExitCode(ExitStatus.systemError.rawValue)
         }
-        let configuration = try web.configuration(token: token.token)
+        var tls: ServerTLS?
+        if let certificate = web.tlsCertificate, let key = web.tlsKey {
+            do {
+                tls = try ServerTLS.load(certificate: certificate, key: key)
+            } catch {
+                printError("cdscript serve: \(error)")
+                throw ExitCode(ExitStatus.unusableTLSFile.rawValue)
+            }
+        }
+        let configuration = try web.configuration(token: token.token, tls: tls)
         let source = WebStoreSource(stateDir: storeOptions.stateDir, store: storeOptions.store, tls: storeOptions.tls.settings, redis: redis)
         let server: CountdownWebServer
         do {
@@ -31,12 +40,13 @@ extension ServeCommand {
             throw ExitCode(ExitStatus.systemError.rawValue)
         }
         let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-        StandardOutput.write("serving http://\(shownHost):\(server.port)/ (the overlay: /overlay/ID; the API: /api/countdowns)\n", what: "the log")
+        let scheme = tls == nil ? "http" : "https"
+        StandardOutput.write("serving \(scheme)://\(shownHost):\(server.port)/ (the overlay: /overlay/ID; the API: /api/countdowns)\n", what: "the log")
         if case .created(let made) = token {
             StandardOutput.write("control token (made now, kept in \(tokenPath)): \(made)\n", what: "the log")
         }
-        if !configuration.isLoopback {
-            printError("cdscript serve: warning: listening on \(configuration.host), beyond this machine, over plain HTTP: the token and the countdowns cross the network unencrypted")
+        if !configuration.isLoopback && tls == nil {
+            printError("cdscript serve: warning: listening on \(configuration.host), beyond this machine, over plain HTTP: the token and the countdowns cross the network unencrypted (--tls-cert and --tls-key serve HTTPS)")
         }
         return server
     }

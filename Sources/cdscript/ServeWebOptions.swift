@@ -19,6 +19,12 @@ struct ServeWebOptions: ParsableArguments {
     @Option(name: .customLong("allow-host"), help: ArgumentHelp("A name the server is reached by (a Host header it accepts) besides the listen address and localhost. Repeatable.", valueName: "NAME"))
     var allowedHosts: [String] = []
 
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this PEM certificate (chain), with --tls-key.", valueName: "FILE"), completion: .file())
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert (unencrypted: serve asks for no passphrase).", valueName: "FILE"), completion: .file())
+    var tlsKey: String?
+
     /// `listen` split into host and port.
     func address() throws -> (host: String, port: Int) {
         try ListenAddress.parse(listen, option: "--listen")
@@ -26,11 +32,16 @@ struct ServeWebOptions: ParsableArguments {
 
     func validate() throws {
         _ = try address()
+        switch (tlsCertificate, tlsKey) {
+        case (.some, nil): throw ValidationError("--tls-cert needs --tls-key: the private key of the certificate")
+        case (nil, .some): throw ValidationError("--tls-key needs --tls-cert: the certificate of the key")
+        default: break
+        }
     }
 
-    /// The server's configuration with `token`.
-    func configuration(token: String) throws -> ServerConfiguration {
+    /// The server's configuration with `token` and, when given, HTTPS.
+    func configuration(token: String, tls: ServerTLS?) throws -> ServerConfiguration {
         let (host, port) = try address()
-        return ServerConfiguration(host: host, port: port, controlToken: token, publicRead: publicRead, allowedHosts: allowedHosts)
+        return ServerConfiguration(host: host, port: port, controlToken: token, publicRead: publicRead, allowedHosts: allowedHosts, tls: tls)
     }
 }

@@ -32,6 +32,26 @@ struct BrowserTests {
         }
     }
 
+    @Test("Over HTTPS the overlay loads and counts down (chromium told to accept the test's own certificate)",
+          .enabled(if: TestCertificates.unavailable == nil, "\(TestCertificates.unavailable ?? "")"))
+    func overlayOverHTTPS() throws {
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let tls = try ServerTLS.load(certificate: certificates.certificate, key: certificates.key)
+        let clock = self.clock
+        let server = try TestServer(clock: { clock.now }) { $0.tls = tls }
+        defer { server.stop() }
+        let browser = try Browser(arguments: ["--ignore-certificate-errors"])
+        defer { browser.close() }
+        try server.store(running("tea", seconds: 25 * 60, at: clock.now))
+        try browser.open("https://\(server.host)/overlay/tea")
+        let first = try #require(try browser.wait("/^00:2[45]:\\d\\d$/.test(\(Self.digits)) && \(Self.digits)").value as? String)
+        #expect(try browser.eval("location.protocol") as? String == "https:")
+        let later = try #require(try browser.wait("\(Self.digits) !== '\(first)' && \(Self.digits)", timeout: 5).value as? String)
+        #expect(later < first)
+        #expect(try browser.errors() == [])
+    }
+
     @Test("An append through the API shows on the page within 0.5 s; a paused countdown stops there")
     func appendAndPause() throws {
         try withPage { server, browser in

@@ -95,6 +95,28 @@ struct LimitTests {
         #expect(slow.closed(within: 10))
     }
 
+    @Test("A header dripped a byte at a time is cut at the request timeout: not before it, and soon after it")
+    func slowlorisIsCutAtTheTimeout() throws {
+        let server = try server { $0.requestTimeout = 1.5; $0.idleTimeout = 60 }
+        defer { server.stop() }
+        let started = Date()
+        let slow = try RawHTTP(port: server.port)
+        try slow.send("GET /api/countdowns HTTP/1.1\r\nHost: \(server.host)\r\n")
+        var answer = ""
+        // A header byte every 0.1 s (the wait for an answer is the pause between bytes), for at most 20 s.
+        while answer.isEmpty, Date().timeIntervalSince(started) < 20 {
+            if let chunk = slow.read(timeout: 0.1) {
+                answer = chunk.isEmpty ? "closed without an answer" : String(decoding: chunk, as: UTF8.self)
+            } else {
+                try? slow.send("X")
+            }
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
+        #expect(elapsed >= 1.5, "cut after \(elapsed) s, before the 1.5 s timeout")
+        #expect(elapsed < 10, "cut only after \(elapsed) s")
+    }
+
     @Test("An idle keep-alive connection is closed; an event stream stays open")
     func idleConnection() throws {
         let server = try server { $0.idleTimeout = 0.5; $0.requestTimeout = 60 }

@@ -26,12 +26,14 @@ final class Browser {
     private let output = Pipe()
     private var buffer = Data()
 
-    init(width: Int = 800, height: Int = 300) throws {
+    /// `arguments`: more of chromium's flags.
+    init(width: Int = 800, height: Int = 300, arguments: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         process.arguments = [Self.driver]
         var environment = ProcessInfo.processInfo.environment
         environment["CDP_WIDTH"] = String(width)
         environment["CDP_HEIGHT"] = String(height)
+        environment["CDP_EXTRA_ARGS"] = arguments.joined(separator: " ")
         process.environment = environment
         process.standardInput = input
         process.standardOutput = output

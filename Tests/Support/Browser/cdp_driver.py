@@ -49,7 +49,9 @@ class Chromium:
         args = [binary, "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
                 "--disable-extensions", "--disable-background-networking", "--hide-scrollbars",
                 "--remote-debugging-pipe", f"--window-size={width},{height}",
-                f"--user-data-dir={self.profile}", "about:blank"]
+                f"--user-data-dir={self.profile}"]
+        # CDP_EXTRA_ARGS: more of chromium's flags, space-separated (--ignore-certificate-errors for the HTTPS test).
+        args += os.environ.get("CDP_EXTRA_ARGS", "").split() + ["about:blank"]
         self.process = subprocess.Popen(args, preexec_fn=child_fds, close_fds=False,
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_chrome_r)
