@@ -19,7 +19,8 @@ struct CDScript: ParsableCommand {
             error, 6 countdown store unusable, 7 no such stored countdown, 8 quit with
             `q` while countdowns ran, 9 `check` found the store damaged, 10 `start`: the id is taken,
             11 `serve`: the listen address is taken, 12 a change Redis's replicas did not
-            confirm in time (it is on the primary), 64 bad usage, 74 output could not be written,
+            confirm in time (it is on the primary), 13 `serve`: a --tls-cert/--tls-key file is
+            unusable, 64 bad usage, 74 output could not be written,
             126/127 --exec program not executable/not found, 129 SIGHUP, 130 Ctrl-C,
             141 output pipe closed, 143 SIGTERM.
             """,

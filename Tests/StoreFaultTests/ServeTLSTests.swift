@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `cdscript serve --tls-cert FILE --tls-key FILE`: HTTPS with swift-nio-ssl, the
-/// files checked at start (exit 12 with the file and OpenSSL's reason), and the
+/// files checked at start (exit 13 with the file and OpenSSL's reason), and the
 /// warning for a listen beyond loopback without TLS. The real binary, with curl
 /// trusting the test's own certificate (`--cacert`).
 @Suite("cdscript serve over HTTPS, and what it says about bad files and plain HTTP beyond loopback",
@@ -67,19 +67,19 @@ struct ServeTLSTests {
         #expect(keyOnly.stderr.contains("--tls-key needs --tls-cert"), "\(keyOnly.stderr)")
     }
 
-    @Test("a certificate file that is missing, or a key that is not PEM, stops serve at start with exit 12, the file and the reason")
-    func badFilesExit12() throws {
+    @Test("a certificate file that is missing, or a key that is not PEM, stops serve at start with exit 13, the file and the reason")
+    func badFilesExit13() throws {
         let dir = Scratch.directory("serve-tls-bad")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let files = try Self.certificate(in: dir)
         let missing = try LiveProcess.run(["serve", "--listen", "127.0.0.1:0", "--state-dir", dir, "--token-file", dir + "/token",
                                            "--tls-cert", dir + "/nowhere.pem", "--tls-key", files.key])
-        #expect(missing.status == 12)
+        #expect(missing.status == 13)
         #expect(missing.stderr.contains("cdscript serve: the TLS certificate \(dir)/nowhere.pem cannot be used: No such file or directory"), "\(missing.stderr)")
         try "not a key\n".write(toFile: dir + "/bad-key.pem", atomically: true, encoding: .utf8)
         let badKey = try LiveProcess.run(["serve", "--listen", "127.0.0.1:0", "--state-dir", dir, "--token-file", dir + "/token",
                                           "--tls-cert", files.certificate, "--tls-key", dir + "/bad-key.pem"])
-        #expect(badKey.status == 12)
+        #expect(badKey.status == 13)
         #expect(badKey.stderr.contains("the TLS private key \(dir)/bad-key.pem cannot be used: "), "\(badKey.stderr)")
         #expect(badKey.stderr.contains(": no unencrypted PEM private key in it"), "\(badKey.stderr)")
     }
