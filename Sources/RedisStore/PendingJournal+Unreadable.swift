@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CountdownCore
 import CSQLite
-import Foundation
+import FoundationEssentials
 import SQLiteAccess
 
 /// A journal that cannot be read (not an SQLite file, truncated, damaged) still

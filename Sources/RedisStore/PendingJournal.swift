@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CountdownCore
 import CSQLite
-import Foundation
+import FoundationEssentials
 import SQLiteAccess
 
 /// The changes queued for a Redis server that is out of reach, kept on local disk
@@ -53,7 +53,7 @@ public final class PendingJournal {
 
     private func database() throws -> SQLiteConnection {
         if let connection { return connection }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         // State is private to its user (XDG), as the SQLite store makes it.
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CountdownCore
 import CSQLite
-import Foundation
+import FoundationEssentials
 import SQLiteAccess
 
 /// Countdowns kept in SQLite at `DIR/state.sqlite`, shared by every cdscript
@@ -297,9 +297,9 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     }
 
     private func makeDirectory() throws(StoreError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
                 throw StoreError(.unavailable, path: path, reason: "\(directory) is not a directory")
             }
             return
