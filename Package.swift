@@ -55,6 +55,12 @@ let package = Package(
             pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]
         ),
+        // SQLite's C library (Debian: libsqlite3-dev), for the SQLite store and the Redis journal.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // OpenSSL (Debian: libssl-dev), for Redis over TLS.
         .systemLibrary(
             name: "COpenSSL",
@@ -92,10 +98,13 @@ let package = Package(
         // This boot's id and processes named so that others can tell they still run, read from /proc
         // (kept out of the pure core); both stores name their writers with it.
         .target(name: "SystemIdentity"),
-        // Adapter: countdowns kept across processes in SQLite (GRDB); only the executable and tests import it.
-        .target(name: "SQLiteStore", dependencies: ["CountdownCore", "CLinux", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")]),
+        // A small layer over SQLite's C API: connections, statements, transactions, migrations.
+        // (It replaced GRDB, whose Foundation imports linked ICU's 34 MB into every binary.)
+        .target(name: "SQLiteAccess", dependencies: ["CSQLite"]),
+        // Adapter: countdowns kept across processes in SQLite; only the executable and tests import it.
+        .target(name: "SQLiteStore", dependencies: ["CountdownCore", "CLinux", "SystemIdentity", "CSQLite", "SQLiteAccess"]),
         // Adapter: countdowns shared across machines in Redis (hiredis, over TLS for rediss://), with a change feed.
-        .target(name: "RedisStore", dependencies: ["CountdownCore", "CHiredis", "CRedisTLS", "CLinux", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")],
+        .target(name: "RedisStore", dependencies: ["CountdownCore", "CHiredis", "CRedisTLS", "CLinux", "SystemIdentity", "CSQLite", "SQLiteAccess"],
                 resources: [
                     .embedInCode("Lua/end_claim_keys.lua"),
                     .embedInCode("Lua/end_claim.lua"),
@@ -206,11 +215,14 @@ let package = Package(
         .testTarget(name: "EndToEndTests", dependencies: ["RedisTestServer"]),
         .testTarget(name: "SystemIdentityTests", dependencies: ["SystemIdentity"]),
         .testTarget(name: "StoredEndActionsTests", dependencies: ["StoredEndActions", "CountdownCore"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "CountdownCore", "EventLoop", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The SQLite layer against real databases in temporary folders (GRDB, in tests only, is the
+        // independent writer of stores as earlier builds left them).
+        .testTarget(name: "SQLiteAccessTests", dependencies: ["SQLiteAccess", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "SQLiteAccess", "CountdownCore", "EventLoop", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Redis store against a real redis-server each suite starts on loopback and stops.
         // A real redis-server of a test's own, for the Redis tests of both suites below.
         .target(name: "RedisTestServer", path: "Tests/Support/RedisTestServer"),
-        .testTarget(name: "RedisStoreTests", dependencies: ["RedisStore", "CountdownCore", "EventLoop", "RedisTestServer"]),
+        .testTarget(name: "RedisStoreTests", dependencies: ["RedisStore", "CountdownCore", "EventLoop", "RedisTestServer", .product(name: "GRDB", package: "GRDB.swift")]),
         // What every store promises, checked on each of them: in memory, SQLite and Redis.
         .testTarget(name: "StoreConformanceTests", dependencies: ["CountdownCore", "SQLiteStore", "RedisStore", "EventLoop", "RedisTestServer", .product(name: "GRDB", package: "GRDB.swift")]),
         // Runs the real binary against real stores: kill -9, SIGSTOP, clock jumps, bad files.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Parses the `at` deadline of a countdown into a UTC instant.
 ///

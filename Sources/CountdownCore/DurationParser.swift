@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a timer's SPEC names: a length of time, or an instant on the wall clock.
 public enum TimerSpec: Equatable, Sendable {

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 import CountdownCore
-import Foundation
-import GRDB
+import CSQLite
+import FoundationEssentials
+import SQLiteAccess
 
 /// A journal that cannot be read (not an SQLite file, truncated, damaged) still
 /// holds changes no server has: it is never deleted, nor written over. It is
@@ -36,8 +37,8 @@ enum JournalContents: Sendable, Equatable, CustomStringConvertible {
 
 extension PendingJournal {
     /// SQLite's answers for a file that is not a database, or a damaged one.
-    static func isDamage(_ error: DatabaseError) -> Bool {
-        error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    static func isDamage(_ error: SQLiteError) -> Bool {
+        error.primaryCode == SQLITE_CORRUPT || error.primaryCode == SQLITE_NOTADB
     }
 
     /// True for an error that means the file cannot be read (as opposed to one
@@ -88,8 +89,8 @@ extension PendingJournal {
     /// Reads every page (`PRAGMA quick_check`): the journal holds a row per
     /// countdown with changes waiting, so this is milliseconds at most, and it
     /// finds a truncated or damaged file before a row is trusted to it.
-    func checkWhole(_ queue: DatabaseQueue) throws {
-        let verdict = try queue.read { try String.fetchOne($0, sql: "PRAGMA quick_check(1)") }
+    func checkWhole(_ db: SQLiteConnection) throws {
+        let verdict = try db.transaction { try db.value("PRAGMA quick_check(1)")?.text }
         guard verdict == "ok" else { throw JournalUnreadable(reason: verdict ?? "PRAGMA quick_check gave no answer") }
     }
 
@@ -97,8 +98,8 @@ extension PendingJournal {
     /// counts what it may hold; the next write starts a new journal. Throws when
     /// it cannot be renamed (it then stays where it is, untouched).
     func setAside() throws -> (path: String, contents: JournalContents) {
-        try? queue?.close()
-        queue = nil
+        connection?.close()
+        connection = nil
         var info = stat()
         guard lstat(path, &info) == 0 else { throw JournalError("\(path) is gone") }
         // Another process may have set it aside and started a new one since this
@@ -125,27 +126,24 @@ extension PendingJournal {
     /// The changes the file at `path` may hold, as far as its rows can be read,
     /// through a read-only connection.
     static func contents(of path: String) -> JournalContents {
-        var configuration = Configuration()
-        configuration.readonly = true
         // A truncated file has fewer pages than its header says: SQLite refuses
         // it whole, unless told to trust the file's size (a setting of this
         // read-only connection, which writes nothing), and then reads the rows
         // that lie before the cut.
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA writable_schema = ON") }
-        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return .unknown }
-        defer { try? queue.close() }
-        if let total = try? queue.read({ try Int.fetchOne($0, sql: "SELECT COALESCE(SUM(count), 0) FROM pending") }) {
-            return .exactly(total)
+        guard let db = try? SQLiteConnection(path: path, readOnly: true, setUp: "PRAGMA writable_schema = ON") else { return .unknown }
+        defer { db.close() }
+        if let total = try? db.transaction(.deferred, { () throws -> Int64? in try db.value("SELECT COALESCE(SUM(count), 0) FROM pending")?.integer }) {
+            return .exactly(Int(total))
         }
         // Damaged: row by row, up to the first that cannot be read. A row stands
         // for one change at least, whatever its damaged count says.
         var total = 0, read = 0
-        try? queue.read { db in
-            let cursor = try DatabaseValue.fetchCursor(db, sql: "SELECT count FROM pending")
-            while let value = try cursor.next() {
-                let count = Int.fromDatabaseValue(value) ?? 1
+        try? db.transaction(.deferred) { () throws -> Void in
+            try db.cached("SELECT count FROM pending").forEachRow { row in
+                let count = row.value(at: 0).integer.map(Int.init) ?? 1
                 total += count >= 1 ? count : 1
                 read += 1
+                return true
             }
         }
         return read == 0 ? .unknown : .atLeast(total)

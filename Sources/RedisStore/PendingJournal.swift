@@ -2,8 +2,9 @@
 import Glibc
 #endif
 import CountdownCore
-import Foundation
-import GRDB
+import CSQLite
+import FoundationEssentials
+import SQLiteAccess
 
 /// The changes queued for a Redis server that is out of reach, kept on local disk
 /// (an SQLite file beside the SQLite store, `redis-pending.sqlite` in the state
@@ -31,12 +32,12 @@ public final class PendingJournal {
     public static let fileName = "redis-pending.sqlite"
 
     public let path: String
-    var queue: DatabaseQueue?
+    var connection: SQLiteConnection?
     /// The file opened (device and inode), so that one found unreadable is the
     /// one set aside, never a new journal another process started meanwhile.
     var openedFile: (device: UInt64, inode: UInt64)?
-    /// The connection of an open `batch`: its writes join one transaction.
-    private var batchConnection: Database?
+    /// True while a `batch` is open: its writes join one transaction.
+    private var inBatch = false
 
     /// The journal in `directory` (the state folder); nothing is created until a
     /// change is queued.
@@ -50,36 +51,31 @@ public final class PendingJournal {
         return lstat(path, &info) == 0
     }
 
-    private func database() throws -> DatabaseQueue {
-        if let queue { return queue }
-        let folder = (path as NSString).deletingLastPathComponent
+    private func database() throws -> SQLiteConnection {
+        if let connection { return connection }
+        let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
         // State is private to its user (XDG), as the SQLite store makes it.
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         try createPrivately()
         try checkHeader()
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF")
-        }
         do {
-            let made = try DatabaseQueue(path: path, configuration: configuration)
+            let made = try SQLiteConnection(path: path, busyTimeout: 5, setUp: "PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF")
             try prepare(made)
-            queue = made
+            connection = made
             return made
-        } catch let error as DatabaseError where Self.isDamage(error) {
-            throw JournalUnreadable(reason: error.message ?? "\(error.resultCode)")
+        } catch let error as SQLiteError where Self.isDamage(error) {
+            throw JournalUnreadable(reason: error.message)
         }
     }
 
     /// The table, made when missing, and a check of the whole file: a journal
     /// that cannot be read is found here, before any row is taken from it or
     /// added to it (`PendingJournal+Unreadable`).
-    private func prepare(_ made: DatabaseQueue) throws {
+    private func prepare(_ made: SQLiteConnection) throws {
         try checkWhole(made)
-        try made.write { db in
-            try db.execute(sql: """
+        try made.transaction(.immediate) {
+            try made.execute("""
                 CREATE TABLE IF NOT EXISTS pending (
                     row INTEGER PRIMARY KEY AUTOINCREMENT,
                     server TEXT NOT NULL,
@@ -105,23 +101,20 @@ public final class PendingJournal {
     /// not spent on them. What `body` wrote is committed even when it throws: the
     /// queue in memory keeps those entries, and the file must hold them too.
     func batch(_ body: () throws -> Void) throws {
-        if batchConnection != nil { return try body() }
+        if inBatch { return try body() }
         var failure: Error?
-        try database().writeWithoutTransaction { db in
-            try db.inTransaction {
-                batchConnection = db
-                defer { batchConnection = nil }
-                do { try body() } catch { failure = error }
-                return .commit
-            }
+        let db = try database()
+        try db.transaction(.deferred) {
+            inBatch = true
+            defer { inBatch = false }
+            do { try body() } catch { failure = error }
         }
         if let failure { throw failure }
     }
 
     /// One write: inside the open batch's transaction, else committed on its own.
-    private func write<T>(_ work: (Database) throws -> T) throws -> T {
-        if let batchConnection { return try work(batchConnection) }
-        return try database().writeWithoutTransaction(work)
+    private func write<T>(_ work: (SQLiteConnection) throws -> T) throws -> T {
+        try work(try database())
     }
 
     /// Keeps a new entry; returns its row.
@@ -130,12 +123,12 @@ public final class PendingJournal {
         // batch is open, from a statement compiled once: the queue's cost per change
         // stays small.
         try write { db in
-            try db.cachedStatement(sql: """
+            try db.execute("""
                 INSERT INTO pending (server, owner, writer, sequence, id, before, after, instant, unconditional, restore, count)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [server, owner, change.writer ?? writer, change.sequence.map { Int64($0) }, Data(change.id.utf8),
-                                         change.before.map(RedisRecord.encode), change.after.map(RedisRecord.encode),
-                                         change.instant, change.unconditional, change.restore, change.count])
+                """, [.text(server), .text(owner), .text(change.writer ?? writer), SQLiteValue(change.sequence), .blob(Array(change.id.utf8)),
+                      SQLiteValue(change.before.map(RedisRecord.encode)), SQLiteValue(change.after.map(RedisRecord.encode)),
+                      .integer(change.instant), SQLiteValue(change.unconditional), SQLiteValue(change.restore), SQLiteValue(change.count)])
             return db.lastInsertedRowID
         }
     }
@@ -144,8 +137,8 @@ public final class PendingJournal {
     func update(_ change: PendingChange) throws {
         guard let row = change.journalRow else { return }
         try write { db in
-            try db.cachedStatement(sql: "UPDATE pending SET after = ?, unconditional = ?, count = ? WHERE row = ?")
-                .execute(arguments: [change.after.map(RedisRecord.encode), change.unconditional, change.count, row])
+            try db.execute("UPDATE pending SET after = ?, unconditional = ?, count = ? WHERE row = ?",
+                           [SQLiteValue(change.after.map(RedisRecord.encode)), SQLiteValue(change.unconditional), SQLiteValue(change.count), .integer(row)])
         }
     }
 
@@ -159,8 +152,7 @@ public final class PendingJournal {
             for change in changes {
                 guard let row = change.journalRow, let sequence = change.sequence, let writer = change.writer else { continue }
                 try write { db in
-                    try db.cachedStatement(sql: "UPDATE pending SET sequence = ?, writer = ? WHERE row = ?")
-                        .execute(arguments: [Int64(sequence), writer, row])
+                    try db.execute("UPDATE pending SET sequence = ?, writer = ? WHERE row = ?", [SQLiteValue(sequence), .text(writer), .integer(row)])
                 }
             }
         }
@@ -169,15 +161,16 @@ public final class PendingJournal {
     /// An entry the server now has (or that was given up, aloud).
     func delete(row: Int64) throws {
         try write { db in
-            try db.cachedStatement(sql: "DELETE FROM pending WHERE row = ?").execute(arguments: [row])
+            try db.execute("DELETE FROM pending WHERE row = ?", [.integer(row)])
         }
     }
 
     /// Every entry of `owner` for `server`.
     func deleteAll(server: String, owner: String) throws {
         guard exists else { return }
-        try database().write { db in
-            try db.execute(sql: "DELETE FROM pending WHERE server = ? AND owner = ?", arguments: [server, owner])
+        let db = try database()
+        try db.transaction(.immediate) {
+            try db.execute("DELETE FROM pending WHERE server = ? AND owner = ?", [.text(server), .text(owner)])
         }
     }
 
@@ -186,31 +179,35 @@ public final class PendingJournal {
     /// adopting at once, each row goes to one.
     func adoptOrphans(server: String, owner: String, isRunning: (String) -> Bool) throws -> [PendingChange] {
         guard exists else { return [] }
-        return try database().write { db in
-            let owners = try String.fetchAll(db, sql: "SELECT DISTINCT owner FROM pending WHERE server = ? AND owner <> ?",
-                                             arguments: [server, owner])
+        let db = try database()
+        return try db.transaction(.immediate) {
+            let owners = try db.texts("SELECT DISTINCT owner FROM pending WHERE server = ? AND owner <> ?", [.text(server), .text(owner)])
             let gone = owners.filter { !isRunning($0) }
             guard !gone.isEmpty else { return [] }
-            var rows: [Row] = []
+            var rows: [SQLiteRow] = []
             for dead in gone {
-                rows += try Row.fetchAll(db, sql: "SELECT * FROM pending WHERE server = ? AND owner = ?", arguments: [server, dead])
-                try db.execute(sql: "UPDATE pending SET owner = ? WHERE server = ? AND owner = ?", arguments: [owner, server, dead])
+                rows += try db.cached("SELECT * FROM pending WHERE server = ? AND owner = ?").allRows([.text(server), .text(dead)])
+                try db.execute("UPDATE pending SET owner = ? WHERE server = ? AND owner = ?", [.text(owner), .text(server), .text(dead)])
             }
-            rows.sort { ($0["row"] as Int64) < ($1["row"] as Int64) }
+            rows.sort { ($0["row"].integer ?? 0) < ($1["row"].integer ?? 0) }
             return rows.compactMap(Self.change(from:))
         }
     }
 
-    private static func change(from row: Row) -> PendingChange? {
-        guard let idData: Data = row["id"], let id = String(data: idData, encoding: .utf8) else { return nil }
-        let before: String? = row["before"], after: String? = row["after"]
+    /// An entry read back; nil for a row that does not hold one (an id that is not UTF-8, a field of the wrong type).
+    private static func change(from row: SQLiteRow) -> PendingChange? {
+        guard case .blob(let idBytes) = row["id"], let id = String(validating: idBytes, as: UTF8.self),
+              let instant = row["instant"].integer, let unconditional = row["unconditional"].integer,
+              let restore = row["restore"].integer, let count = row["count"].integer, let journalRow = row["row"].integer
+        else { return nil }
+        let before = row["before"].text, after = row["after"].text
         var change = PendingChange(id: id, before: before.flatMap { RedisRecord.decode(id: id, $0) },
                                    after: after.flatMap { RedisRecord.decode(id: id, $0) },
-                                   instant: row["instant"], unconditional: row["unconditional"],
-                                   sequence: (row["sequence"] as Int64?).map(Int.init), restore: row["restore"])
-        change.count = row["count"]
-        change.journalRow = row["row"]
-        change.writer = row["writer"]
+                                   instant: instant, unconditional: unconditional != 0,
+                                   sequence: row["sequence"].integer.map(Int.init), restore: restore != 0)
+        change.count = Int(count)
+        change.journalRow = journalRow
+        change.writer = row["writer"].text
         change.adopted = true
         return change
     }

@@ -1,5 +1,5 @@
 import CountdownCore
-import Foundation
+import FoundationEssentials
 
 /// Connecting, measuring the server's clock, going offline, and a server that
 /// came back without its data (`cdscript:epoch`).

@@ -4,7 +4,7 @@ import Glibc
 import CLinux
 import CountdownCore
 import SystemIdentity
-import Foundation
+import FoundationEssentials
 
 /// Countdowns kept in Redis, shared by every process on every machine that uses
 /// the same server and database.

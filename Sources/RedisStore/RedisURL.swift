@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a Redis store is: `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`, or
 /// `rediss://…` for the same over TLS, whose query may name the TLS settings
@@ -172,7 +172,32 @@ public struct RedisURL: Equatable, Sendable, CustomStringConvertible {
         return scheme + "***@" + text[text.index(after: at)...]
     }
 
+    /// `%XX` sequences as the bytes they stand for; the text as it is when one is
+    /// malformed or the bytes are not UTF-8 (as Foundation's `removingPercentEncoding`,
+    /// which links ICU).
     static func percentDecoded(_ text: String) -> String {
-        text.removingPercentEncoding ?? text
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        let bytes = Array(text.utf8)
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == UInt8(ascii: "%") else {
+                decoded.append(bytes[index])
+                index += 1
+                continue
+            }
+            guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) else { return text }
+            decoded.append(high << 4 | low)
+            index += 3
+        }
+        return String(validating: decoded, as: UTF8.self) ?? text
     }
 }

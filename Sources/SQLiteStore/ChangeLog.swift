@@ -1,5 +1,5 @@
 import CountdownCore
-import GRDB
+import SQLiteAccess
 
 /// The change log (`countdown_change`, schema v2): triggers append the id of
 /// every countdown row inserted, updated or deleted, so that a process following
@@ -22,17 +22,17 @@ public enum ChangeLog {
 
 extension SQLiteCountdownStore {
     /// The last entry of the change log, 0 when it is empty.
-    static func lastChange(_ db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM countdown_change")) ?? 0
+    static func lastChange(_ db: SQLiteConnection) throws -> Int64 {
+        try db.value("SELECT max(seq) FROM countdown_change")?.integer ?? 0
     }
 
     /// After a write transaction's body changed rows: entries older than the
     /// window go, and when this process had seen every entry before its own
     /// (`logBefore`), its own are taken as seen: it is never told of its own changes.
-    func wroteChanges(_ db: Database, logBefore: Int64?) throws {
+    func wroteChanges(_ db: SQLiteConnection, logBefore: Int64?) throws {
         let last = try Self.lastChange(db)
         if last > ChangeLog.window {
-            try db.cachedStatement(sql: "DELETE FROM countdown_change WHERE seq <= ?").execute(arguments: [last - ChangeLog.window])
+            try db.execute("DELETE FROM countdown_change WHERE seq <= ?", [.integer(last - ChangeLog.window)])
         }
         if let logBefore, changeLogPosition == logBefore { changeLogPosition = last }
     }
@@ -40,8 +40,8 @@ extension SQLiteCountdownStore {
     /// From now on the change log is followed: the entries so far are taken as seen.
     func startFollowingChanges() {
         dropReadAhead()
-        guard let queue = try? open() else { return }
-        changeLogPosition = (try? queue.inDatabase { db in try Self.lastChange(db) }) ?? 0
+        guard let db = try? open() else { return }
+        changeLogPosition = (try? Self.lastChange(db)) ?? 0
     }
 
     /// The countdowns changed since the last look (or since following started),
@@ -49,28 +49,30 @@ extension SQLiteCountdownStore {
     /// more than `ChangeLog.window` behind, the log was emptied, or it cannot be read).
     func changesSinceLastLook() -> CountdownChanges {
         dropReadAhead()
-        guard let queue = try? open() else { return .unknown }
+        guard let db = try? open() else { return .unknown }
         guard let from = changeLogPosition else {
             startFollowingChanges()
             return .unknown
         }
         do {
-            return try queue.read { db -> CountdownChanges in
+            return try db.transaction(.deferred) { () throws -> CountdownChanges in
                 let last = try Self.lastChange(db)
                 if last == from { return .none }
                 changeLogPosition = last
                 guard last > from, last - from <= ChangeLog.window else { return .unknown }
-                let first = try Int64.fetchOne(db.cachedStatement(sql: "SELECT min(seq) FROM countdown_change")) ?? 0
+                let first = try db.value("SELECT min(seq) FROM countdown_change")?.integer ?? 0
                 // Entries past `from` were removed: some changes cannot be named.
                 guard first <= from + 1 else { return .unknown }
                 var ids: Set<CountdownID> = []
-                let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT id FROM countdown_change WHERE seq > ?"), arguments: [from])
-                while let row = try rows.next() {
+                var tooMany = false
+                try db.cached("SELECT id FROM countdown_change WHERE seq > ?").forEachRow([.integer(from)]) { row in
                     rowsRead += 1
                     // An id that is not text names no countdown a process can hold.
-                    if let id = row[0] as String? { ids.insert(CountdownID(id)) }
-                    if ids.count > ChangeLog.largestReport { return .unknown }
+                    if let id = row.value(at: 0).text { ids.insert(CountdownID(id)) }
+                    tooMany = ids.count > ChangeLog.largestReport
+                    return !tooMany
                 }
+                if tooMany { return .unknown }
                 return ids.isEmpty ? .none : .ids(ids)
             }
         } catch {

@@ -1,4 +1,4 @@
-import Foundation
+import Synchronization
 
 /// The store files this process has an SQLite connection to, by device and inode.
 ///
@@ -11,22 +11,20 @@ import Foundation
 /// through its API that way. A file this process already has open is a database
 /// SQLite opened, so its header is not read again.
 enum OpenStoreFiles {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var counts: [FileIdentity: Int] = [:]
+    private static let counts = Mutex<[FileIdentity: Int]>([:])
 
     static func opened(_ file: FileIdentity) {
-        lock.lock(); defer { lock.unlock() }
-        counts[file, default: 0] += 1
+        counts.withLock { $0[file, default: 0] += 1 }
     }
 
     static func closed(_ file: FileIdentity) {
-        lock.lock(); defer { lock.unlock() }
-        guard let count = counts[file] else { return }
-        counts[file] = count > 1 ? count - 1 : nil
+        counts.withLock { counts in
+            guard let count = counts[file] else { return }
+            counts[file] = count > 1 ? count - 1 : nil
+        }
     }
 
     static func isOpen(_ file: FileIdentity) -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        return counts[file] != nil
+        counts.withLock { $0[file] != nil }
     }
 }

@@ -3,7 +3,6 @@ import Glibc
 #endif
 import CLinux
 import CountdownCore
-import GRDB
 
 /// Learns of changes other processes commit to an SQLite countdown store without
 /// polling: inotify reports writes to the store's directory (the database, its
@@ -189,8 +188,8 @@ public final class SQLiteChangeWatcher: CountdownChangeFeed {
         // Opened here, by a change from elsewhere: that change must be reported,
         // not taken as the baseline.
         if !store.hasOpened { store.didOpen = nil }
-        guard let queue = try? store.open() else { return nil }
-        return try? queue.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        guard let db = try? store.open() else { return nil }
+        return (try? db.value("PRAGMA data_version"))?.flatMap(\.integer).map(Int.init)
     }
 
     private func disarmRecheck() {

@@ -1,5 +1,5 @@
 import CountdownCore
-import GRDB
+import SQLiteAccess
 
 /// Removing many countdowns at once (`cdscript cancel --all`, `countdown.cancel_all()`):
 /// one transaction per `deleteSlice` ids instead of a commit (and an fsync) apiece, then
@@ -15,11 +15,11 @@ extension SQLiteCountdownStore {
             let slice = ids[start..<min(start + deleteSlice, ids.count)]
             do {
                 removed += try access { db -> [String] in
-                    let statement = try db.cachedStatement(sql: "DELETE FROM countdown WHERE id = ?")
+                    let statement = try db.cached("DELETE FROM countdown WHERE id = ?")
                     var gone: [String] = []
                     for id in slice {
-                        try statement.execute(arguments: [id])
-                        if db.changesCount > 0 { gone.append(id) }
+                        try statement.run([.text(id)])
+                        if db.changes > 0 { gone.append(id) }
                     }
                     return gone
                 }
@@ -36,6 +36,6 @@ extension SQLiteCountdownStore {
     /// it. Best effort: with a reader in the middle of a transaction, SQLite leaves
     /// the log as it is and the next checkpoint does it.
     public func truncateWriteAheadLog() {
-        _ = try? access(single: true) { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        _ = try? access(single: true) { db in try db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 }

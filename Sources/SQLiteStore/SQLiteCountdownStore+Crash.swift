@@ -1,5 +1,5 @@
 import CountdownCore
-import GRDB
+import SQLiteAccess
 
 /// The check after a crash: SQLite's WAL recovery leaves the last committed state
 /// after a `kill -9` or a power loss, but a crash can, rarely, leave damage it
@@ -27,9 +27,9 @@ extension SQLiteCountdownStore {
         guard !stale.isEmpty, let claim = writers.claim(stale) else { return }
         integrityChecks += 1
         do {
-            let queue = try readOnlyQueue()
-            defer { try? queue.close() }
-            try queue.read { db in try Self.quickCheck(db, path: path) }
+            let db = try readOnlyConnection()
+            defer { db.close() }
+            try db.transaction { try Self.quickCheck(db, path: path) }
         } catch {
             // The stale registration stays: every later open checks (and refuses) again.
             claim.damaged()
@@ -41,14 +41,9 @@ extension SQLiteCountdownStore {
     }
 
     /// A connection that SQLite opens read-only: it can neither write the file nor
-    /// fold the WAL into it when it closes. `configure` adds to the set-up (a trace).
-    func readOnlyQueue(label: String = "cdscript.store.check", configure: (inout Configuration) -> Void = { _ in }) throws -> DatabaseQueue {
-        var config = Configuration()
-        config.readonly = true
-        config.busyMode = .timeout(busyTimeout)
-        config.label = label
-        configure(&config)
+    /// fold the WAL into it when it closes.
+    func readOnlyConnection() throws -> SQLiteConnection {
         try refuseUnlessRegularFile()
-        return try DatabaseQueue(path: path, configuration: config)
+        return try SQLiteConnection(path: path, readOnly: true, busyTimeout: busyTimeout)
     }
 }

@@ -1,5 +1,5 @@
 import CountdownCore
-import GRDB
+import SQLiteAccess
 
 /// The `end_claim` table: per stored countdown, the end claimed last (named by
 /// the finished record's `end_at` deadline and `changed_at` stamp, as stored),
@@ -48,7 +48,7 @@ extension SQLiteCountdownStore: EndClaiming {
             var after = before
             record?(&after)
             if let after, after != before {
-                try db.execute(sql: StoredCountdown.upsertSQL, arguments: after.arguments)
+                try db.execute(StoredCountdown.upsertSQL, after.arguments)
             }
             return try Self.claim(db, id: id, expected: nil, current: EndName(finished: after), owner: owner, lease: lease, now: now)
         }
@@ -63,59 +63,62 @@ extension SQLiteCountdownStore: EndClaiming {
 
     public func renewEndClaim(_ claim: EndClaim, owner: String, lease: Nanoseconds, now: StoreInstant) throws -> Bool {
         try access { db in
-            try db.execute(sql: """
+            try db.execute("""
                 UPDATE end_claim SET lease_until = ?, lease_boot = ?
                 WHERE id = ? AND token = ? AND claimed_by = ? AND done = 0 AND end_at = ? AND changed_at = ?
-                """, arguments: [now.boot + lease, now.bootID, claim.id, claim.token, owner, claim.name.deadline, claim.name.changedAt])
-            return db.changesCount == 1
+                """, [.integer(now.boot + lease), SQLiteValue(now.bootID), .text(claim.id), .integer(claim.token), .text(owner),
+                      .integer(claim.name.deadline), .integer(claim.name.changedAt)])
+            return db.changes == 1
         }
     }
 
     public func finishEndClaim(_ claim: EndClaim, owner: String, status: Int32?, now: StoreInstant) throws -> Bool {
         try access { db in
-            try db.execute(sql: """
+            try db.execute("""
                 UPDATE end_claim SET done = 1, claimed_by = NULL, action_status = ?
                 WHERE id = ? AND token = ? AND claimed_by = ? AND done = 0 AND end_at = ? AND changed_at = ?
-                """, arguments: [status.map { Int64($0) }, claim.id, claim.token, owner, claim.name.deadline, claim.name.changedAt])
-            return db.changesCount == 1
+                """, [SQLiteValue(status), .text(claim.id), .integer(claim.token), .text(owner),
+                      .integer(claim.name.deadline), .integer(claim.name.changedAt)])
+            return db.changes == 1
         }
     }
 
     /// The countdown's row; one that cannot be read names no end (nil).
-    private static func countdown(_ db: Database, id: String, path: String) throws -> StoredCountdown? {
-        try Row.fetchOne(db, sql: "SELECT * FROM countdown WHERE id = ?", arguments: [id])
+    private static func countdown(_ db: SQLiteConnection, id: String, path: String) throws -> StoredCountdown? {
+        try db.cached("SELECT * FROM countdown WHERE id = ?").firstRow([.text(id)])
             .flatMap { row in try? StoredCountdown(row: row, path: path) }
     }
 
-    private static func claim(_ db: Database, id: String, expected: EndName?, current: EndName?, owner: String,
+    private static func claim(_ db: SQLiteConnection, id: String, expected: EndName?, current: EndName?, owner: String,
                               lease: Nanoseconds, now: StoreInstant) throws -> EndClaimOutcome {
-        var row = try Row.fetchOne(db, sql: """
+        var row = try db.cached("""
             SELECT end_at, changed_at, claimed_by, lease_until, lease_boot, token, done, action_status FROM end_claim WHERE id = ?
-            """, arguments: [id]).map { r throws in try claimRow(r, id: id) }
+            """).firstRow([.text(id)]).map { r throws in try claimRow(r, id: id) }
         let outcome = EndClaimRow.claim(&row, expected: expected, current: current, owner: owner, lease: lease, now: now)
         guard case .won(var claim) = outcome, let row else { return outcome }
-        try db.execute(sql: """
+        try db.execute("""
             INSERT OR REPLACE INTO end_claim (id, end_at, changed_at, claimed_by, lease_until, lease_boot, token, done, action_status)
             VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL)
-            """, arguments: [id, row.name.deadline, row.name.changedAt, row.owner, row.leaseUntil, row.leaseBoot, row.token])
+            """, [.text(id), .integer(row.name.deadline), .integer(row.name.changedAt), SQLiteValue(row.owner), .integer(row.leaseUntil),
+                  SQLiteValue(row.leaseBoot), .integer(row.token)])
         claim.id = id
         return .won(claim)
     }
 
     /// Reads a claim row; a value of the wrong type is damage, named by its column
-    /// (GRDB's typed subscripts would trap on it).
-    private static func claimRow(_ r: Row, id: String) throws -> EndClaimRow {
+    /// (nothing traps on it).
+    private static func claimRow(_ r: SQLiteRow, id: String) throws -> EndClaimRow {
         func integer(_ column: String) throws -> Int64 {
-            let value: DatabaseValue = r[column]
-            guard case .int64(let n) = value.storage else {
+            let value = r[column]
+            guard case .integer(let n) = value else {
                 throw EndClaimDamage(key: "end_claim '\(VisibleText.escaped(id))'", problem: "column \(column) = \(value): expected an integer")
             }
             return n
         }
         func text(_ column: String) throws -> String? {
-            let value: DatabaseValue = r[column]
+            let value = r[column]
             if value.isNull { return nil }
-            guard case .string(let s) = value.storage else {
+            guard case .text(let s) = value else {
                 throw EndClaimDamage(key: "end_claim '\(VisibleText.escaped(id))'", problem: "column \(column) = \(value): expected text or NULL")
             }
             return s
@@ -124,10 +127,10 @@ extension SQLiteCountdownStore: EndClaiming {
         guard done == 0 || done == 1 else {
             throw EndClaimDamage(key: "end_claim '\(VisibleText.escaped(id))'", problem: "column done = \(done): expected 0 or 1")
         }
-        let statusValue: DatabaseValue = r["action_status"]
+        let statusValue = r["action_status"]
         var status: Int32?
         if !statusValue.isNull {
-            guard case .int64(let n) = statusValue.storage, let fits = Int32(exactly: n) else {
+            guard case .integer(let n) = statusValue, let fits = Int32(exactly: n) else {
                 throw EndClaimDamage(key: "end_claim '\(VisibleText.escaped(id))'", problem: "column action_status = \(statusValue): expected an exit status or NULL")
             }
             status = fits

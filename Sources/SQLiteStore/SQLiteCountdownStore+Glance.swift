@@ -1,5 +1,5 @@
 import CountdownCore
-import GRDB
+import SQLiteAccess
 
 /// The cheapest whole read of the store, for a one-shot read-only command that a
 /// status bar runs every second (`cdscript status`, issue 39).
@@ -49,26 +49,24 @@ extension SQLiteCountdownStore {
 
     /// What `read` gives, in one read transaction on a read-only connection; nil
     /// when the store is not one this build reads as it is (the full open decides).
-    private func glanceReadOnly<Read>(_ read: (Database) throws -> Read) throws -> Read? {
-        let counter = glanceCounter
-        let queue = try readOnlyQueue(label: "cdscript.store.glance") { config in
-            config.prepareDatabase { db in
-                db.trace(options: .statement) { _ in counter.statements += 1 }
-            }
+    private func glanceReadOnly<Read>(_ read: (SQLiteConnection) throws -> Read) throws -> Read? {
+        let db = try readOnlyConnection()
+        defer {
+            glanceCounter.statements += db.statementsRun
+            db.close()
         }
-        defer { try? queue.close() }
-        return try queue.read { db -> Read? in
+        return try db.transaction { () throws -> Read? in
             // The version this build writes, and exactly the migrations it knows (a newer
             // build's migration without a version number is refused by the full open).
-            guard try Int.fetchOne(db, sql: "PRAGMA user_version") == StoreSchema.version,
-                  try String.fetchSet(db, sql: "SELECT identifier FROM grdb_migrations") == Set(StoreSchema.migrator.migrations)
+            guard try db.value("PRAGMA user_version")?.integer == Int64(StoreSchema.version),
+                  Set(try db.texts("SELECT identifier FROM grdb_migrations")) == Set(StoreSchema.migrator.identifiers)
             else { return nil }
             return try read(db)
         }
     }
 }
 
-/// What glances cost: the SQL statements they ran (GRDB's own set-up included),
+/// What glances cost: the SQL statements they ran (the connection's own set-up included),
 /// which tests bound (`status` must stay a handful of statements at any N).
 public final class GlanceCounter: @unchecked Sendable {
     public internal(set) var statements = 0

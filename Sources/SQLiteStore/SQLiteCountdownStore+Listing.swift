@@ -1,5 +1,5 @@
 import CountdownCore
-import GRDB
+import SQLiteAccess
 
 /// Reading every countdown without holding them all: `cdscript list` streams
 /// them, and `cdscript clear` looks for what to remove before it writes anything.
@@ -11,9 +11,9 @@ extension SQLiteCountdownStore {
         if isUnopenedEmptyFile { return }
         let size = max(1, batchSize)
         try access(readOnly: true) { db in
-            let rows = try Row.fetchCursor(db, sql: StoredCountdown.selectSQL + " ORDER BY id")
             var batch = StoredCountdownListing(countdowns: [])
-            while let row = try rows.next() {
+            var wantsMore = true
+            try db.cached(StoredCountdown.selectSQL + " ORDER BY id").forEachRow { row in
                 do {
                     batch.countdowns.append(try StoredCountdown(columnsOf: row, path: path))
                 } catch let error as StoreError {
@@ -21,11 +21,12 @@ extension SQLiteCountdownStore {
                     batch.unreadable.append(unreadable)
                 }
                 if batch.countdowns.count + batch.unreadable.count >= size {
-                    guard try body(batch) else { return }
+                    wantsMore = try body(batch)
                     batch = StoredCountdownListing(countdowns: [])
                 }
+                return wantsMore
             }
-            if !batch.countdowns.isEmpty || !batch.unreadable.isEmpty { _ = try body(batch) }
+            if wantsMore, !batch.countdowns.isEmpty || !batch.unreadable.isEmpty { _ = try body(batch) }
         }
     }
 
@@ -42,15 +43,15 @@ extension SQLiteCountdownStore {
         let (finishedIDs, unreadableRows) = try access(readOnly: true) { db -> ([String], [Int64]) in
             var finished: [String] = []
             var unreadable: [Int64] = []
-            let rows = try Row.fetchCursor(db, sql: StoredCountdown.selectWithRowIDSQL + " ORDER BY id")
-            while let row = try rows.next() {
+            try db.cached(StoredCountdown.selectWithRowIDSQL + " ORDER BY id").forEachRow { row in
                 do {
                     let countdown = try StoredCountdown(columnsOf: row, path: path)
                     if countdown.effectiveState(at: now) == .finished { finished.append(countdown.id) }
                 } catch let error as StoreError {
                     guard error.unreadable != nil else { throw error }
-                    unreadable.append(row[rowIDIndex])
+                    if let rowid = row.value(at: rowIDIndex).integer { unreadable.append(rowid) }
                 }
+                return true
             }
             return (finished, unreadable)
         }
@@ -65,20 +66,27 @@ extension SQLiteCountdownStore {
                     continue  // unreadable since: not finished, and not this pass's to remove
                 }
                 guard let countdown, countdown.effectiveState(at: now) == .finished else { continue }
-                try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
+                try db.execute("DELETE FROM countdown WHERE id = ?", [.text(id)])
                 finished.append(id)
             }
             var removed: [UnreadableCountdown] = []
-            let byRowID = try db.cachedStatement(sql: StoredCountdown.selectWithRowIDSQL + " WHERE rowid = ?")
+            let byRowID = try db.cached(StoredCountdown.selectWithRowIDSQL + " WHERE rowid = ?")
             for rowid in unreadableRows {
-                guard let row = try Row.fetchOne(byRowID, arguments: [rowid]) else { continue }
-                do {
-                    _ = try StoredCountdown(columnsOf: row, path: path)
-                } catch let error as StoreError {
-                    guard let unreadable = error.unreadable else { throw error }
-                    try db.execute(sql: "DELETE FROM countdown WHERE rowid = ?", arguments: [rowid])
-                    removed.append(unreadable)
-                }
+                let unreadable: UnreadableCountdown? = try {
+                    try byRowID.bind([.integer(rowid)])
+                    defer { byRowID.reset() }
+                    guard try byRowID.step() else { return nil }
+                    do {
+                        _ = try StoredCountdown(columnsOf: byRowID, path: path)
+                        return nil
+                    } catch let error as StoreError {
+                        guard let unreadable = error.unreadable else { throw error }
+                        return unreadable
+                    }
+                }()
+                guard let unreadable else { continue }
+                try db.execute("DELETE FROM countdown WHERE rowid = ?", [.integer(rowid)])
+                removed.append(unreadable)
             }
             return (finished, removed)
         }

@@ -1,5 +1,5 @@
 import CountdownCore
-import GRDB
+import SQLiteAccess
 
 /// Many loads in a row (a script fetching 100,000 countdowns one `fetch` at a
 /// time): past a few hundred, the whole table is read ahead once, in one read
@@ -70,22 +70,22 @@ extension SQLiteCountdownStore {
     private func readAheadNow() {
         let limit = Self.readAheadRatio * loadsSinceLook
         let copy = try? access(readOnly: true) { db -> [CountdownID: ReadAheadEntry]? in
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM countdown") ?? 0
+            let count = Int(try db.value("SELECT count(*) FROM countdown")?.integer ?? 0)
             guard count <= limit else { return nil }
             var copy: [CountdownID: ReadAheadEntry] = [:]
             copy.reserveCapacity(count)
             var stored = 0
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: StoredCountdown.selectSQL))
-            while let row = try rows.next() {
+            try db.cached(StoredCountdown.selectSQL).forEachRow { row in
                 rowsRead += 1
                 // A row whose id is not text answers no load by a text id.
-                guard case .string(let id) = (row[0] as DatabaseValue).storage else { continue }
+                guard let id = row.value(at: 0).text else { return true }
                 do throws(StoreError) {
                     copy[CountdownID(id)] = .stored(try StoredCountdown(columnsOf: row, path: path))
                     stored += 1
                 } catch {
                     copy[CountdownID(id)] = .unreadable(error)
                 }
+                return true
             }
             // A run of loads names each id once: those before the copy will not ask it (counted with the one that reads it: at worst the last load reads the database).
             readAheadLeft = max(1, stored - loadsSinceLook)

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import GRDB
 
 /// Which file a path named when it was looked at: two names of one file have the
 /// same device and inode, and a file created (or moved) in its place has others.
@@ -38,7 +37,7 @@ extension SQLiteCountdownStore {
     /// that the file it closes was moved or removed, and then neither folds the WAL
     /// into it nor removes anything by name, so nothing of the new store is touched.
     public func letGoOfReplacedFile() {
-        if case .success(let queue)? = opened { try? queue.close() }
+        if case .success(let db)? = opened { db.close() }
         if case .success? = opened, let openedFile { OpenStoreFiles.closed(openedFile) }
         opened = nil
         openedFile = nil

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 import CountdownCore
-import Foundation
-import GRDB
+import CSQLite
+import FoundationEssentials
+import SQLiteAccess
 
 /// Countdowns kept in SQLite at `DIR/state.sqlite`, shared by every cdscript
 /// process that uses the same directory.
@@ -27,7 +28,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     /// How long a write waits for another process's transaction.
     public let busyTimeout: TimeInterval
     /// The outcome of opening (internal for `SQLiteCountdownStore+Replaced.swift`).
-    var opened: Result<DatabaseQueue, StoreError>?
+    var opened: Result<SQLiteConnection, StoreError>?
     /// The file that outcome is of: its device and inode when it was opened.
     var openedFile: FileIdentity?
     /// Countdown rows and change-log entries read so far: what tests bound the
@@ -114,11 +115,13 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     }
 
     /// One row by its id, through a statement prepared once.
-    func readRow(id: String, _ db: Database) throws -> StoredCountdown? {
-        let statement = try db.cachedStatement(sql: StoredCountdown.selectSQL + " WHERE id = ?")
-        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+    func readRow(id: String, _ db: SQLiteConnection) throws -> StoredCountdown? {
+        let statement = try db.cached(StoredCountdown.selectSQL + " WHERE id = ?")
+        try statement.bind([.text(id)])
+        defer { statement.reset() }
+        guard try statement.step() else { return nil }
         rowsRead += 1
-        return try StoredCountdown(columnsOf: row, path: path)
+        return try StoredCountdown(columnsOf: statement, path: path)
     }
 
     /// Every stored countdown; fails on the first row that cannot be read
@@ -149,8 +152,8 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
         }
         guard !records.isEmpty else { return }
         try access { db in
-            let statement = try db.cachedStatement(sql: StoredCountdown.upsertSQL)
-            for record in records { try statement.execute(arguments: record.arguments) }
+            let statement = try db.cached(StoredCountdown.upsertSQL)
+            for record in records { try statement.run(record.arguments) }
         }
         // A bulk write leaves a log as large as itself behind (SQLiteCountdownStore+BulkDelete.swift).
         if records.count > deleteSlice { truncateWriteAheadLog() }
@@ -161,8 +164,8 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
         try checkID(id)
         if isUnopenedEmptyFile { return false }
         return try access { db in
-            try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
-            return db.changesCount > 0
+            try db.execute("DELETE FROM countdown WHERE id = ?", [.text(id)])
+            return db.changes > 0
         }
     }
 
@@ -189,22 +192,23 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
                     try Self.upsert(record, db)
                 }
             } else if before != nil {
-                try db.execute(sql: "DELETE FROM countdown WHERE id = ?", arguments: [id])
+                try db.execute("DELETE FROM countdown WHERE id = ?", [.text(id)])
             }
             return result
         }
     }
 
-    func readAll(_ db: Database) throws -> StoredCountdownListing {
+    func readAll(_ db: SQLiteConnection) throws -> StoredCountdownListing {
         var listing = StoredCountdownListing(countdowns: [])
-        for row in try Row.fetchAll(db, sql: StoredCountdown.selectSQL + " ORDER BY id") {
+        try db.cached(StoredCountdown.selectSQL + " ORDER BY id").forEachRow { row in
             rowsRead += 1
             do {
                 listing.countdowns.append(try StoredCountdown(columnsOf: row, path: path))
-            } catch {
+            } catch let error as StoreError {
                 guard let unreadable = error.unreadable else { throw error }
                 listing.unreadable.append(unreadable)
             }
+            return true
         }
         return listing
     }
@@ -218,8 +222,9 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
         }
     }
 
-    /// GRDB binds a Swift string as C text, which ends at the first NUL: "k\0one"
-    /// and "k\0two" would both be "k". Such ids are refused, never merged.
+    /// Ids with a NUL byte are refused: earlier builds bound ids as C text, which
+    /// ends at the first NUL ("k\0one" and "k\0two" were both "k"), and tools
+    /// such as the sqlite3 shell still show them cut there.
     func checkID(_ id: String) throws(StoreError) {
         guard !id.utf8.contains(0) else {
             throw StoreError(.failed, path: path, reason: "an id with a NUL byte cannot be stored (\(id.debugDescription))")
@@ -230,9 +235,9 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
 
     /// Opens (and if needed creates) the store. The first outcome is kept.
     @discardableResult
-    public func open() throws(StoreError) -> DatabaseQueue {
+    public func open() throws(StoreError) -> SQLiteConnection {
         if let opened { return try opened.get() }
-        let result: Result<DatabaseQueue, StoreError>
+        let result: Result<SQLiteConnection, StoreError>
         do {
             result = .success(try openRetryingContention())
         } catch {
@@ -253,7 +258,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     /// the file to WAL needs): one is answered SQLITE_BUSY at once, without the busy
     /// timeout. Opening changes nothing until it succeeds, so it is tried again,
     /// after a short random pause, for as long as the busy timeout allows.
-    private func openRetryingContention() throws(StoreError) -> DatabaseQueue {
+    private func openRetryingContention() throws(StoreError) -> SQLiteConnection {
         let deadline = Date().addingTimeInterval(busyTimeout)
         while true {
             do {
@@ -264,42 +269,42 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
         }
     }
 
-    private func openNow() throws(StoreError) -> DatabaseQueue {
+    private func openNow() throws(StoreError) -> SQLiteConnection {
         try makeDirectory()
         try createFileIfMissing()
         try checkHeader()
         try checkAfterCrash()
-        var config = Configuration()
         // No journal mode yet: nothing may be written before the file is inspected.
-        config.busyMode = .timeout(busyTimeout)
-        config.label = "cdscript.store"
-        let queue: DatabaseQueue
+        let db: SQLiteConnection
         do {
-            queue = try DatabaseQueue(path: path, configuration: config)
+            db = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
         } catch {
             throw classify(error)
         }
         do {
-            try inspect(queue)
-            try queue.writeWithoutTransaction { db in
-                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
-                guard mode == "wal" else { throw StoreError(.failed, path: path, reason: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))") }
-                // A countdown a script was told is stored must stay stored, power loss included.
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-            }
+            try inspect(db)
+            let mode = try db.value("PRAGMA journal_mode = WAL")?.text
+            guard mode == "wal" else { throw StoreError(.failed, path: path, reason: "cannot switch to WAL journal mode (got \(mode ?? "nothing"))") }
+            // A countdown a script was told is stored must stay stored, power loss included.
+            try db.execute("PRAGMA synchronous = FULL")
         } catch {
-            try? queue.close()
+            db.close()
             throw classify(error)
         }
         if needsMigration { registerAsWriter() }
-        try migrate(queue)
-        return queue
+        do {
+            try migrate(db)
+        } catch {
+            db.close()
+            throw error
+        }
+        return db
     }
 
     private func makeDirectory() throws(StoreError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
                 throw StoreError(.unavailable, path: path, reason: "\(directory) is not a directory")
             }
             return
@@ -358,10 +363,10 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     /// Looks at the file with reads only: a damaged file, someone else's database
     /// or a newer schema must stay exactly as it is. (A read may replay the WAL a
     /// killed process left behind into the shared-memory index, which changes no data.)
-    private func inspect(_ queue: DatabaseQueue) throws {
-        try queue.read { db throws in
-            let version = try Int.fetchOne(db, sql: "PRAGMA user_version") ?? 0
-            let tables = Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'"))
+    private func inspect(_ db: SQLiteConnection) throws {
+        try db.transaction(.deferred) {
+            let version = Int(try db.value("PRAGMA user_version")?.integer ?? 0)
+            let tables = Set(try db.texts("SELECT name FROM sqlite_master WHERE type = 'table'"))
             if version > StoreSchema.version {
                 throw StoreError(.newerSchema, path: path, reason: "schema version \(version); this one knows up to \(StoreSchema.version)")
             }
@@ -383,30 +388,25 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
         }
     }
 
-    static func quickCheck(_ db: Database, path: String) throws {
-        let check = try String.fetchAll(db, sql: "PRAGMA quick_check")
+    static func quickCheck(_ db: SQLiteConnection, path: String) throws {
+        let check = try db.texts("PRAGMA quick_check")
         guard check == ["ok"] else {
             throw StoreError(.corrupt, path: path, reason: "integrity check: \(check.prefix(3).joined(separator: "; "))")
         }
     }
 
-    private func migrate(_ queue: DatabaseQueue) throws(StoreError) {
-        // Processes opening a store at once may try the same migration: GRDB reads
-        // what is applied, then runs each migration in a transaction of its own, so
-        // the loser fails inside that transaction and finds it applied on retry. Each
-        // failure is one migration another process applied; one attempt per
-        // migration, plus one, always ends (with three, one of four processes
-        // creating a new store gave up in CI).
-        var lastError: (any Error)?
-        for _ in 0...StoreSchema.version {
-            do {
-                try StoreSchema.migrator.migrate(queue)
-                return
-            } catch {
-                lastError = error
-            }
+    private func migrate(_ db: SQLiteConnection) throws(StoreError) {
+        // Processes opening a store at once may each find migrations to apply: the
+        // migrator applies them all in one IMMEDIATE transaction that reads what is
+        // applied under the write lock, so the first applies them and the others,
+        // waiting for that lock, find nothing left (GRDB's migrator, used before,
+        // ran each migration in a transaction of its own, and a loser failed with
+        // "duplicate column name" and had to try again).
+        do {
+            try StoreSchema.migrator.migrate(db)
+        } catch {
+            throw classify(error)
         }
-        throw classify(lastError!)
     }
 
     // MARK: Access
@@ -419,22 +419,22 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     ///
     /// A file found damaged by an operation is refused from then on, as at opening:
     /// nothing more is written to it.
-    func access<T>(readOnly: Bool = false, single: Bool = false, _ body: (Database) throws -> T) throws(StoreError) -> T {
-        let queue = try open()
+    func access<T>(readOnly: Bool = false, single: Bool = false, _ body: (SQLiteConnection) throws -> T) throws(StoreError) -> T {
+        let db = try open()
         do {
             if readOnly || single { readTransactions += 1 }
-            if single { return try queue.inDatabase { db in try body(db) } }
-            if readOnly { return try queue.read { db in try body(db) } }
+            if single { return try body(db) }
+            if readOnly { return try db.transaction(.deferred) { try body(db) } }
             // What this process writes, a copy read ahead does not have.
             readAheadCopy = nil
             registerAsWriter()
             writeTransactions += 1
             var wrote = false
-            let result = try queue.write { db in
-                let before = db.totalChangesCount
+            let result = try db.transaction(.immediate) {
+                let before = db.totalChanges
                 let logBefore = try self.changeLogPosition == nil ? nil : Self.lastChange(db)
                 let result = try body(db)
-                wrote = db.totalChangesCount != before
+                wrote = db.totalChanges != before
                 if wrote { try self.wroteChanges(db, logBefore: logBefore) }
                 return result
             }
@@ -442,16 +442,16 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
             return result
         } catch {
             let failure = (error as? StoreError) ?? classify(error)
-            if failure.kind == .corrupt { refuse(failure, queue) }
+            if failure.kind == .corrupt { refuse(failure, db) }
             throw failure
         }
     }
 
     /// Keeps `failure` as the outcome of opening: every later operation fails
     /// with it, and the file is not touched again.
-    private func refuse(_ failure: StoreError, _ queue: DatabaseQueue) {
+    private func refuse(_ failure: StoreError, _ db: SQLiteConnection) {
         opened = .failure(failure)
-        try? queue.close()
+        db.close()
     }
 
     /// The file other processes' `SQLiteChangeWatcher`s are woken by.
@@ -470,16 +470,16 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
 
     func classify(_ error: any Error) -> StoreError {
         if let error = error as? StoreError { return error }
-        guard let error = error as? DatabaseError else {
+        guard let error = error as? SQLiteError else {
             return StoreError(.failed, path: path, reason: "\(error)")
         }
-        let reason = error.message ?? "\(error.resultCode)"
-        switch error.resultCode {
-        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+        let reason = error.message
+        switch error.primaryCode {
+        case SQLITE_NOTADB, SQLITE_CORRUPT:
             return StoreError(.corrupt, path: path, reason: reason)
-        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
+        case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH:
             return StoreError(.unavailable, path: path, reason: "\(reason); it was left as it is")
-        case .SQLITE_BUSY:
+        case SQLITE_BUSY:
             var busy = StoreError(.failed, path: path, reason: reason)
             busy.isContention = true
             return busy
@@ -488,7 +488,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
         }
     }
 
-    private static func upsert(_ countdown: StoredCountdown, _ db: Database) throws {
-        try db.cachedStatement(sql: StoredCountdown.upsertSQL).execute(arguments: countdown.arguments)
+    private static func upsert(_ countdown: StoredCountdown, _ db: SQLiteConnection) throws {
+        try db.cached(StoredCountdown.upsertSQL).run(countdown.arguments)
     }
 }

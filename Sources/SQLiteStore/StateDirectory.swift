@@ -1,5 +1,5 @@
 import CountdownCore
-import Foundation
+import FoundationEssentials
 
 /// Where the countdown store lives.
 public enum StateDirectory {
@@ -13,7 +13,7 @@ public enum StateDirectory {
         if let dir = environment("CDSCRIPT_STATE_DIR"), !dir.isEmpty { return dir }
         // The XDG spec says a relative XDG_STATE_HOME is invalid and must be ignored.
         if let xdg = environment("XDG_STATE_HOME"), xdg.hasPrefix("/") { return xdg + "/cdscript" }
-        let home = environment("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment("HOME").flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/state/cdscript"
     }
 

@@ -1,17 +1,17 @@
 import CountdownCore
-import GRDB
+import SQLiteAccess
 
 /// The store's tables, one migration per schema version. A migration is never
 /// changed once released; a new version adds one. `PRAGMA user_version` mirrors
-/// the version for tools that do not know GRDB's migration table.
+/// the version for tools that do not know the migration table (`grdb_migrations`,
+/// named after GRDB, which applied the migrations before `SQLiteMigrator`).
 enum StoreSchema {
     /// The newest schema this build knows.
     static let version = 7
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
+    static let migrator: SQLiteMigrator = {
+        var migrator = SQLiteMigrator()
+        migrator.register("v1", sql: """
                 CREATE TABLE countdown (
                     id TEXT PRIMARY KEY NOT NULL,
                     state TEXT NOT NULL CHECK (state IN ('running', 'paused', 'finished')),
@@ -26,13 +26,11 @@ enum StoreSchema {
                 );
                 PRAGMA user_version = 1;
                 """)
-        }
         // Every change to a countdown row, in commit order, written by triggers so
         // that every writer (the sqlite3 shell too) is logged: a process that
         // follows the store reads the entries past the last one it saw and
         // re-reads only those countdowns (`ChangeLog.swift`), whatever it holds.
-        migrator.registerMigration("v2") { db in
-            try db.execute(sql: """
+        migrator.register("v2", sql: """
                 CREATE TABLE countdown_change (seq INTEGER PRIMARY KEY, id NOT NULL);
                 CREATE TRIGGER countdown_inserted AFTER INSERT ON countdown
                     BEGIN INSERT INTO countdown_change (id) VALUES (new.id); END;
@@ -45,36 +43,25 @@ enum StoreSchema {
                     BEGIN INSERT INTO countdown_change (id) VALUES (old.id); END;
                 PRAGMA user_version = 2;
                 """)
-        }
         // End claims and overtime (issue 37).
-        migrator.registerMigration("v3") { db in
-            try db.execute(sql: EndClaimTable.creation + "\nPRAGMA user_version = 3;")
-        }
+        migrator.register("v3", sql: EndClaimTable.creation + "\nPRAGMA user_version = 3;")
         // Overtime kept in the store (issue 37): rows written before read as not overtime.
-        migrator.registerMigration("v4") { db in
-            try db.execute(sql: """
+        migrator.register("v4", sql: """
                 ALTER TABLE countdown ADD COLUMN overtime INTEGER NOT NULL DEFAULT 0 CHECK (overtime IN (0, 1));
                 PRAGMA user_version = 4;
                 """)
-        }
         // An end named by the store, a lease on the boot clock (issue 48): see EndClaimTable.
-        migrator.registerMigration("v5") { db in
-            try db.execute(sql: EndClaimTable.v5 + "\nPRAGMA user_version = 5;")
-        }
+        migrator.register("v5", sql: EndClaimTable.v5 + "\nPRAGMA user_version = 5;")
         // A title and end-action names (issue 49): rows written before have neither.
-        migrator.registerMigration("v6") { db in
-            try db.execute(sql: """
+        migrator.register("v6", sql: """
                 ALTER TABLE countdown ADD COLUMN title TEXT;
                 ALTER TABLE countdown ADD COLUMN actions TEXT NOT NULL DEFAULT '';
                 PRAGMA user_version = 6;
                 """)
-        }
         // The claimant's exit status, shared with the processes that waited on the end (issue 50).
-        migrator.registerMigration("v7") { db in
-            try db.execute(sql: EndClaimTable.v7 + "\nPRAGMA user_version = 7;")
-        }
+        migrator.register("v7", sql: EndClaimTable.v7 + "\nPRAGMA user_version = 7;")
         return migrator
-    }
+    }()
 }
 
 extension StoredCountdown {
@@ -113,15 +100,15 @@ extension StoredCountdown {
 
     /// Decodes a row by column name (a `SELECT *`, or a copy of an older schema
     /// without some columns); see `init(columnsOf:path:)`.
-    init(row: Row, path: String) throws(StoreError) {
-        try self.init(path: path) { index in (row[Self.columns[index]] as DatabaseValue?) ?? .null }
+    init(row: SQLiteRow, path: String) throws(StoreError) {
+        try self.init(path: path) { index in row[Self.columns[index]] }
     }
 
-    /// Decodes a row of `selectSQL` by position: no column name is looked up
-    /// (a fifth of fetching 100,000 went to that).
-    init(columnsOf row: Row, path: String) throws(StoreError) {
-        let count = row.count
-        try self.init(path: path) { index in index < count ? row[index] : .null }
+    /// Decodes the current row of a `selectSQL` statement by position, straight
+    /// from the statement: no column name is looked up and no row is copied.
+    init(columnsOf row: SQLiteStatement, path: String) throws(StoreError) {
+        let count = row.columnCount
+        try self.init(path: path) { index in index < count ? row.value(at: index) : .null }
     }
 
     /// Decodes a row, given each of `columns` by its index, and checks it against
@@ -129,20 +116,20 @@ extension StoredCountdown {
     /// type or out of range is reported with the row's id, the column, the value
     /// and the bound; nothing traps.
     @inline(__always)
-    private init(path: String, value: (Int) -> DatabaseValue) throws(StoreError) {
-        func column(_ c: Column) -> DatabaseValue { value(c.rawValue) }
+    private init(path: String, value: (Int) -> SQLiteValue) throws(StoreError) {
+        func column(_ c: Column) -> SQLiteValue { value(c.rawValue) }
         func unreadable(_ problem: String) -> StoreError {
             let idValue = column(.id)
             let id: String, idIsText: Bool
-            if case .string(let text) = idValue.storage { (id, idIsText) = (text, true) } else { (id, idIsText) = ("\(idValue)", false) }
+            if case .text(let text) = idValue { (id, idIsText) = (text, true) } else { (id, idIsText) = ("\(idValue)", false) }
             return StoreError(unreadable: UnreadableCountdown(id: id, idIsText: idIsText, location: path, problem: problem))
         }
-        func bad(_ c: Column, _ value: DatabaseValue, _ why: String) -> StoreError {
+        func bad(_ c: Column, _ value: SQLiteValue, _ why: String) -> StoreError {
             unreadable("column " + StoredValueError(field: c.name, value: "\(value)", reason: why).description)
         }
         func text(_ c: Column) throws(StoreError) -> String {
             let v = column(c)
-            guard case .string(let s) = v.storage else { throw bad(c, v, "expected text") }
+            guard case .text(let s) = v else { throw bad(c, v, "expected text") }
             return s
         }
         func optionalText(_ c: Column) throws(StoreError) -> String? {
@@ -150,7 +137,7 @@ extension StoredCountdown {
         }
         func integer(_ c: Column) throws(StoreError) -> Int64 {
             let v = column(c)
-            guard case .int64(let n) = v.storage else { throw bad(c, v, "expected an integer (nanoseconds)") }
+            guard case .integer(let n) = v else { throw bad(c, v, "expected an integer (nanoseconds)") }
             return n
         }
         func optionalInteger(_ c: Column) throws(StoreError) -> Int64? {
@@ -160,14 +147,14 @@ extension StoredCountdown {
         func overtimeFlag() throws(StoreError) -> Bool {
             let v = column(.overtime)
             if v.isNull { return false }
-            guard case .int64(let n) = v.storage, n == 0 || n == 1 else { throw bad(.overtime, v, "expected 0 or 1") }
+            guard case .integer(let n) = v, n == 0 || n == 1 else { throw bad(.overtime, v, "expected 0 or 1") }
             return n == 1
         }
         // Absent from a row read without the column (a copy made before "v6"): none.
         func actionNames() throws(StoreError) -> [String] {
             let v = column(.actions)
             if v.isNull { return [] }
-            guard case .string(let s) = v.storage else { throw bad(.actions, v, "expected text (names separated by commas)") }
+            guard case .text(let s) = v else { throw bad(.actions, v, "expected text (names separated by commas)") }
             return CountdownAnnotations.decodeActions(s)
         }
         let id = try text(.id)
@@ -190,9 +177,9 @@ extension StoredCountdown {
     }
 
     /// The row's values, in `Column` order (`upsertSQL`).
-    var arguments: StatementArguments {
-        [id, state.rawValue, kind.rawValue, wallDeadline, pausedRemaining, every, total, bootID, bootDeadline, updatedAt, overtime ? 1 : 0,
-         title, CountdownAnnotations.encodeActions(actions)]
+    var arguments: [SQLiteValue] {
+        [.text(id), .text(state.rawValue), .text(kind.rawValue), .integer(wallDeadline), SQLiteValue(pausedRemaining), .integer(every), .integer(total),
+         SQLiteValue(bootID), SQLiteValue(bootDeadline), .integer(updatedAt), SQLiteValue(overtime), SQLiteValue(title), .text(CountdownAnnotations.encodeActions(actions))]
     }
 
     /// Writes a row from `arguments`, replacing the one under its id.

@@ -4,7 +4,6 @@ import Glibc
 import CLinux
 import CountdownCore
 import EventLoop
-import Foundation
 
 /// `cdscript serve`'s end-action runner: follows every stored countdown that
 /// names end actions and runs them once per end, across every `serve` and every
@@ -119,7 +118,7 @@ public final class EndActionRunner {
     /// `handlesSignals` to false and forward them with `requestStop`/`requestReload`.
     public func startThread(_ ended: @escaping @Sendable (Ending) -> Void) {
         nonisolated(unsafe) let runner = self
-        Thread.detachNewThread { ended(runner.run()) }
+        if let failure = DetachedThread.start({ ended(runner.run()) }) { ended(.failed("cannot start a thread: \(failure)")) }
     }
 
     /// Runs on the calling thread until stopped.

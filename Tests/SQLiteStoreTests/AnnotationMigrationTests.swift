@@ -1,4 +1,5 @@
 import CountdownCore
+import SQLiteAccess
 import SQLiteStore
 import Foundation
 import GRDB
@@ -18,11 +19,10 @@ struct AnnotationMigrationTests {
         let old = try #require(try store.load(id: "old"))
         #expect(old == record("old"))
         #expect(old.title == nil && old.actions.isEmpty)
-        let (version, title, actions) = try store.open().read { db in
-            (try Int.fetchOne(db, sql: "PRAGMA user_version"),
-             try String?.fetchOne(db, sql: "SELECT title FROM countdown WHERE id = 'old'") ?? nil,
-             try String.fetchOne(db, sql: "SELECT actions FROM countdown WHERE id = 'old'"))
-        }
+        let db = try store.open()
+        let version = try db.value("PRAGMA user_version")?.integer.map(Int.init)
+        let title = try db.value("SELECT title FROM countdown WHERE id = 'old'")?.text
+        let actions = try db.value("SELECT actions FROM countdown WHERE id = 'old'")?.text
         #expect(version == SQLiteCountdownStore.schemaVersion)
         #expect(title == nil && actions == "")
         var new = record("new")
@@ -30,7 +30,7 @@ struct AnnotationMigrationTests {
         new.actions = ["notify", "log"]
         try store.save(new)
         #expect(try SQLiteCountdownStore(directory: dir).load(id: "new") == new)
-        let stored = try store.open().read { db in try String.fetchOne(db, sql: "SELECT actions FROM countdown WHERE id = 'new'") }
+        let stored = try store.open().value("SELECT actions FROM countdown WHERE id = 'new'")?.text
         #expect(stored == "notify,log")
     }
 
@@ -39,9 +39,7 @@ struct AnnotationMigrationTests {
         let dir = temporaryDirectory()
         let store = SQLiteCountdownStore(directory: dir)
         try store.save(record("good"))
-        try store.open().write { db in
-            try db.execute(sql: "UPDATE countdown SET actions = 'rm -rf /' WHERE id = 'good'")
-        }
+        try store.open().execute("UPDATE countdown SET actions = 'rm -rf /' WHERE id = 'good'")
         try store.save(record("other"))
         let listing = try store.listing()
         #expect(listing.countdowns.map(\.id) == ["other"])

@@ -1,4 +1,5 @@
 import CountdownCore
+import SQLiteAccess
 import SQLiteStore
 import EventLoop
 import Foundation
@@ -55,8 +56,8 @@ struct ChangeLogTests {
         let store = SQLiteCountdownStore(directory: dir)
         try store.saveAll(many(Int(ChangeLog.window) + 500))
         try store.save(record("x"))
-        let count = try store.open().read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM countdown_change") }
-        #expect(count == Int(ChangeLog.window))
+        let count = try store.open().value("SELECT count(*) FROM countdown_change")?.integer
+        #expect(count == ChangeLog.window)
     }
 
     @Test("saveAll stores every record in one transaction, or none")
@@ -94,7 +95,7 @@ struct IntegrityCheckTests {
         let reopened = SQLiteCountdownStore(directory: dir)
         #expect(try reopened.list().map(\.id) == ["new", "old"])
         #expect(reopened.integrityChecks == 0)
-        let version = try reopened.open().read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") }
+        let version = try reopened.open().value("PRAGMA user_version")?.integer.map(Int.init)
         #expect(version == SQLiteCountdownStore.schemaVersion)
     }
 }

@@ -1,6 +1,7 @@
 import CountdownCore
 import Foundation
 import GRDB
+import SQLiteAccess
 @testable import SQLiteStore
 import Testing
 
@@ -10,17 +11,15 @@ struct EndClaimStatusMigrationTests {
     /// A store of schema v5 holding "x", finished, and its end claimed and done.
     static func schemaV5Store(in dir: String) throws -> EndName {
         try writeSchemaV1Store(in: dir, holding: [record("x", state: .finished)])
-        let queue = try DatabaseQueue(path: StateDirectory.storePath(in: dir))
-        defer { try? queue.close() }
-        try StoreSchema.migrator.migrate(queue, upTo: "v5")
+        let db = try SQLiteAccess.SQLiteConnection(path: StateDirectory.storePath(in: dir))
+        defer { db.close() }
+        try StoreSchema.migrator.migrate(db, upTo: "v5")
         let finished = record("x", state: .finished)
         let name = try #require(EndName(finished: finished))
-        try queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO end_claim (id, end_at, changed_at, claimed_by, lease_until, lease_boot, token, done)
-                VALUES ('x', ?, ?, NULL, 0, NULL, 4, 1)
-                """, arguments: [name.deadline, name.changedAt])
-        }
+        try db.execute("""
+            INSERT INTO end_claim (id, end_at, changed_at, claimed_by, lease_until, lease_boot, token, done)
+            VALUES ('x', ?, ?, NULL, 0, NULL, 4, 1)
+            """, [.integer(name.deadline), .integer(name.changedAt)])
         return name
     }
 
@@ -31,10 +30,9 @@ struct EndClaimStatusMigrationTests {
         let store = SQLiteCountdownStore(directory: dir)
         let now = StoreInstant(boot: 1, wall: 1, bootID: "boot")
         #expect(try store.claimEnd(id: "x", expected: name, owner: "A", lease: 10 * Time.nanosecondsPerSecond, now: now) == .done)
-        let (version, statuses) = try store.open().read { db in
-            (try Int.fetchOne(db, sql: "PRAGMA user_version"),
-             try Row.fetchAll(db, sql: "SELECT action_status FROM end_claim").map { $0[0] as Int64? })
-        }
+        let db = try store.open()
+        let version = try db.value("PRAGMA user_version")?.integer.map(Int.init)
+        let statuses = try db.prepare("SELECT action_status FROM end_claim").allRows().map { $0[0].integer }
         #expect(version == StoreSchema.version)
         #expect(statuses == [nil])
         #expect(try store.check(full: true).problems.isEmpty)
@@ -45,7 +43,7 @@ struct EndClaimStatusMigrationTests {
         let dir = temporaryDirectory()
         let name = try Self.schemaV5Store(in: dir)
         let store = SQLiteCountdownStore(directory: dir)
-        try store.open().write { db in try db.execute(sql: "UPDATE end_claim SET action_status = 'three'") }
+        try store.open().execute("UPDATE end_claim SET action_status = 'three'")
         let now = StoreInstant(boot: 1, wall: 1, bootID: "boot")
         // Reported as the store's failure, naming the claim and the column (the claim is never made).
         #expect {

@@ -1,4 +1,5 @@
 import CountdownCore
+import SQLiteAccess
 import SQLiteStore
 import Foundation
 import GRDB
@@ -16,9 +17,9 @@ struct OvertimeStoreTests {
         try writeSchemaV1Store(in: dir, holding: [record("old")])
         let store = SQLiteCountdownStore(directory: dir)
         #expect(try store.load(id: "old") == record("old"))
-        let (version, flag) = try store.open().read { db in
-            (try Int.fetchOne(db, sql: "PRAGMA user_version"), try Int.fetchOne(db, sql: "SELECT overtime FROM countdown WHERE id = 'old'"))
-        }
+        let db = try store.open()
+        let version = try db.value("PRAGMA user_version")?.integer.map(Int.init)
+        let flag = try db.value("SELECT overtime FROM countdown WHERE id = 'old'")?.integer
         #expect(version == SQLiteCountdownStore.schemaVersion)
         #expect(flag == 0)
     }

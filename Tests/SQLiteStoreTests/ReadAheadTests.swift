@@ -2,6 +2,7 @@ import CountdownCore
 import EventLoop
 import Foundation
 import GRDB
+import SQLiteAccess
 import SQLiteStore
 import Testing
 
@@ -110,9 +111,7 @@ struct ReadAheadTests {
     @Test("a row that cannot be read fails its load with the same message from the read-ahead as without it")
     func unreadableRow() throws {
         let dir = try storeOf(1_000)
-        try SQLiteCountdownStore(directory: dir).open().write { db in
-            try db.execute(sql: "UPDATE countdown SET total = -5 WHERE id = 's900'")
-        }
+        try SQLiteCountdownStore(directory: dir).open().execute("UPDATE countdown SET total = -5 WHERE id = 's900'")
         func failure(_ store: SQLiteCountdownStore) -> String? {
             do {
                 _ = try store.load(id: "s900")

@@ -1,4 +1,5 @@
 import CountdownCore
+import SQLiteAccess
 import SQLiteStore
 import Foundation
 import GRDB
@@ -62,13 +63,11 @@ struct SQLiteCountdownStoreTests {
     @Test("uses WAL, synchronous FULL and a versioned schema")
     func pragmas() throws {
         let store = SQLiteCountdownStore(directory: temporaryDirectory())
-        let queue = try store.open()
-        let (journal, synchronous, version, migrations) = try queue.read { db throws in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode"),
-             try Int.fetchOne(db, sql: "PRAGMA synchronous"),
-             try Int.fetchOne(db, sql: "PRAGMA user_version"),
-             try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
-        }
+        let db = try store.open()
+        let journal = try db.value("PRAGMA journal_mode")?.text
+        let synchronous = try db.value("PRAGMA synchronous")?.integer
+        let version = try db.value("PRAGMA user_version")?.integer.map(Int.init)
+        let migrations = try db.texts("SELECT identifier FROM grdb_migrations")
         #expect(journal == "wal")
         #expect(synchronous == 2)
         #expect(version == SQLiteCountdownStore.schemaVersion)
@@ -110,9 +109,9 @@ struct StoreRefusalTests {
         let dir = temporaryDirectory()
         let store = SQLiteCountdownStore(directory: dir)
         for i in 0..<200 { try store.save(record("countdown-\(i)")) }
-        let queue = try store.open()
-        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        try queue.close()
+        let db = try store.open()
+        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.close()
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: store.path))
         let size = try handle.seekToEnd()
         try handle.seek(toOffset: size / 2)
@@ -126,12 +125,9 @@ struct StoreRefusalTests {
         let dir = temporaryDirectory()
         let store = SQLiteCountdownStore(directory: dir)
         try store.save(record("x"))
-        let queue = try store.open()
-        try queue.write { db in
-            try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99')")
-            try db.execute(sql: "PRAGMA user_version = 99")
-        }
-        try queue.close()
+        let db = try store.open()
+        try db.execute("INSERT INTO grdb_migrations VALUES ('v99'); PRAGMA user_version = 99")
+        db.close()
         try expectRefused(dir, .newerSchema, mentioning: "schema version 99")
     }
 
@@ -139,9 +135,9 @@ struct StoreRefusalTests {
     func unknownMigration() throws {
         let dir = temporaryDirectory()
         let store = SQLiteCountdownStore(directory: dir)
-        let queue = try store.open()
-        try queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9-future')") }
-        try queue.close()
+        let db = try store.open()
+        try db.execute("INSERT INTO grdb_migrations VALUES ('v9-future')")
+        db.close()
         try expectRefused(dir, .newerSchema, mentioning: "migrations")
     }
 

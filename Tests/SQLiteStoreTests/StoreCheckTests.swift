@@ -1,4 +1,5 @@
 import CountdownCore
+import SQLiteAccess
 @testable import SQLiteStore
 import Foundation
 import GRDB
@@ -8,7 +9,7 @@ import Testing
 func checkpointedStore(_ count: Int, in dir: String = temporaryDirectory()) throws -> SQLiteCountdownStore {
     let store = SQLiteCountdownStore(directory: dir)
     try store.saveAll((0..<count).map { record("c\($0)") })
-    try store.open().writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+    try store.open().execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return store
 }
 
@@ -84,11 +85,11 @@ struct StoreCheckTests {
     @Test("a row written by another program that does not decode is named by its id; the others are counted")
     func undecodableRow() throws {
         let store = try checkpointedStore(10)
-        try store.open().write { db in
-            try db.execute(sql: "UPDATE countdown SET total = -5 WHERE id = 'c3'")
-            try db.execute(sql: "UPDATE countdown SET state = 'paused', paused_remaining = NULL WHERE id = 'c4'")
-            try db.execute(sql: "INSERT INTO countdown (id, state, kind, wall_deadline, every, total, updated_at) VALUES (x'00ff', 'running', 'duration', 1, 1000000000, 1, 1)")
-        }
+        try store.open().execute("""
+            UPDATE countdown SET total = -5 WHERE id = 'c3';
+            UPDATE countdown SET state = 'paused', paused_remaining = NULL WHERE id = 'c4';
+            INSERT INTO countdown (id, state, kind, wall_deadline, every, total, updated_at) VALUES (x'00ff', 'running', 'duration', 1, 1000000000, 1, 1);
+            """)
         let report = try SQLiteCountdownStore(directory: store.directory).check()
         #expect(report.countdowns == 11)
         #expect(report.problems.count == 3, "\(report.problems)")
@@ -103,7 +104,7 @@ struct StoreCheckTests {
     @Test("a change-log trigger dropped by hand is a schema problem: followers would miss changes")
     func droppedTrigger() throws {
         let store = try checkpointedStore(3)
-        try store.open().write { db in try db.execute(sql: "DROP TRIGGER countdown_updated") }
+        try store.open().execute("DROP TRIGGER countdown_updated")
         let report = try SQLiteCountdownStore(directory: store.directory).check()
         #expect(report.problems.map(\.subject) == ["schema"])
         #expect(report.problems.first?.problem.contains("trigger countdown_updated is missing") == true)
@@ -123,18 +124,18 @@ struct StoreCheckTests {
     @Test("a store of a newer schema cannot be checked: an error, not damage")
     func newerSchema() throws {
         let store = try checkpointedStore(1)
-        try store.open().write { db in try db.execute(sql: "PRAGMA user_version = 99") }
+        try store.open().execute("PRAGMA user_version = 99")
         #expect { try SQLiteCountdownStore(directory: store.directory).check() } throws: { ($0 as? StoreError)?.kind == .newerSchema }
     }
 
     @Test("end claims: a done claim still held is a problem; one whose countdown is gone is only a note")
     func endClaims() throws {
         let store = try checkpointedStore(2)
-        try store.open().write { db in
-            try db.execute(sql: "INSERT INTO end_claim (id, end_at, claimed_by, done) VALUES ('c0', 5, 'someone', 1)")
-            try db.execute(sql: "INSERT INTO end_claim (id, end_at, done) VALUES ('gone', 5, 1)")
-            try db.execute(sql: "INSERT INTO end_claim (id, end_at, token) VALUES ('c1', 5, -3)")
-        }
+        try store.open().execute("""
+            INSERT INTO end_claim (id, end_at, claimed_by, done) VALUES ('c0', 5, 'someone', 1);
+            INSERT INTO end_claim (id, end_at, done) VALUES ('gone', 5, 1);
+            INSERT INTO end_claim (id, end_at, token) VALUES ('c1', 5, -3);
+            """)
         let report = try SQLiteCountdownStore(directory: store.directory).check()
         #expect(report.problems.map(\.subject).sorted() == ["end claim 'c0'", "end claim 'c1'"])
         #expect(report.notes.contains { $0.hasPrefix("1 end claim is kept") })
