@@ -15,6 +15,14 @@ public struct StoreInstant: Equatable, Sendable {
     }
 }
 
+extension StoreInstant {
+    /// Now, on this machine's boot and wall clocks, naming `bootID` as the boot
+    /// (nil where the store keeps none, as Redis).
+    public static func now(bootID: String?, clock: BootClock = BootClock()) -> StoreInstant {
+        StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: bootID)
+    }
+}
+
 /// A countdown as a store keeps it between processes.
 ///
 /// A running countdown keeps its end twice: as a UTC wall-clock instant, which

@@ -455,8 +455,7 @@ public final class EndActionRunner {
     }
 
     private func localNow() -> StoreInstant {
-        let clock = BootClock()
-        return StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: nil)
+        StoreInstant.now(bootID: nil)
     }
 
     // MARK: Configuration

@@ -29,10 +29,7 @@ public struct ServedStore {
     /// process of this boot run on the boot clock, as every command reads them.
     public static func sqlite(_ store: SQLiteCountdownStore) -> ServedStore {
         ServedStore(backend: store, location: store.path, makeFeed: { timer in try SQLiteChangeWatcher(store: store, recheck: timer) },
-                    now: {
-                        let clock = BootClock()
-                        return StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: BootID.current)
-                    })
+                    now: { StoreInstant.now(bootID: BootID.current) })
     }
 
     /// A Redis store: instants on the local clocks, which the store turns into its
@@ -41,8 +38,7 @@ public struct ServedStore {
         ServedStore(backend: store, location: store.url.description, makeFeed: { timer in RedisChangeFeed(store: store, timer: timer) },
                     now: {
                         try store.connect()
-                        let clock = BootClock()
-                        return StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: nil)
+                        return StoreInstant.now(bootID: nil)
                     })
     }
 }

@@ -27,10 +27,7 @@ struct ServeFanout: ParsableCommand {
     func run() throws {
         raiseDescriptorLimit()
         let token = "bench-token"
-        let clock: @Sendable () -> StoreInstant = {
-            let c = BootClock()
-            return StoreInstant(boot: c.bootNow(), wall: c.wallNow(), bootID: nil)
-        }
+        let clock: @Sendable () -> StoreInstant = { StoreInstant.now(bootID: nil) }
         let server = try CountdownWebServer(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0, controlToken: token, maxConnections: clients + connections + 16),
             makeStore: { InMemoryCountdownStore() }, clock: clock)

@@ -10,14 +10,7 @@ import TerminalView
 /// handle on the store, and what is said on start.
 extension ServeCommand {
     func startWeb(redis: Bool) throws -> CountdownWebServer {
-        let tokenPath = web.tokenFile ?? StateDirectory.resolve(option: storeOptions.stateDir) + "/serve-token"
-        let token: ControlToken.Outcome
-        do {
-            token = try ControlToken.load(orCreateAt: tokenPath)
-        } catch {
-            printError("cdscript serve: \(error)")
-            throw ExitCode(ExitStatus.systemError.rawValue)
-        }
+        let (token, tokenPath) = try WebListening.token(file: web.tokenFile, stateDir: storeOptions.stateDir, command: "cdscript serve")
         var tls: ServerTLS?
         if let certificate = web.tlsCertificate, let key = web.tlsKey {
             do {
@@ -29,22 +22,12 @@ extension ServeCommand {
         }
         let configuration = try web.configuration(token: token.token, tls: tls)
         let source = WebStoreSource(stateDir: storeOptions.stateDir, store: storeOptions.store, tls: storeOptions.tls.settings, redis: redis)
-        let server: CountdownWebServer
-        do {
-            server = try CountdownWebServer(configuration: configuration, makeStore: { try source.open() }, clock: { source.now() })
-        } catch where CountdownWebServer.isAddressInUse(error) {
-            printError("cdscript serve: \(web.listen) is taken (another serve, or another program, listens there); give another with --listen HOST:PORT")
-            throw ExitCode(ExitStatus.addressInUse.rawValue)
-        } catch {
-            printError("cdscript serve: cannot listen on \(web.listen): \(error)")
-            throw ExitCode(ExitStatus.systemError.rawValue)
-        }
-        let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        let server = try WebListening.start(configuration, address: web.listen, option: "--listen", command: "cdscript serve",
+                                            makeStore: { try source.open() }, clock: { source.now() })
+        let shownHost = WebListening.shown(host: configuration.host)
         let scheme = tls == nil ? "http" : "https"
         StandardOutput.write("serving \(scheme)://\(shownHost):\(server.port)/ (the overlay: /overlay/ID; the API: /api/countdowns)\n", what: "the log")
-        if case .created(let made) = token {
-            StandardOutput.write("control token (made now, kept in \(tokenPath)): \(made)\n", what: "the log")
-        }
+        WebListening.sayIfMade(token, path: tokenPath)
         if !configuration.isLoopback && tls == nil {
             printError("cdscript serve: warning: listening on \(configuration.host), beyond this machine, over plain HTTP: the token and the countdowns cross the network unencrypted (--tls-cert and --tls-key serve HTTPS)")
         }
@@ -68,7 +51,6 @@ private struct WebStoreSource: Sendable {
     }
 
     func now() -> StoreInstant {
-        let clock = BootClock()
-        return StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: redis ? nil : BootID.current)
+        StoreInstant.now(bootID: redis ? nil : BootID.current)
     }
 }

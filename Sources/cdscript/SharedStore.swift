@@ -104,8 +104,7 @@ final class RedisSharedStore: SharedStore {
     /// these terms, so no boot id applies.
     func now() throws -> StoreInstant {
         try store.connect()
-        let clock = BootClock()
-        return StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: nil)
+        return StoreInstant.now(bootID: nil)
     }
 
     func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed {

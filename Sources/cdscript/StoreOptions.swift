@@ -155,8 +155,7 @@ struct RedisWaitOptions: ParsableArguments {
 
 /// The instant every stored countdown is read at.
 func storeNow() -> StoreInstant {
-    let clock = BootClock()
-    return StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: BootID.current)
+    StoreInstant.now(bootID: BootID.current)
 }
 
 /// Reports a store error and exits with its code.

@@ -23,14 +23,7 @@ final class ViewServing {
 
     /// Starts the server, or exits as `serve` does: 11 when the address is taken.
     init(options: ViewServeOptions, address: String, stateDir: String?) throws {
-        let tokenPath = options.tokenFile ?? StateDirectory.resolve(option: stateDir) + "/serve-token"
-        let token: ControlToken.Outcome
-        do {
-            token = try ControlToken.load(orCreateAt: tokenPath)
-        } catch {
-            printError("cdscript run: \(error)")
-            throw ExitCode(ExitStatus.systemError.rawValue)
-        }
+        let (token, tokenPath) = try WebListening.token(file: options.tokenFile, stateDir: stateDir, command: "cdscript run")
         let inbox: ScriptViewKeyInbox
         do {
             inbox = try ScriptViewKeyInbox()
@@ -42,24 +35,12 @@ final class ViewServing {
         let (host, port) = try ListenAddress.parse(address, option: "--serve")
         var configuration = ServerConfiguration(host: host, port: port, controlToken: token.token, allowedHosts: options.allowedHosts)
         configuration.scriptView = ScriptViewChannel(press: { inbox.post($0) })
-        do {
-            // The stored countdowns are not served here (`cdscript serve` does): an empty store stands in.
-            server = try CountdownWebServer(configuration: configuration, makeStore: { InMemoryCountdownStore() }, clock: {
-                let clock = BootClock()
-                return StoreInstant(boot: clock.bootNow(), wall: clock.wallNow(), bootID: nil)
-            })
-        } catch where CountdownWebServer.isAddressInUse(error) {
-            printError("cdscript run: \(address) is taken (a serve, another run, or another program listens there); give another with --serve HOST:PORT")
-            throw ExitCode(ExitStatus.addressInUse.rawValue)
-        } catch {
-            printError("cdscript run: cannot listen on \(address): \(error)")
-            throw ExitCode(ExitStatus.systemError.rawValue)
-        }
-        let shownHost = host.contains(":") ? "[\(host)]" : host
+        // The stored countdowns are not served here (`cdscript serve` does): an empty store stands in.
+        server = try WebListening.start(configuration, address: address, option: "--serve", command: "cdscript run",
+                                        makeStore: { InMemoryCountdownStore() }, clock: { StoreInstant.now(bootID: nil) })
+        let shownHost = WebListening.shown(host: host)
         StandardOutput.write("serving the view at http://\(shownHost):\(server.port)/ (its buttons need the control token: open it as /#token=TOKEN)\n", what: "the log")
-        if case .created(let made) = token {
-            StandardOutput.write("control token (made now, kept in \(tokenPath)): \(made)\n", what: "the log")
-        }
+        WebListening.sayIfMade(token, path: tokenPath)
         StandardOutput.flush()
         if !configuration.isLoopback {
             printError("cdscript run: warning: serving the view on \(host), beyond this machine, over plain HTTP: the token crosses the network unencrypted")

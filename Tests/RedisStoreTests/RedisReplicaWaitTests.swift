@@ -160,10 +160,7 @@ struct RedisReplicaWaitTests {
     }
 
     /// Now, on this machine's clocks, without a boot id (Redis keeps none).
-    var now: StoreInstant {
-        let c = BootClock()
-        return StoreInstant(boot: c.bootNow(), wall: c.wallNow(), bootID: nil)
-    }
+    var now: StoreInstant { StoreInstant.now(bootID: nil) }
 
     func record(_ id: String, seconds: Int64) -> StoredCountdown {
         let wall = BootClock().wallNow()

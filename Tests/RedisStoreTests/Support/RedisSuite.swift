@@ -18,10 +18,7 @@ extension RedisSuite {
     }
 
     /// Now, on this machine's clocks, without a boot id (Redis keeps none).
-    var now: StoreInstant {
-        let c = BootClock()
-        return StoreInstant(boot: c.bootNow(), wall: c.wallNow(), bootID: nil)
-    }
+    var now: StoreInstant { StoreInstant.now(bootID: nil) }
 
     /// A duration countdown running from `now` for `seconds`.
     func record(_ id: String, seconds: Int64, now: StoreInstant? = nil) -> StoredCountdown {

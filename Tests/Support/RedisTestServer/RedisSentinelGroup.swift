@@ -136,16 +136,7 @@ public final class RedisSentinel: @unchecked Sendable {
     /// Runs redis-cli against it; its output without the last newline.
     @discardableResult
     public func cli(_ arguments: String...) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
         // The test's own plumbing: over TLS it trusts any certificate.
-        p.arguments = ["-p", String(port)] + (tls == nil ? [] : ["--tls", "--insecure"]) + ["--raw"] + arguments
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines)
+        try RedisServer.runCLI(["-p", String(port)] + (tls == nil ? [] : ["--tls", "--insecure"]) + ["--raw"] + arguments)
     }
 }

@@ -108,9 +108,14 @@ public final class RedisServer: @unchecked Sendable {
     /// `cli` with its arguments in an array.
     @discardableResult
     public func cli(_ arguments: [String]) throws -> String {
+        try Self.runCLI(cliConnection + ["--raw"] + arguments)
+    }
+
+    /// Runs redis-cli with `arguments` and returns what it printed, without its last newline.
+    static func runCLI(_ arguments: [String]) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/redis-cli")
-        p.arguments = cliConnection + ["--raw"] + arguments
+        p.arguments = arguments
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
