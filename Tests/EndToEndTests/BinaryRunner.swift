@@ -33,9 +33,11 @@ struct BinaryRunner {
     /// Runs the binary and waits; `signal` is sent after `signalAfter` seconds.
     /// `directory` is the working directory (default: the package root); `environment`
     /// entries are added to this process's; `executable` replaces the binary.
+    /// With `signalWhen`, the signal goes as soon as what the binary printed so far
+    /// satisfies it (or at `timeout`), not after a guessed time.
     static func run(_ arguments: [String], signal: Int32? = nil, signalAfter: Double = 0.5, timeout: Double = 20,
                     in directory: URL? = nil, environment: [String: String] = [:], executable: URL? = nil,
-                    stdinPath: String? = nil) throws -> Result {
+                    stdinPath: String? = nil, signalWhen: (@Sendable (String) -> Bool)? = nil) throws -> Result {
         let process = Process()
         process.executableURL = executable ?? binary
         process.arguments = arguments
@@ -51,12 +53,28 @@ struct BinaryRunner {
         try process.run()
         // Read both pipes concurrently so a chatty child never blocks on a full pipe.
         nonisolated(unsafe) var outData = Data(), errData = Data()
+        let outLock = NSLock()
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async {
+            // Read as it comes, so that `signalWhen` sees the output so far.
+            while true {
+                let chunk = out.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                outLock.withLock { outData.append(chunk) }
+            }
+            group.leave()
+        }
         group.enter()
         DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        if let signal {
+        if let signal, let signalWhen {
+            let giveUp = Date().addingTimeInterval(timeout)
+            while process.isRunning && Date() < giveUp
+                    && !signalWhen(outLock.withLock { String(decoding: outData, as: UTF8.self) }) {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            kill(process.processIdentifier, signal)
+        } else if let signal {
             Thread.sleep(forTimeInterval: signalAfter)
             kill(process.processIdentifier, signal)
         }

@@ -29,7 +29,8 @@ struct TimerCommandTests {
     ])
     func durations(spec: String, first: String, second: String) throws {
         // SIGINT ends it early (exit 130): only the first lines matter.
-        let result = try BinaryRunner.run(["timer", spec, "--speed", "10"], signal: SIGINT, signalAfter: 0.8)
+        let result = try BinaryRunner.run(["timer", spec, "--speed", "10"], signal: SIGINT,
+                                          signalWhen: { $0.components(separatedBy: "\n").filter { $0.hasPrefix("clock: ") }.count >= 2 })
         #expect(result.status == 130, "\(result.stderr)")
         let clock = result.lines.filter { $0.hasPrefix("clock: ") }
         #expect(clock.first == first)
@@ -107,14 +108,17 @@ struct TimerCommandTests {
     @Test("--id keeps the timer in the store: list shows it, completion offers it")
     func storedTimer() throws {
         let dir = try Self.tempDirectory()
-        let run = try BinaryRunner.run(["timer", "--state-dir", dir.path, "--id", "tea", "300"], signal: SIGINT, signalAfter: 0.8)
+        // Two ticks shown: the first tick's store write is done by the second.
+        let run = try BinaryRunner.run(["timer", "--state-dir", dir.path, "--id", "tea", "300"], signal: SIGINT,
+                                       signalWhen: { $0.components(separatedBy: "clock: ").count > 2 })
         #expect(run.status == 130, "\(run.stderr)")
         let list = try BinaryRunner.run(["list", "--state-dir", dir.path])
         #expect(list.stdout.contains("tea") && list.stdout.contains("running"), "\(list.stdout)")
         let ids = try BinaryRunner.run(["__complete-ids", "--state-dir", dir.path])
         #expect(ids.status == 0 && ids.lines == ["tea"])
         // Run again: it continues the stored countdown rather than starting 300 s anew.
-        let again = try BinaryRunner.run(["timer", "--state-dir", dir.path, "--id", "tea", "300"], signal: SIGINT, signalAfter: 0.8)
+        let again = try BinaryRunner.run(["timer", "--state-dir", dir.path, "--id", "tea", "300"], signal: SIGINT,
+                                         signalWhen: { $0.contains("clock: ") })
         #expect(again.lines.first { $0.hasPrefix("clock: ") } != "clock: 5:00", "\(again.stdout)")
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import RedisTestServer
 import Testing
 
-extension StoreFaults {
+extension RedisStoreFaults {
     /// A Redis server that stops answering (a paused VM, a network partition:
     /// here SIGSTOP) while a run changes a stored countdown: nothing queued is
     /// lost, whatever ends the run, and the store is never blamed on the script.

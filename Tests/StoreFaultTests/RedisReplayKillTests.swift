@@ -2,7 +2,7 @@ import Foundation
 import RedisTestServer
 import Testing
 
-extension StoreFaults {
+extension RedisStoreFaults {
     /// A replay of the outage journal killed with kill -9 at each of its steps in
     /// turn (`CDSCRIPT_TEST_KILL_AFTER_REPLAY_STEP`, a test hook), then run again
     /// by another process: every change applied once, every total exact.

@@ -2,7 +2,7 @@ import Foundation
 import RedisTestServer
 import Testing
 
-extension StoreFaults {
+extension RedisStoreFaults {
     /// Changes made while the server was away: sent without stopping the run when
     /// it is back, reported when it is not.
     @Suite("Queued Redis changes, end to end", .serialized)

@@ -2,7 +2,7 @@ import Foundation
 import RedisTestServer
 import Testing
 
-extension StoreFaults {
+extension RedisStoreFaults {
     /// The real binary against a primary and a replica of it that this suite
     /// starts (and always stops): `--redis-wait`, `?wait=N` and
     /// `CDSCRIPT_REDIS_WAIT` make each command's change wait for the replica.

@@ -2,7 +2,7 @@ import Foundation
 import RedisTestServer
 import Testing
 
-extension StoreFaults {
+extension RedisStoreFaults {
     /// The real binary through a primary, a replica and three sentinels this
     /// suite starts on loopback (and always stops).
     @Suite("Redis through a Sentinel failover, end to end", .serialized)

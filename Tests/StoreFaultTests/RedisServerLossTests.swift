@@ -2,7 +2,7 @@ import Foundation
 import RedisTestServer
 import Testing
 
-extension StoreFaults {
+extension RedisStoreFaults {
     /// A redis-server without persistence that restarts comes back empty: the
     /// countdowns it held were lost, not cancelled.
     @Suite("A Redis server that comes back empty, end to end", .serialized)

@@ -2,7 +2,7 @@ import Foundation
 import RedisTestServer
 import Testing
 
-extension StoreFaults {
+extension RedisStoreFaults {
     /// The same live truth through a real redis-server this suite starts on a free
     /// loopback port (and always stops).
     @Suite("One live truth across machines: the Redis store, end to end", .serialized)
@@ -100,9 +100,9 @@ extension StoreFaults {
             defer { a.signal(SIGKILL) }
             #expect(a.waitForLine { $0.hasPrefix("tick") } != nil, "\(a.stderr)")
             server.signal(SIGSTOP)
-            let before = try LiveSharingTests.contextSwitches(a.pid)
+            let before = try StoreFaults.LiveSharingTests.contextSwitches(a.pid)
             Thread.sleep(forTimeInterval: 3)
-            let during = try LiveSharingTests.contextSwitches(a.pid) - before
+            let during = try StoreFaults.LiveSharingTests.contextSwitches(a.pid) - before
             server.signal(SIGCONT)
             #expect(during <= 12, "\(during) wake-ups in 3 s with the server stopped (ticks every 1 s): \(a.stderr)")
             // A call that met the stopped server waited at most the command timeout (1 s),

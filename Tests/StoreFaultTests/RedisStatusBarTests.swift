@@ -2,7 +2,7 @@ import Foundation
 import RedisTestServer
 import Testing
 
-extension StoreFaults {
+extension RedisStoreFaults {
     /// `cdscript status` and `watch --bar` on a Redis store: the same lines as on
     /// SQLite, through a real redis-server this suite starts on a free loopback
     /// port (and stops, also when a test fails). Every command gets a scratch
@@ -16,7 +16,7 @@ extension StoreFaults {
 
         init() throws { server = try RedisServer() }
 
-        /// The countdowns of `StatusBarTests.seeded` ("tea" running 300 s, "held"
+        /// The countdowns of `StoreFaults.StatusBarTests.seeded` ("tea" running 300 s, "held"
         /// paused at 90 s, "done" finished), stored on this suite's server.
         func seed() throws {
             let seeded = try LiveProcess.run(store + [Scratch.script("""
@@ -31,7 +31,7 @@ extension StoreFaults {
         @Test("status shows a running, a paused and a finished countdown on Redis as it does on SQLite")
         func statusMatchesSQLite() throws {
             try seed()
-            let sqlite = try StatusBarTests.seeded("redis-status-twin")
+            let sqlite = try StoreFaults.StatusBarTests.seeded("redis-status-twin")
             for arguments in [["status"], ["status", "done", "held"], ["status", "--format", "{id}|{state}|{mm}:{ss}|{S}", "held", "done"]] {
                 let onRedis = try LiveProcess.run(arguments + store)
                 let onSQLite = try LiveProcess.run(arguments + ["--state-dir", sqlite])
@@ -40,8 +40,8 @@ extension StoreFaults {
                 #expect(onRedis.lines.count == 1, "\(arguments): \(onRedis.lines)")
                 if arguments == ["status"] {
                     // "tea" runs on both; the seconds may have moved between the two reads.
-                    #expect(StatusBarTests.matches(onRedis.lines.first, #"⏲ tea (5:00|4:5[0-9])  ⏸ held 1:30"#), "\(onRedis.lines)")
-                    #expect(StatusBarTests.matches(onSQLite.lines.first, #"⏲ tea (5:00|4:5[0-9])  ⏸ held 1:30"#), "\(onSQLite.lines)")
+                    #expect(StoreFaults.StatusBarTests.matches(onRedis.lines.first, #"⏲ tea (5:00|4:5[0-9])  ⏸ held 1:30"#), "\(onRedis.lines)")
+                    #expect(StoreFaults.StatusBarTests.matches(onSQLite.lines.first, #"⏲ tea (5:00|4:5[0-9])  ⏸ held 1:30"#), "\(onSQLite.lines)")
                 } else {
                     #expect(onRedis.lines == onSQLite.lines, "\(arguments)")
                 }
@@ -74,7 +74,7 @@ extension StoreFaults {
             _ = try server.cli("CONFIG", "RESETSTAT")
             let shown = try LiveProcess.run(["status", "held", "tea"] + store)
             #expect(shown.status == 0, "\(shown.stderr)")
-            #expect(StatusBarTests.matches(shown.lines.first, #"⏸ held 1:30  ⏲ tea (5:00|4:5[0-9])"#), "\(shown.lines)")
+            #expect(StoreFaults.StatusBarTests.matches(shown.lines.first, #"⏸ held 1:30  ⏲ tea (5:00|4:5[0-9])"#), "\(shown.lines)")
             var used = try calls()
             used["config"] = nil
             let reads = (used["hmget"] ?? 0) + (used["hget"] ?? 0)
@@ -110,7 +110,7 @@ extension StoreFaults {
                 return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text)")
             }
             let first = try object(bar.waitForLine { _ in true })
-            #expect(StatusBarTests.matches(first["text"] as? String, #"held paused 90  tea running (300|29[0-9])"#), "\(first)")
+            #expect(StoreFaults.StatusBarTests.matches(first["text"] as? String, #"held paused 90  tea running (300|29[0-9])"#), "\(first)")
             #expect(first["class"] as? [String] == ["paused", "running"])
             // Another process appends 60 s to the paused one: only the store's change feed can tell the bar.
             #expect(try LiveProcess.run(["append", "held", "60"] + store).status == 0)
@@ -118,7 +118,7 @@ extension StoreFaults {
             #expect((appended["tooltip"] as? String)?.contains("held: paused, 2:30 left") == true, "\(appended)")
             #expect(try LiveProcess.run(["pause", "tea"] + store).status == 0)
             let paused = try object(bar.waitForLine(timeout: 5) { $0.contains("tea paused") })
-            #expect(StatusBarTests.matches(paused["text"] as? String, #"held paused 150  tea paused (300|29[0-9])"#), "\(paused)")
+            #expect(StoreFaults.StatusBarTests.matches(paused["text"] as? String, #"held paused 150  tea paused (300|29[0-9])"#), "\(paused)")
             #expect(paused["class"] as? [String] == ["paused"], "each class once: \(paused)")
             #expect(paused["percentage"] as? Int == 0, "\(paused)")
             bar.signal(SIGTERM)

@@ -2,7 +2,7 @@ import Foundation
 import RedisTestServer
 import Testing
 
-extension StoreFaults {
+extension RedisStoreFaults {
     /// The real binary against a redis-server that speaks only TLS, with
     /// certificates this suite makes (and a server it always stops).
     @Suite("Redis over TLS, end to end", .serialized,

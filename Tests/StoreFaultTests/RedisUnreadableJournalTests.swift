@@ -2,7 +2,7 @@ import Foundation
 import RedisTestServer
 import Testing
 
-extension StoreFaults {
+extension RedisStoreFaults {
     /// `cdscript list` finding an outage journal it cannot read: the file is kept
     /// aside, said with what it may hold, and the command exits 6.
     @Suite("An unreadable outage journal, end to end", .serialized)

@@ -30,7 +30,8 @@ local HOST = { ["--speed"] = true, ["--state-dir"] = true, ["--store"] = true, [
   ["--memory-limit"] = true, ["--cpu-limit"] = true, ["--sandbox"] = true, ["--allow-store"] = true,
   ["--plugin-path"] = true, ["--coverage"] = true, ["--watch"] = true, ["-e"] = true,
   ["--redis-cacert"] = true, ["--redis-cacert-dir"] = true, ["--redis-cert"] = true, ["--redis-key"] = true,
-  ["--redis-sni"] = true, ["--redis-insecure"] = true, ["--redis-wait"] = true, ["--redis-wait-timeout"] = true }
+  ["--redis-sni"] = true, ["--redis-insecure"] = true, ["--redis-wait"] = true, ["--redis-wait-timeout"] = true,
+  ["--serve"] = true, ["--token-file"] = true, ["--allow-host"] = true }
 
 local args = { ... }
 local o = {}

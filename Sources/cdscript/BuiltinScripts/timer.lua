@@ -56,7 +56,8 @@ local HOST = { ["--speed"] = true, ["--state-dir"] = true, ["--store"] = true, [
   ["--memory-limit"] = true, ["--cpu-limit"] = true, ["--sandbox"] = true, ["--allow-store"] = true,
   ["--plugin-path"] = true, ["--coverage"] = true, ["--watch"] = true, ["-e"] = true,
   ["--redis-cacert"] = true, ["--redis-cacert-dir"] = true, ["--redis-cert"] = true, ["--redis-key"] = true,
-  ["--redis-sni"] = true, ["--redis-insecure"] = true, ["--redis-wait"] = true, ["--redis-wait-timeout"] = true }
+  ["--redis-sni"] = true, ["--redis-insecure"] = true, ["--redis-wait"] = true, ["--redis-wait-timeout"] = true,
+  ["--serve"] = true, ["--token-file"] = true, ["--allow-host"] = true }
 
 -- A duration in the grammar of countdown.duration (90, 1.5, 25m, 1h30m), at
 -- least `least` seconds; countdown.start checks the longest.
