@@ -68,7 +68,7 @@ struct TimerEndsWhenItSaysTests {
 
     @Test("e shows the end with seconds today, with the date when it is another day; E does what e does")
     func endTime() throws {
-        let today = try BinaryRunner.run(["timer", "10m"], signal: SIGINT, signalAfter: 1, stdinPath: try Self.keys("e\n"))
+        let today = try BinaryRunner.run(["timer", "10m"], signal: SIGINT, stdinPath: try Self.keys("e\n"), signalWhen: { $0.contains("ends: ends ") })
         let shown = try #require(Self.ends(today), "\(today.stdout)")
         let end = Date().addingTimeInterval(600)
         let formatter = DateFormatter()
@@ -77,7 +77,7 @@ struct TimerEndsWhenItSaysTests {
         if formatter.string(from: end) == formatter.string(from: Date()) {
             #expect(shown.range(of: #"^\d\d:\d\d:\d\d$"#, options: .regularExpression) != nil, "\(shown)")
         }
-        let later = try BinaryRunner.run(["timer", "400d"], signal: SIGINT, signalAfter: 1, stdinPath: try Self.keys("E\n"))
+        let later = try BinaryRunner.run(["timer", "400d"], signal: SIGINT, stdinPath: try Self.keys("E\n"), signalWhen: { $0.contains("ends: ends ") })
         let date = try #require(Self.ends(later), "E acts as e: \(later.stdout)")
         formatter.dateFormat = "EEE yyyy-MM-dd"
         let expected = formatter.string(from: Date().addingTimeInterval(400 * 86_400))
@@ -90,7 +90,7 @@ struct TimerEndsWhenItSaysTests {
         // 2 h at 3600x: the countdown's clock says it ends 2 h after the start;
         // the real clock, 2 s after it.
         let started = Date()
-        let result = try BinaryRunner.run(["timer", "2h", "--speed", "3600"], signal: SIGINT, signalAfter: 1, stdinPath: try Self.keys("e\n"))
+        let result = try BinaryRunner.run(["timer", "2h", "--speed", "3600"], signal: SIGINT, stdinPath: try Self.keys("e\n"), signalWhen: { $0.contains("ends: ends ") })
         let shown = try #require(Self.ends(result), "\(result.stdout)")
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

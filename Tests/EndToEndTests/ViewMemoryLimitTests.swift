@@ -36,10 +36,16 @@ struct ViewMemoryLimitTests {
             """)
         let result = try BinaryRunner.run(["run", "--memory-limit", "50M", script], timeout: 120)
         let stderr = result.stderr
-        #expect(stderr.contains("refused view.progress: memory limit exceeded: the view's elements and text"), "\(stderr)")
-        #expect(stderr.contains("would pass the --memory-limit of 50 MB"), "\(stderr)")
+        // Refused by the view's share of the limit, or, when the collector was behind
+        // (under load), by Lua's own share first, which ends the hook: either way the
+        // limit is named, and how to raise it.
+        let byView = stderr.contains("refused view.progress: memory limit exceeded: the view's elements and text")
+            && stderr.contains("would pass the --memory-limit of 50 MB")
+        let byLua = stderr.contains("memory limit exceeded: the script's Lua memory would pass 50 MB (raise it with --memory-limit)")
+        #expect(byView || byLua, "\(stderr)")
+        // The script reports its peak when the view refused it (Lua's refusal ends the hook first).
         let peak = stderr.split(separator: "\n").first { $0.hasPrefix("peak ") }
-            .flatMap { Int($0.split(separator: " ")[1]) } ?? Int.max
+            .flatMap { Int($0.split(separator: " ")[1]) } ?? (byView ? Int.max : 0)
         // 50 MB charged, plus the binary's own ~26 MB, with room for the estimate being low.
         #expect(peak < 150_000, "peak resident \(peak) kB; \(stderr)")
         print("view memory: peak resident \(peak) kB under --memory-limit 50M")
