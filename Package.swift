@@ -205,14 +205,14 @@ let package = Package(
         .testTarget(name: "CountdownCoreTests", dependencies: ["CountdownCore"]),
         // The HTTP side of serve, in process and in a real headless chromium; a script's view
         // (ScriptView/) with a Lua host on a virtual clock, and the real binary's `run --serve`.
-        .testTarget(name: "CountdownWebTests", dependencies: ["CountdownWeb", "CountdownCore", "TerminalView", "LuaHost",
+        .testTarget(name: "CountdownWebTests", dependencies: ["CountdownWeb", "CountdownCore", "TerminalView", "LuaHost", "TestPorts",
                                                             .product(name: "NIOCore", package: "swift-nio"),
                                                             .product(name: "NIOPosix", package: "swift-nio"),
                                                             .product(name: "NIOHTTP1", package: "swift-nio"),
                                                             .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         .testTarget(name: "CLinuxTests", dependencies: ["CLinux"]),
         .testTarget(name: "LuaHostTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["RedisTestServer"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["RedisTestServer", "TestPorts"]),
         .testTarget(name: "SystemIdentityTests", dependencies: ["SystemIdentity"]),
         .testTarget(name: "StoredEndActionsTests", dependencies: ["StoredEndActions", "CountdownCore"]),
         // The SQLite layer against real databases in temporary folders (GRDB, in tests only, is the
@@ -221,7 +221,9 @@ let package = Package(
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", "SQLiteAccess", "CountdownCore", "EventLoop", "SystemIdentity", .product(name: "GRDB", package: "GRDB.swift")]),
         // The Redis store against a real redis-server each suite starts on loopback and stops.
         // A real redis-server of a test's own, for the Redis tests of both suites below.
-        .target(name: "RedisTestServer", path: "Tests/Support/RedisTestServer"),
+        // Loopback ports below the kernel's ephemeral range, for servers a test restarts on the same port.
+        .target(name: "TestPorts", path: "Tests/Support/TestPorts"),
+        .target(name: "RedisTestServer", dependencies: ["TestPorts"], path: "Tests/Support/RedisTestServer"),
         .testTarget(name: "RedisStoreTests", dependencies: ["RedisStore", "CountdownCore", "EventLoop", "RedisTestServer", .product(name: "GRDB", package: "GRDB.swift")]),
         // What every store promises, checked on each of them: in memory, SQLite and Redis.
         .testTarget(name: "StoreConformanceTests", dependencies: ["CountdownCore", "SQLiteStore", "RedisStore", "EventLoop", "RedisTestServer", .product(name: "GRDB", package: "GRDB.swift")]),

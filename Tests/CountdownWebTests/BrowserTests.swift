@@ -1,6 +1,7 @@
 import CountdownCore
 @testable import CountdownWeb
 import Foundation
+import TestPorts
 import Testing
 
 /// The pages in a real headless chromium, against a server on the real clock.
@@ -168,8 +169,10 @@ struct BrowserTests {
     @Test("A page that loses the server says reconnecting and shows no time, then resumes without a reload")
     func reconnecting() throws {
         let clock = self.clock
-        let first = try TestServer(clock: { clock.now })
-        let port = first.port
+        // A port below the ephemeral range: while the page waits, no other test's
+        // connection can be given it, and the second server binds it again.
+        let port = try LoopbackPort.free()
+        let first = try TestServer(clock: { clock.now }) { $0.port = port }
         let browser = try Browser()
         defer { browser.close() }
         try first.store(running("tea", seconds: 25 * 60, at: clock.now))

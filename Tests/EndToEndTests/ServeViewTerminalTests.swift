@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestPorts
 import Testing
 
 /// `run SCRIPT --serve` with stdout a terminal: the terminal view and the page
@@ -12,20 +13,6 @@ import Testing
        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "needs curl"))
 struct ServeViewTerminalTests {
     /// A loopback port free a moment ago (the kernel's pick for port 0, released).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        #expect(bound)
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     static func curl(_ arguments: [String]) throws -> String {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
@@ -42,7 +29,7 @@ struct ServeViewTerminalTests {
     func bothViews() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("serve-view-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let port = try Self.freePort()
+        let port = try LoopbackPort.free()
         let tmux = try Tmux(["run", "--state-dir", dir, "--serve", "127.0.0.1:\(port)", "examples/sms_code.lua", "1"], columns: 60, rows: 8)
         defer { tmux.stop() }
         try tmux.waitForText("Didn't get the code?", timeout: 20)

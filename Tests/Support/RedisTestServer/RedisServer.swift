@@ -1,4 +1,5 @@
 import Foundation
+import TestPorts
 
 /// A real redis-server of the test's own, on a free loopback port with a scratch
 /// directory, stopped when the value goes (also when a test fails): no test
@@ -127,10 +128,9 @@ public final class RedisServer: @unchecked Sendable {
 
     struct Failure: Error { let message: String }
 
+    /// A port for a server that may be restarted on it (LoopbackPort: below the ephemeral range).
     public static func freePort() throws -> Int {
-        let (fd, port) = try loopbackSocket(listening: false)
-        close(fd)
-        return port
+        try LoopbackPort.free()
     }
 
     /// A TCP socket bound to a port of the kernel's choice on 127.0.0.1, listening
