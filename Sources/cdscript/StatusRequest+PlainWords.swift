@@ -10,9 +10,9 @@
 /// `StatusRequest`, without touching ArgumentParser's types. Anything else
 /// (`--help`, `--name=value`, `--`, a misspelt or repeated option, an option
 /// before `status`, a format that does not parse) goes to ArgumentParser as
-/// before, which reads it or says what is wrong. Debug builds (the tests' binary)
-/// parse every plain call both ways and stop when the two requests differ, so an
-/// option added to `status` or a changed default cannot go unnoticed.
+/// before, which reads it or says what is wrong. StatusPlainWordsTests reads many
+/// calls both ways and fails when the two requests differ, so an option added to
+/// `status` or a changed default cannot go unnoticed.
 extension StatusRequest {
     /// The options read here, each with what it sets; false for a value it does
     /// not take (ArgumentParser then says what is wrong).
@@ -48,20 +48,6 @@ extension StatusRequest {
             request.ids.append(word)
         }
         guard (try? StatusFormat(request.format)) != nil else { return nil }
-        #if DEBUG
-        checkAgainstArgumentParser(request, arguments)
-        #endif
         return request
     }
-
-    #if DEBUG
-    private static func checkAgainstArgumentParser(_ request: StatusRequest, _ arguments: [String]) {
-        guard let parsed = try? CDScript.parseAsRoot(arguments) as? StatusCommand else {
-            fatalError("cdscript status: ArgumentParser does not read \(arguments) as the plain words do")
-        }
-        guard parsed.request == request else {
-            fatalError("cdscript status: plain words read \(request) but ArgumentParser \(parsed.request) from \(arguments)")
-        }
-    }
-    #endif
 }
