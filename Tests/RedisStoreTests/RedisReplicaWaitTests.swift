@@ -9,7 +9,7 @@ import Testing
 /// change): a change counts as done once N replicas hold it, against a real
 /// primary and a replica of it.
 @Suite("Redis changes that wait for replicas", .serialized)
-struct RedisReplicaWaitTests {
+struct RedisReplicaWaitTests: RedisRecords {
     @Test("wait settings: in the query of every kind of store URL, layered option over query over environment; values that do not read are refused, naming them")
     func settings() throws {
         #expect(try RedisURL("redis://h?wait=1&wait-timeout=500ms").wait == RedisReplicaWait(replicas: 1, timeoutMilliseconds: 500))
@@ -157,15 +157,5 @@ struct RedisReplicaWaitTests {
         let number = try #require(sent.withLock { $0 })
         #expect(store.pending.first?.sequence.map(String.init) == number, "kept under the number it was sent with, so a server that has it applies it once")
         #expect(store.unconfirmedCount == 0, "not counted unconfirmed: it is not known to be made")
-    }
-
-    /// Now, on this machine's clocks, without a boot id (Redis keeps none).
-    var now: StoreInstant { StoreInstant.now(bootID: nil) }
-
-    func record(_ id: String, seconds: Int64) -> StoredCountdown {
-        let wall = BootClock().wallNow()
-        return StoredCountdown(id: id, state: .running, kind: .duration, wallDeadline: wall + seconds * Time.nanosecondsPerSecond,
-                               every: Time.nanosecondsPerSecond, total: seconds * Time.nanosecondsPerSecond,
-                               bootID: nil, bootDeadline: nil, updatedAt: wall)
     }
 }

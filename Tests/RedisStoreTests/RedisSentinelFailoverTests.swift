@@ -10,7 +10,7 @@ import Testing
 /// back, a sentinel that is down, and the whole group over TLS. Real
 /// redis-servers and sentinels on loopback, started here and always stopped.
 @Suite("Redis Sentinel failovers: promotion, demotion, sentinels down, TLS", .serialized)
-struct RedisSentinelFailoverTests {
+struct RedisSentinelFailoverTests: RedisRecords {
     /// What a feed reported: ids, and whether it asked for everything to be
     /// read again (`.unknown`, after a reconnection: changes published while
     /// nobody listened are not lost).
@@ -166,15 +166,5 @@ struct RedisSentinelFailoverTests {
         #expect(took < 5, "reconnected over TLS \(took) s after the sentinels named the new primary")
         let promoted = try #require(group.replica.port == newPort ? group.replica : nil)
         #expect(try total("t", on: promoted) == 604 * Time.nanosecondsPerSecond, "the append made during the outage is on the new primary, once")
-    }
-
-    /// Now, on this machine's clocks, without a boot id (Redis keeps none).
-    var now: StoreInstant { StoreInstant.now(bootID: nil) }
-
-    func record(_ id: String, seconds: Int64) -> StoredCountdown {
-        let wall = BootClock().wallNow()
-        return StoredCountdown(id: id, state: .running, kind: .duration, wallDeadline: wall + seconds * Time.nanosecondsPerSecond,
-                               every: Time.nanosecondsPerSecond, total: seconds * Time.nanosecondsPerSecond,
-                               bootID: nil, bootDeadline: nil, updatedAt: wall)
     }
 }

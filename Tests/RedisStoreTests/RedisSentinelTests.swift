@@ -8,7 +8,7 @@ import Testing
 /// `redis-sentinel://`: the primary found through the sentinels, and found again
 /// after a failover, against a real primary, a replica and three sentinels.
 @Suite("Redis through Sentinel failovers", .serialized)
-struct RedisSentinelTests {
+struct RedisSentinelTests: RedisRecords {
     @Test("redis-sentinel:// URLs: sentinels with default ports, the primary's name, a database; the password never shows")
     func urls() throws {
         let u = try RedisURL("redis-sentinel://:s3cret@10.0.0.1,10.0.0.2:5000,[::1]:5001/main/3")
@@ -143,15 +143,5 @@ struct RedisSentinelTests {
         #expect(a.reconnect())
         #expect(try a.finishEndClaim(claim, owner: "A", now: now), "its owner marks it done on the new primary")
         #expect(try b.claimEnd(id: "e", expected: nil, owner: "B", lease: lease, now: now) == .done)
-    }
-
-    /// Now, on this machine's clocks, without a boot id (Redis keeps none).
-    var now: StoreInstant { StoreInstant.now(bootID: nil) }
-
-    func record(_ id: String, seconds: Int64) -> StoredCountdown {
-        let wall = BootClock().wallNow()
-        return StoredCountdown(id: id, state: .running, kind: .duration, wallDeadline: wall + seconds * Time.nanosecondsPerSecond,
-                               every: Time.nanosecondsPerSecond, total: seconds * Time.nanosecondsPerSecond,
-                               bootID: nil, bootDeadline: nil, updatedAt: wall)
     }
 }

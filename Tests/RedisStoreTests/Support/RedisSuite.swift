@@ -3,9 +3,13 @@ import Foundation
 import RedisTestServer
 @testable import RedisStore
 
+/// Running records and the time, for any Redis suite (also those that start
+/// replicas, sentinels or a scripted server instead of one redis-server).
+protocol RedisRecords {}
+
 /// A suite with a redis-server of its own (started by its `init`, stopped when
 /// the suite's value goes): connected stores, running records and the time.
-protocol RedisSuite {
+protocol RedisSuite: RedisRecords {
     var server: RedisServer { get }
 }
 
@@ -16,7 +20,9 @@ extension RedisSuite {
         try store.connect()
         return store
     }
+}
 
+extension RedisRecords {
     /// Now, on this machine's clocks, without a boot id (Redis keeps none).
     var now: StoreInstant { StoreInstant.now(bootID: nil) }
 
