@@ -32,7 +32,7 @@ struct CheckCommand: ParsableCommand {
         let report: StoreCheckReport
         do {
             if let text = storeOptions.chosenRedisURL {
-                let url = try StoreOptions.redisURL(text, tls: storeOptions.tls.settings)
+                let url = try StoreOptions.redisURL(text, tls: storeOptions.tlsSettings)
                 report = try RedisCountdownStore(url: url).check()
             } else {
                 report = try storeOptions.makeStore().check(full: full)

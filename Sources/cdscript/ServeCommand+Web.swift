@@ -21,7 +21,7 @@ extension ServeCommand {
             }
         }
         let configuration = try web.configuration(token: token.token, tls: tls)
-        let source = WebStoreSource(stateDir: storeOptions.stateDir, store: storeOptions.store, tls: storeOptions.tls.settings, redis: redis)
+        let source = WebStoreSource(stateDir: storeOptions.stateDir, store: storeOptions.store, tls: storeOptions.tlsSettings, redis: redis)
         let server = try WebListening.start(configuration, address: web.listen, option: "--listen", command: "cdscript serve",
                                             makeStore: { try source.open() }, clock: { source.now() })
         let shownHost = WebListening.shown(host: configuration.host)

@@ -54,7 +54,7 @@ struct StatusCommand: ParsableCommand {
     /// What the words asked for, in plain values (StatusRequest.swift).
     var request: StatusRequest {
         StatusRequest(stateDir: storeOptions.stateDir, store: storeOptions.store, format: format, separator: separator, destination: destination, ids: ids,
-                      json: json, tls: storeOptions.tls.settings)
+                      json: json, tls: storeOptions.tlsSettings)
     }
 }
 
