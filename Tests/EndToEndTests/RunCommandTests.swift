@@ -47,9 +47,10 @@ struct RunCommandTests {
     func lineBuffered() throws {
         let path = try BinaryRunner.script("""
             print("first")
-            countdown.start{ seconds = 0.5 }
+            countdown.start{ seconds = 30 }
             """)
-        let result = try BinaryRunner.run([path], signal: SIGTERM, signalAfter: 0.25)
+        // The signal goes once "first" has come through the pipe: the run is still on.
+        let result = try BinaryRunner.run([path], signal: SIGTERM, signalWhen: { $0.contains("first\n") })
         #expect(result.stdout == "first\n")
         #expect(result.status == 143)
     }

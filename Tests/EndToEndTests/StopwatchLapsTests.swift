@@ -19,7 +19,8 @@ struct StopwatchLapsTests {
         (SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129)),
     ])
     func everyExitPath(signal: Int32, status: Int32) throws {
-        let result = try BinaryRunner.run(["stopwatch"], signal: signal, signalAfter: 1.5, stdinPath: try Self.keys("l\nl\nl\n"))
+        let result = try BinaryRunner.run(["stopwatch"], signal: signal, stdinPath: try Self.keys("l\nl\nl\n"),
+                                          signalWhen: { $0.components(separatedBy: "lap: lap ").count > 3 })
         #expect(result.status == status, "\(result.stderr)")
         #expect(Self.laps(result).count == 3, "\(result.stdout)")
         #expect(result.lines.contains { $0.hasPrefix("laps 3  fastest ") }, "\(result.stdout)")
@@ -53,8 +54,8 @@ struct StopwatchLapsTests {
         try BinaryRunner.run(["stopwatch", "--eject"]).stdout.write(to: ejected, atomically: true, encoding: .utf8)
         // Killed with SIGKILL: nothing of its own runs at the end, the file holds
         // the laps all the same.
-        let killed = try BinaryRunner.run(["stopwatch", "--laps-file", file.path], signal: SIGKILL, signalAfter: 1.5,
-                                          stdinPath: try Self.keys("l\nl\n"))
+        let killed = try BinaryRunner.run(["stopwatch", "--laps-file", file.path], signal: SIGKILL,
+                                          stdinPath: try Self.keys("l\nl\n"), signalWhen: { $0.components(separatedBy: "lap: lap ").count > 2 })
         #expect(killed.status == SIGKILL, "killed by the signal: \(killed.stderr)")
         let second = try BinaryRunner.run([ejected.path, "--laps-file", file.path], stdinPath: try Self.keys("l\nq\n"))
         #expect(second.status == 0, "\(second.stderr)")

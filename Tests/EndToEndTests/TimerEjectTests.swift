@@ -36,7 +36,8 @@ struct TimerEjectTests {
         let clocks = own.lines.filter { $0.hasPrefix("clock: ") }.compactMap { Int($0.dropFirst("clock: ".count)) }
         #expect(clocks.first == 3 && clocks.last == 0, "\(own.stdout)")
         #expect(clocks == clocks.sorted(by: >) && Set(clocks).count == clocks.count, "\(own.stdout)")
-        let after = try BinaryRunner.run(["--speed", "600", path, "25m", "--plain"], signal: SIGINT, signalAfter: 0.5)
+        let after = try BinaryRunner.run(["--speed", "600", path, "25m", "--plain"], signal: SIGINT,
+                                         signalWhen: { $0.contains("clock: ") })
         #expect(after.status == 130, "--plain after the SPEC is the script's: \(after.stderr)")
         #expect(after.lines.first == "clock: 25:00", "\(after.stdout)")
     }
