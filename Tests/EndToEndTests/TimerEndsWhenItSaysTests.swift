@@ -21,17 +21,25 @@ struct TimerEndsWhenItSaysTests {
         let lock = NSLock()
         nonisolated(unsafe) var text = ""
         nonisolated(unsafe) var seen: Date?
+        // Read to the end of the pipe before looking: the process can exit before the
+        // handler has been given its last lines (a loaded machine once lost the marker so).
+        let drained = DispatchSemaphore(value: 0)
         out.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             lock.lock()
             defer { lock.unlock() }
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                drained.signal()
+                return
+            }
             text += String(decoding: data, as: UTF8.self)
             if seen == nil, text.contains(marker) { seen = Date() }
         }
         try process.run()
         process.waitUntilExit()
         let ended = Date()
-        out.fileHandleForReading.readabilityHandler = nil
+        _ = drained.wait(timeout: .now() + 20)
         lock.lock()
         defer { lock.unlock() }
         return (seen.map { ended.timeIntervalSince($0) } ?? .infinity, process.terminationStatus, text)
@@ -87,16 +95,22 @@ struct TimerEndsWhenItSaysTests {
 
     @Test("under --speed, e shows the end on the countdown's clock")
     func endTimeUnderSpeed() throws {
-        // 2 h at 3600x: the countdown's clock says it ends 2 h after the start;
-        // the real clock, 2 s after it.
+        // 12 h at 3600x: the countdown's clock says it ends 12 h after the start;
+        // the real clock, 12 s after it.
+        // Real time between this line and the countdown's start is 3600 times longer on
+        // its clock (a loaded machine took 0.05 s: 3 minutes), so the end may be that much
+        // later; the real clock's end (12 s after the start) is never among the minutes.
         let started = Date()
-        let result = try BinaryRunner.run(["timer", "2h", "--speed", "3600"], signal: SIGINT, stdinPath: try Self.keys("e\n"), signalWhen: { $0.contains("ends: ends ") })
+        let result = try BinaryRunner.run(["timer", "12h", "--speed", "3600"], signal: SIGINT, stdinPath: try Self.keys("e\n"), signalWhen: { $0.contains("ends: ends ") })
         let shown = try #require(Self.ends(result), "\(result.stdout)")
+        let elapsed = Date().timeIntervalSince(started)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "HH:mm"
-        let end = started.addingTimeInterval(7200)
-        let candidates = [end, end.addingTimeInterval(60)].map { formatter.string(from: $0) }
+        let end = started.addingTimeInterval(12 * 3600)
+        let minutes = Int((elapsed * 3600 / 60).rounded(.up)) + 1
+        #expect(elapsed < 11, "the run took \(elapsed) s: too long to tell the two clocks apart")
+        let candidates = (0...minutes).map { formatter.string(from: end.addingTimeInterval(Double($0) * 60)) }
         #expect(candidates.contains { shown.hasSuffix($0 + shown.suffix(3)) }, "\(shown) is not about \(candidates)")
     }
 
