@@ -16,7 +16,8 @@ struct OpenAPITests {
         var operations = Set<String>()
         var inPaths = false
         var path: String?
-        for line in text.components(separatedBy: "\n") {
+        for line in text.components(separatedBy: "\n") where !line.isEmpty {
+            // (A blank line inside a description ends nothing.)
             if !line.hasPrefix(" ") { inPaths = line == "paths:"; path = nil; continue }
             guard inPaths else { continue }
             if line.hasPrefix("  /") { path = String(line.dropFirst(2).dropLast()); continue }
