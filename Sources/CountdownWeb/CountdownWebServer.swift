@@ -63,7 +63,7 @@ public final class CountdownWebServer: Sendable {
         let pipeline = channel.pipeline.syncOperations
         // TLS first, so that everything below (the 503 too) is encrypted; a client
         // that speaks plain HTTP here fails the handshake and is closed.
-        if let tls = core.configuration.tls {
+        if let tls = core.tls {
             try pipeline.addHandler(NIOSSLServerHandler(context: tls.context))
         }
         guard core.connections < core.configuration.maxConnections else {
@@ -105,6 +105,27 @@ public final class CountdownWebServer: Sendable {
     func heartbeatIsScheduled() throws -> Bool {
         let core = self.core
         return try core.eventLoop.submit { core.heartbeatIsScheduled }.wait()
+    }
+
+    /// Reads the certificate chain and key again (a renewed certificate, on SIGHUP)
+    /// for the connections made from now on; open connections keep the one they
+    /// were given. The files are checked as at start (`ServerTLS.load`): when they
+    /// cannot be used, this throws that `TLSFileError` (the file and OpenSSL's
+    /// reason) and the certificate in use stays. A server started over plain
+    /// HTTP stays plain (the files are still checked, to report them). Safe from
+    /// any thread.
+    public func reloadTLS(certificate: String, key: String) throws {
+        let tls = try ServerTLS.load(certificate: certificate, key: key)
+        let core = self.core
+        try core.eventLoop.submit { if core.tls != nil { core.tls = tls } }.wait()
+    }
+
+    /// Makes the server fall silent, or speak again (for tests of the pages): while
+    /// silent it writes nothing and answers nothing, its connections open, as a
+    /// stopped process or a host gone from the network would (`ServerCore.setSilent`).
+    func setSilent(_ silent: Bool) throws {
+        let core = self.core
+        try core.eventLoop.submit { core.setSilent(silent) }.wait()
     }
 
     /// True when `error`, thrown by `init`, says the address is taken (EADDRINUSE).

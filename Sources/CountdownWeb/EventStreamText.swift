@@ -16,9 +16,15 @@ enum EventStreamText {
         return frame(json)
     }
 
-    /// A comment line, which EventSource ignores: sent on every stream while
-    /// nothing changes (`ServerConfiguration.heartbeatInterval`).
-    static let heartbeat = ": heartbeat\n\n"
+    /// The heartbeat: an event named `heartbeat` (a page's `onmessage` does not
+    /// get it; its own listener does) whose data is the heartbeat interval in
+    /// milliseconds. It opens every stream and then comes once per interval
+    /// (`ServerConfiguration.heartbeatInterval`), so a page learns from the
+    /// server itself how long a silence means a dead connection: one source for
+    /// the figure.
+    static func heartbeat(interval seconds: Double) -> String {
+        "event: heartbeat\ndata: \(Int64((seconds * 1000).rounded()))\n\n"
+    }
 
     /// One change.
     static func event(_ event: CountdownEvent, at now: StoreInstant) -> String {

@@ -51,7 +51,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, EventSubscriber {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        // Idle keep-alive connections are closed; an event stream stays, however quiet.
+        // Idle keep-alive connections are closed (an event stream has no idle timer).
         if event is IdleStateHandler.IdleStateEvent, !streaming, head == nil {
             context.close(promise: nil)
             return
@@ -81,11 +81,19 @@ final class HTTPConnectionHandler: ChannelInboundHandler, EventSubscriber {
             self.head = nil
             let request = WebRequest(method: head.method, target: head.uri, headers: head.headers, body: body)
             body = []
-            switch core.route(request) {
-            case .response(let response): respond(response, to: head, context: context)
-            case .eventStream: startStream(head, first: core.snapshotText(), subscribers: core.subscribers, context: context)
-            case .stream(let first, let subscribers): startStream(head, first: first, subscribers: subscribers, context: context)
+            core.whenSpeaking { [self] in
+                // Held while the server was silent: the client may have gone meanwhile.
+                guard self.context != nil, context.channel.isActive else { return }
+                answer(request, head: head, context: context)
             }
+        }
+    }
+
+    private func answer(_ request: WebRequest, head: HTTPRequestHead, context: ChannelHandlerContext) {
+        switch core.route(request) {
+        case .response(let response): respond(response, to: head, context: context)
+        case .eventStream: startStream(head, first: core.snapshotText(), subscribers: core.subscribers, context: context)
+        case .stream(let first, let subscribers): startStream(head, first: first, subscribers: subscribers, context: context)
         }
     }
 
@@ -118,12 +126,17 @@ final class HTTPConnectionHandler: ChannelInboundHandler, EventSubscriber {
     private func startStream(_ head: HTTPRequestHead, first snapshot: String, subscribers: EventSubscribers, context: ChannelHandlerContext) {
         streaming = true
         streamSubscribers = subscribers
+        // A stream is exempt from the idle timeout, so its idle timer would only wake
+        // the server every `idleTimeout` for nothing: it goes (the heartbeat finds dead peers).
+        let pipeline = context.pipeline.syncOperations
+        if let idle = try? pipeline.handler(type: IdleStateHandler.self) { pipeline.removeHandler(idle, promise: nil) }
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/event-stream; charset=utf-8")
         for (name, value) in WebResponse.securityHeaders { headers.add(name: name, value: value) }
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
-        // retry: how soon a page that lost the stream asks again (milliseconds).
-        let first = "retry: 1000\n\n" + snapshot
+        // retry: how soon a page that lost the stream asks again (milliseconds); then
+        // the heartbeat, which tells the page the interval it may count on.
+        let first = "retry: 1000\n\n" + core.heartbeatText + snapshot
         limitUnsentBytes(context.channel, snapshotBytes: first.utf8.count)
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: first)))), promise: nil)
         core.addStream(self, to: subscribers)
@@ -150,6 +163,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler, EventSubscriber {
 
     func send(_ event: ByteBuffer) -> Bool {
         guard let context, context.channel.isActive else { return false }
+        // A silent server (a test's) sends nothing, and drops no one for it.
+        guard !core.isSilent else { return true }
         guard context.channel.isWritable else { return false }
         context.writeAndFlush(wrapOutboundOut(.body(.byteBuffer(event))), promise: nil)
         return true

@@ -37,6 +37,10 @@ final class ServerCore: @unchecked Sendable {
     var connections = 0
     /// The port bound; set once listening.
     var port = 0
+    /// The certificate new connections are given: the configuration's, until `reloadTLS` replaces it.
+    var tls: ServerTLS?
+    /// The heartbeat event, encoded once (`EventStreamText.heartbeat`).
+    let heartbeatText: String
 
     init(configuration: ServerConfiguration, store: CountdownStoreBackend, clock: @escaping @Sendable () -> StoreInstant,
          timeZone: TimeZone, eventLoop: any EventLoop) {
@@ -45,6 +49,8 @@ final class ServerCore: @unchecked Sendable {
         self.clock = clock
         self.timeZone = timeZone
         self.eventLoop = eventLoop
+        heartbeatText = EventStreamText.heartbeat(interval: configuration.heartbeatInterval)
+        tls = configuration.tls
     }
 
     var requestGuard: RequestGuard { RequestGuard(configuration: configuration, port: port) }
@@ -143,9 +149,10 @@ final class ServerCore: @unchecked Sendable {
 
     var heartbeatIsScheduled: Bool { heartbeatTimer != nil }
 
-    /// A comment line on every stream (pages ignore it).
+    /// The heartbeat event on every stream: the pages time their silence from it.
     private func heartbeat() {
-        for group in streamGroups { group.broadcast(ByteBuffer(string: EventStreamText.heartbeat)) }
+        let beat = ByteBuffer(string: heartbeatText)
+        for group in streamGroups { group.broadcast(beat) }
         stopHeartbeatWithoutStreams()
     }
 
@@ -156,24 +163,36 @@ final class ServerCore: @unchecked Sendable {
         heartbeatTimer = nil
     }
 
+    // MARK: A server gone silent (for tests)
+
+    /// While true, the server writes nothing to any connection and answers no
+    /// request, its connections left open: what a page sees of a server whose
+    /// process is stopped or whose host left the network. Requests that arrive
+    /// meanwhile are answered once it speaks again; events and heartbeats are
+    /// not sent (a page that noticed the silence reconnects and gets a snapshot).
+    private(set) var isSilent = false
+    private var heldWhileSilent: [() -> Void] = []
+
+    func setSilent(_ silent: Bool) {
+        eventLoop.preconditionInEventLoop()
+        isSilent = silent
+        guard !silent else { return }
+        let held = heldWhileSilent
+        heldWhileSilent = []
+        for work in held { work() }
+    }
+
+    /// Runs `work` now, or once the server speaks again.
+    func whenSpeaking(_ work: @escaping () -> Void) {
+        if isSilent { heldWhileSilent.append(work) } else { work() }
+    }
+
     /// The snapshot a new event stream starts with.
     func snapshotText() -> String {
         EventStreamText.snapshot(tracker.countdowns, at: clock())
     }
 
     // MARK: Routes
-
-    /// The API's routes, as docs/openapi.yaml lists them (a test holds the two together).
-    static let apiRoutes: [(method: String, path: String)] = [
-        ("GET", "/api/countdowns"),
-        ("POST", "/api/countdowns"),
-        ("GET", "/api/countdowns/{id}"),
-        ("POST", "/api/countdowns/{id}/append"),
-        ("POST", "/api/countdowns/{id}/pause"),
-        ("POST", "/api/countdowns/{id}/resume"),
-        ("POST", "/api/countdowns/{id}/cancel"),
-        ("GET", "/api/events"),
-    ]
 
     func route(_ request: WebRequest) -> Routed {
         eventLoop.preconditionInEventLoop()
@@ -187,31 +206,29 @@ final class ServerCore: @unchecked Sendable {
         if let scriptView = configuration.scriptView {
             return scriptView.route(request, segments: s, query: target.query, guard: requestGuard)
         }
-        switch request.method {
-        case .GET:
+        guard s.first == "api" else {
+            guard request.method == .GET else { return .response(.wrongMethod(allowed: [.GET])) }
             if let page = Self.page(s) { return .response(WebResponse(status: .ok, contentType: page.contentType, body: page.bytes)) }
-            guard s.first == "api" else { return .response(.error(.notFound, "no such page")) }
-            if let refusal = requestGuard.checkRead(request.headers, query: target.query) { return .response(refusal) }
-            switch s.count {
-            case 2 where s[1] == "countdowns": return .response(listAll())
-            case 2 where s[1] == "events": return .eventStream
-            case 3 where s[1] == "countdowns": return .response(show(id: s[2]))
-            default: return .response(.error(.notFound, "no such resource"))
+            return .response(.error(.notFound, "no such page"))
+        }
+        // Only what the table has (APIRoutes, held to docs/openapi.yaml).
+        switch CountdownRoute.match(request.method, s) {
+        case .notFound:
+            return .response(.error(.notFound, "no such resource"))
+        case .wrongMethod(let allowed):
+            return .response(.wrongMethod(allowed: allowed))
+        case .route(let route, let id):
+            let refusal = route.method == .GET ? requestGuard.checkRead(request.headers, query: target.query)
+                                               : requestGuard.checkControl(request.headers)
+            if let refusal { return .response(refusal) }
+            let id = id ?? ""
+            switch route {
+            case .list: return .response(listAll())
+            case .events: return .eventStream
+            case .show: return .response(show(id: id))
+            case .start: return .response(start(request.body))
+            case .append, .pause, .resume, .cancel: return .response(change(id: id, route: route, body: request.body))
             }
-        case .POST:
-            guard s.first == "api", s.count >= 2, s[1] == "countdowns" else {
-                return .response(.error(s.first == "api" ? .notFound : .methodNotAllowed, "no such resource"))
-            }
-            if let refusal = requestGuard.checkControl(request.headers) { return .response(refusal) }
-            switch s.count {
-            case 2: return .response(start(request.body))
-            case 4: return .response(change(id: s[2], action: s[3], body: request.body))
-            default: return .response(.error(.notFound, "no such resource"))
-            }
-        default:
-            var response = WebResponse.error(.methodNotAllowed, "only GET and POST are served")
-            response.headers.append(("Allow", "GET, POST"))
-            return .response(response)
         }
     }
 
@@ -320,26 +337,27 @@ final class ServerCore: @unchecked Sendable {
     }
 
     /// `POST /api/countdowns/ID/ACTION`: what `cdscript append|pause|resume|cancel` do, with their messages.
-    func change(id: String, action: String, body: [UInt8]) -> WebResponse {
-        if action == "cancel" { return cancel(id: id) }
+    func change(id: String, route: CountdownRoute, body: [UInt8]) -> WebResponse {
         let change: (inout StoredCountdown, StoreInstant) -> StoredChangeOutcome
         let verb: String
-        switch action {
-        case "append":
+        switch route {
+        case .cancel:
+            return cancel(id: id)
+        case .append:
             let request: AppendRequest
             do { request = try AppendRequest(json: body) } catch { return .error(.badRequest, error.message) }
             let amount: Nanoseconds
             do { amount = try DurationRange.change.read(request.duration) } catch { return .error(.badRequest, "\"duration\" \(error)") }
             change = { record, now in record.appendChange(amount, shown: request.duration, at: now) }
             verb = "append to"
-        case "pause":
+        case .pause:
             change = { record, now in record.pauseChange(at: now) }
             verb = "pause"
-        case "resume":
+        case .resume:
             change = { record, now in record.resumeChange(at: now) }
             verb = "resume"
-        default:
-            return .error(.notFound, "no such action: append, pause, resume or cancel")
+        case .list, .start, .show, .events:
+            preconditionFailure("\(route) changes no countdown")
         }
         let now = clock()
         let outcome: StoredChangeOutcome?

@@ -18,7 +18,8 @@ struct ServeFanout: ParsableCommand {
 
     @Option(help: "Event-stream clients.") var clients = 1000
     @Option(help: "Appends whose arrival is timed.") var appends = 20
-    @Option(help: "Seconds of nothing changing, for the idle cost.") var idleSeconds = 10.0
+    @Option(help: "Seconds of nothing changing with the streams open, for the idle cost (the heartbeat comes every 45 s).") var idleSeconds = 60.0
+    @Option(help: "Seconds of nothing changing before any stream is open.") var quietSeconds = 20.0
     @Option(help: "Keep-alive connections of the request-rate part.") var connections = 8
     @Option(help: "Seconds of the request-rate part.") var rateSeconds = 3.0
     @Option(help: "wrk, for the request rate from another process (skipped when it is not there).") var wrk = "/usr/bin/wrk"
@@ -28,8 +29,13 @@ struct ServeFanout: ParsableCommand {
         raiseDescriptorLimit()
         let token = "bench-token"
         let clock: @Sendable () -> StoreInstant = { StoreInstant.now(bootID: nil) }
+        // A short request timeout (loopback clients send at once): a request's timer, once
+        // cancelled, can still wake the loop at its deadline (NIO leaves its timerfd armed),
+        // so the idle windows begin a little more than one timeout after the last request.
+        let requestTimeout = 2.0
         let server = try CountdownWebServer(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, controlToken: token, maxConnections: clients + connections + 16),
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, controlToken: token, maxConnections: clients + connections + 16,
+                                               requestTimeout: requestTimeout),
             makeStore: { InMemoryCountdownStore() }, clock: clock)
         defer { try? server.stop() }
         let now = clock()
@@ -43,6 +49,13 @@ struct ServeFanout: ParsableCommand {
         m.set("bench", "serve")
         m.set("clients", clients)
 
+        // Nothing open, nothing changing: the server's thread should not wake at all.
+        Thread.sleep(forTimeInterval: requestTimeout + 0.5)
+        let quietBefore = serverThreadWakeUps()
+        Thread.sleep(forTimeInterval: quietSeconds)
+        m.set("quiet_server_thread_wakeups_per_min", Double(serverThreadWakeUps() - quietBefore) * 60 / quietSeconds)
+        m.set("quiet_seconds", quietSeconds)
+
         let rssBefore = residentBytes()
         var streams: [Int32] = []
         for _ in 0..<clients {
@@ -55,6 +68,7 @@ struct ServeFanout: ParsableCommand {
         m.set("memory_per_client_bytes", (residentBytes() - rssBefore) / max(1, clients))
 
         // Nothing changes: the server's CPU and its threads' wake-ups.
+        Thread.sleep(forTimeInterval: requestTimeout + 0.5)
         let switchesBefore = contextSwitches()
         let serverBefore = serverThreadWakeUps()
         let cpuBefore = cpuNanoseconds()
@@ -63,7 +77,9 @@ struct ServeFanout: ParsableCommand {
         m.set("idle_wakeups_per_s", Double(contextSwitches() - switchesBefore) / idleSeconds)
         m.set("idle_seconds", idleSeconds)
         // The server's own thread: its voluntary context switches are its wake-ups (each sleep in epoll_wait ends one).
-        m.set("idle_server_thread_wakeups", serverThreadWakeUps() - serverBefore)
+        let serverWakeUps = serverThreadWakeUps() - serverBefore
+        m.set("idle_server_thread_wakeups", serverWakeUps)
+        m.set("idle_server_thread_wakeups_per_min", Double(serverWakeUps) * 60 / idleSeconds)
 
         // An append, timed to its arrival at each client.
         var latencies: [Int64] = []

@@ -168,12 +168,16 @@ struct APIRouteTests {
         }
     }
 
-    @Test("Other methods are 405 with Allow; unknown paths 404")
+    @Test("Other methods are 405 with Allow naming the path's own methods; unknown paths 404")
     func methodsAndPaths() throws {
         try withServer { server in
             let reply = try server.request("DELETE", "/api/countdowns/tea")
             #expect(reply.status == 405)
-            #expect(reply.header("Allow") == "GET, POST")
+            #expect(reply.header("Allow") == "GET")
+            #expect(try server.request("PUT", "/api/countdowns").header("Allow") == "GET, POST")
+            #expect(try server.request("GET", "/api/countdowns/tea/append").header("Allow") == "POST")
+            #expect(try server.request("POST", "/", authorized: false).header("Allow") == "GET")
+            #expect(try server.request("POST", "/api/countdowns/tea/explode").status == 404)
             #expect(try server.request("GET", "/nothing", authorized: false).status == 404)
             #expect(try server.request("GET", "/api/nothing", authorized: false).status == 404)
             #expect(try server.request("GET", "/assets/secret.txt", authorized: false).status == 404)

@@ -14,7 +14,7 @@ struct StreamBoundsTests {
         return stream
     }
 
-    @Test("An open stream gets a heartbeat comment while nothing changes; with no stream open no heartbeat timer is set")
+    @Test("A stream opens with the heartbeat event, whose data is the interval in milliseconds, and gets it once per interval while nothing changes; with no stream open no heartbeat timer is set")
     func heartbeat() throws {
         let clock = self.clock
         let server = try TestServer(clock: { clock.now }) { $0.heartbeatInterval = 0.2 }
@@ -22,16 +22,39 @@ struct StreamBoundsTests {
         #expect(try server.server.heartbeatIsScheduled() == false)
         var stream: RawHTTP? = try openStream(server)
         #expect(try server.server.heartbeatIsScheduled())
-        let beat = stream!.readUntil(": heartbeat\n\n", timeout: 10)
-        #expect(beat.found)
-        // A comment is no event: the page's EventSource ignores it.
-        #expect(EventStreamTests.events(beat.text).map { $0["event"] as? String } == ["snapshot"])
+        let beat = "event: heartbeat\ndata: 200\n\n"
+        let opening = stream!.readUntil("]}\n\n", timeout: 1).text
+        let announced = try #require(opening.range(of: beat), "\(opening.prefix(400))")
+        #expect(announced.upperBound < opening.range(of: "\"snapshot\"")!.lowerBound, "the interval comes before the snapshot")
+        stream!.drain(keep: 0)
+        let next = stream!.readUntil(beat, timeout: 10)
+        #expect(next.found)
+        // A named event is no message: the pages' onmessage, like this reader of JSON data, does not see it.
+        #expect(EventStreamTests.events(next.text).isEmpty)
         // Once the last stream is gone, so is the timer.
         stream = nil
         let deadline = Date().addingTimeInterval(10)
         while try server.server.eventStreamCount() > 0, Date() < deadline { usleep(10_000) }
         #expect(try server.server.eventStreamCount() == 0)
         #expect(try server.server.heartbeatIsScheduled() == false)
+    }
+
+    @Test("A silent server (the tests' stand-in for a stopped one) sends no heartbeat and answers no request until it speaks again, then answers what arrived meanwhile")
+    func silentServer() throws {
+        let clock = self.clock
+        let server = try TestServer(clock: { clock.now }) { $0.heartbeatInterval = 0.2 }
+        defer { server.stop() }
+        let stream = try openStream(server)
+        try server.server.setSilent(true)
+        stream.drain(keep: 0)
+        let request = try RawHTTP(port: server.port)
+        try request.send("GET /api/countdowns HTTP/1.1\r\nHost: \(server.host)\r\nConnection: close\r\n\r\n")
+        #expect(!stream.readUntil("heartbeat", timeout: 1).found)
+        #expect(!request.readUntil("HTTP/1.1", timeout: 0.1).found)
+        #expect(try server.server.eventStreamCount() == 1, "a silent server drops no one")
+        try server.server.setSilent(false)
+        #expect(request.readUntil("HTTP/1.1 200", timeout: 10).found)
+        #expect(stream.readUntil("event: heartbeat", timeout: 10).found)
     }
 
     @Test("A client that never reads is dropped within 100 changes, and another client gets all 100 meanwhile")

@@ -72,6 +72,64 @@ struct TLSTests {
         #expect(pushed.text.contains("\"event\":\"append\""))
     }
 
+    /// A new connection's answer to GET `path`, trusting only `certificate`; nil when the handshake fails.
+    func get(_ path: String, from server: TestServer, trusting certificate: String) throws -> String? {
+        let client = try TLSClient(port: server.port, trusting: certificate)
+        defer { client.close() }
+        try? client.send("GET \(path) HTTP/1.1\r\nHost: \(server.host)\r\nConnection: close\r\n\r\n")
+        let answer = client.readUntil("\r\n\r\n", timeout: 10)
+        return answer.error == nil && answer.found ? client.readAll() : nil
+    }
+
+    @Test("reloadTLS gives new connections the renewed certificate while a connection made before keeps its own; unusable files are refused, naming the file, and the certificate in use stays")
+    func reload() throws {
+        let first = try TestCertificates()
+        defer { first.remove() }
+        let renewed = try TestCertificates()
+        defer { renewed.remove() }
+        let server = try server(first)
+        defer { server.stop() }
+        let before = try TLSClient(port: server.port, trusting: first.certificate)
+        defer { before.close() }
+        try before.send("GET /api/countdowns HTTP/1.1\r\nHost: \(server.host)\r\n\r\n")
+        #expect(before.readUntil("[]", timeout: 10).found)
+
+        let garbage = try renewed.file("garbage.pem", "this is not PEM\n")
+        for (certificate, key, blamed) in [(garbage, renewed.key, garbage), (renewed.certificate, first.key, first.key),
+                                           (renewed.folder + "/nowhere.pem", renewed.key, renewed.folder + "/nowhere.pem")] {
+            do {
+                try server.server.reloadTLS(certificate: certificate, key: key)
+                Issue.record("\(certificate) with \(key) was taken")
+            } catch let error as TLSFileError {
+                #expect(error.file == blamed)
+                #expect(error.description.hasPrefix("the TLS "), "\(error)")
+            }
+        }
+        // Still the first certificate.
+        #expect(try get("/api/countdowns", from: server, trusting: first.certificate)?.hasPrefix("HTTP/1.1 200 OK") == true)
+        #expect(try get("/api/countdowns", from: server, trusting: renewed.certificate) == nil)
+
+        try server.server.reloadTLS(certificate: renewed.certificate, key: renewed.key)
+        #expect(try get("/api/countdowns", from: server, trusting: renewed.certificate)?.hasPrefix("HTTP/1.1 200 OK") == true)
+        #expect(try get("/api/countdowns", from: server, trusting: first.certificate) == nil, "a new connection no longer gets the old certificate")
+        // The connection made before goes on with the certificate it was given.
+        try server.store(running("tea", seconds: 180, at: clock.now))
+        try before.send("GET /api/countdowns/tea HTTP/1.1\r\nHost: \(server.host)\r\nConnection: close\r\n\r\n")
+        #expect(before.readUntil("\"id\" : \"tea\"", timeout: 10).found)
+    }
+
+    @Test("reloadTLS on a server started over plain HTTP checks the files but leaves it plain")
+    func reloadOnPlainServer() throws {
+        let certificates = try TestCertificates()
+        defer { certificates.remove() }
+        let clock = self.clock
+        let server = try TestServer(clock: { clock.now })
+        defer { server.stop() }
+        #expect(throws: TLSFileError.self) { try server.server.reloadTLS(certificate: certificates.key, key: certificates.key) }
+        try server.server.reloadTLS(certificate: certificates.certificate, key: certificates.key)
+        #expect(try server.request("GET", "/api/countdowns").status == 200)
+    }
+
     @Test("A client that does not trust the certificate fails the handshake and gets nothing")
     func untrustedClientFails() throws {
         let certificates = try TestCertificates()

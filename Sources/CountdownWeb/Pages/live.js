@@ -44,6 +44,70 @@ const CdLive = (() => {
     }
   }
 
+  // How many heartbeat intervals of silence mean a dead connection: more than
+  // two, so that one heartbeat late on a busy server is not taken for a loss.
+  const silentIntervals = 2.25;
+
+  // Opens an event stream and keeps it open, noticing a server that went silent
+  // without closing the connection (its host gone, the network cut, its process
+  // stopped): the server sends a `heartbeat` event first and then once per
+  // interval, its data the interval in milliseconds, so a silence longer than
+  // `silentIntervals` of them is a lost connection, which is closed and opened
+  // anew. Until a server has announced its interval, no silence is timed.
+  // `on.message(data)` gets each message's JSON; `on.lost()` is called
+  // whenever the stream is lost (then no time can be vouched for).
+  // Returns { close() }, which stops for good.
+  function stream(url, on) {
+    let source = null;
+    let watchdog = null;
+    let limit = null;
+    let closed = false;
+    function watch() {
+      clearTimeout(watchdog);
+      if (limit !== null && !closed) watchdog = setTimeout(silent, limit);
+    }
+    function silent() {
+      source.close();
+      on.lost();
+      if (!closed) open();
+    }
+    function open() {
+      const current = new EventSource(url);
+      source = current;
+      watch();
+      current.addEventListener("heartbeat", (event) => {
+        const every = Number(event.data);
+        if (every > 0) limit = every * silentIntervals;
+        watch();
+      });
+      current.onmessage = (message) => {
+        watch();
+        let data;
+        try { data = JSON.parse(message.data); } catch (e) { return; }
+        on.message(data);
+      };
+      current.onerror = () => {
+        if (current !== source) return;
+        on.lost();
+        // EventSource tries again by itself after a lost connection (the watchdog
+        // still times that attempt); after a refusal it gives up, and a new one
+        // starts a little later.
+        if (!closed && current.readyState === EventSource.CLOSED) {
+          clearTimeout(watchdog);
+          setTimeout(() => { if (!closed) open(); }, 2000);
+        }
+      };
+    }
+    open();
+    return {
+      close() {
+        closed = true;
+        clearTimeout(watchdog);
+        source.close();
+      },
+    };
+  }
+
   // Connects and keeps connecting. `view.update(countdowns, connected)` is
   // called on every change; `view.tick()` ten times a second. countdowns: a Map
   // from id to record. While not connected, the page must show no time.
@@ -52,12 +116,8 @@ const CdLive = (() => {
     let offset = 0;
     let connected = false;
     const secret = token();
-    const url = "/api/events" + (secret ? "?token=" + encodeURIComponent(secret) : "");
-    function connect() {
-      const source = new EventSource(url);
-      source.onmessage = (message) => {
-        let data;
-        try { data = JSON.parse(message.data); } catch (e) { return; }
+    stream("/api/events" + (secret ? "?token=" + encodeURIComponent(secret) : ""), {
+      message(data) {
         if (data.event === "snapshot") {
           // The server's clock against this one, measured as the stream opens.
           offset = data.now - Date.now();
@@ -70,17 +130,13 @@ const CdLive = (() => {
           countdowns.set(data.id, data.countdown);
         }
         view.update(countdowns, connected, data);
-      };
-      source.onerror = () => {
-        // Until the next snapshot, no time can be vouched for. EventSource tries
-        // again by itself after a lost connection; after a refusal it gives up,
-        // and this page starts a new one a little later.
+      },
+      lost() {
+        // Until the next snapshot, no time can be vouched for.
         connected = false;
         view.update(countdowns, connected, null);
-        if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
-      };
-    }
-    connect();
+      },
+    });
     setInterval(() => view.tick(Date.now() + offset, connected), 100);
     return { countdowns, serverNow: () => Date.now() + offset, isConnected: () => connected };
   }
@@ -101,5 +157,5 @@ const CdLive = (() => {
     return e;
   }
 
-  return { token, idFromPath, timeOf, follow, control, element };
+  return { token, idFromPath, timeOf, stream, follow, control, element };
 })();

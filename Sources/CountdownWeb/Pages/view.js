@@ -159,27 +159,23 @@
     press(key);
   });
 
-  function connect() {
-    const source = new EventSource("/api/view/events" + (secret ? "?token=" + encodeURIComponent(secret) : ""));
-    source.onmessage = (event) => {
-      let data;
-      try { data = JSON.parse(event.data); } catch (e) { return; }
+  // The view's stream, which notices a silent server as the countdown pages do (CdLive.stream).
+  const live = CdLive.stream("/api/view/events" + (secret ? "?token=" + encodeURIComponent(secret) : ""), {
+    message(data) {
       if (data.event !== "view" || !Array.isArray(data.elements)) return;
       view = data;
       ended = data.closed === true;
       draw();
-    };
-    source.onerror = () => {
+    },
+    lost() {
       // A run that closed its view ends: the page says so rather than waiting.
       if (ended) {
-        source.close();
+        live.close();
         draw();
         return;
       }
       view = null;
       draw();
-      if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
-    };
-  }
-  connect();
+    },
+  });
 })();

@@ -42,29 +42,29 @@ public final class ScriptViewChannel: @unchecked Sendable {
     }
 
     func route(_ request: WebRequest, segments s: [String], query: [String: String], guard requestGuard: RequestGuard) -> Routed {
-        switch request.method {
-        case .GET:
+        guard s.first == "api" else {
+            guard request.method == .GET else { return .response(.wrongMethod(allowed: [.GET])) }
             if s.isEmpty { return .response(WebResponse(status: .ok, contentType: StaticPages.html, body: StaticPages.view.bytes)) }
             if s.count == 2, s[0] == "assets", let asset = StaticPages.assets[s[1]] {
                 return .response(WebResponse(status: .ok, contentType: asset.contentType, body: asset.bytes))
             }
-            guard s.first == "api", s.count >= 2, s[1] == "view" else {
-                return .response(.error(.notFound, "no such page: this server shows a script's view, at /"))
+            return .response(.error(.notFound, "no such page: this server shows a script's view, at /"))
+        }
+        // Only what the table has (APIRoutes, held to docs/openapi.yaml).
+        switch ScriptViewRoute.match(request.method, s) {
+        case .notFound:
+            return .response(.error(.notFound, "no such resource"))
+        case .wrongMethod(let allowed):
+            return .response(.wrongMethod(allowed: allowed))
+        case .route(let route, _):
+            let refusal = route.method == .GET ? requestGuard.checkRead(request.headers, query: query)
+                                               : requestGuard.checkControl(request.headers)
+            if let refusal { return .response(refusal) }
+            switch route {
+            case .view: return .response(.json(frame.json + "\n"))
+            case .events: return .stream(first: snapshotText, subscribers: subscribers)
+            case .press: return .response(pressed(request.body))
             }
-            if let refusal = requestGuard.checkRead(request.headers, query: query) { return .response(refusal) }
-            switch s.count {
-            case 2: return .response(.json(frame.json + "\n"))
-            case 3 where s[2] == "events": return .stream(first: snapshotText, subscribers: subscribers)
-            default: return .response(.error(.notFound, "no such resource"))
-            }
-        case .POST:
-            guard s == ["api", "view", "press"] else { return .response(.error(.notFound, "no such resource")) }
-            if let refusal = requestGuard.checkControl(request.headers) { return .response(refusal) }
-            return .response(pressed(request.body))
-        default:
-            var response = WebResponse.error(.methodNotAllowed, "only GET and POST are served")
-            response.headers.append(("Allow", "GET, POST"))
-            return .response(response)
         }
     }
 

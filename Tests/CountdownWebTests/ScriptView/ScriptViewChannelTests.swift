@@ -9,12 +9,13 @@ struct ViewTestServer {
     let server: TestServer
     let inbox: ScriptViewKeyInbox
 
-    init() throws {
+    init(heartbeatInterval: Double = 45) throws {
         let inbox = try ScriptViewKeyInbox()
         self.inbox = inbox
         let clock = TestClock()
         server = try TestServer(clock: { clock.now }) { configuration in
             configuration.scriptView = ScriptViewChannel(press: { inbox.post($0) })
+            configuration.heartbeatInterval = heartbeatInterval
         }
     }
 
