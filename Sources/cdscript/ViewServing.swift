@@ -106,10 +106,11 @@ final class ViewServing {
         var pair: [Int32] = [-1, -1]
         var pipeEnds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0,
-              pipe2(&pipeEnds, O_CLOEXEC) == 0 else {
+              pipe(&pipeEnds) == 0 else {
             printError("cdscript run: --serve: cannot make the page server's pipes: \(String(cString: strerror(errno)))")
             throw ExitCode(ExitStatus.systemError.rawValue)
         }
+        for fd in pipeEnds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
