@@ -115,7 +115,7 @@ struct ServeHandOverTests {
         #expect(serve.wait(timeout: 20) == 14)
         #expect(serve.stderr.contains("\(dir)/bin/cdscript-serve is missing"), "\(serve.stderr)")
         let script = Scratch.script("view.label{ id = 'status', text = 'waiting' }\ncountdown.start{ seconds = 30 }\n")
-        let run = try LiveProcess(["run", script, "--state-dir", dir + "/state", "--serve", "127.0.0.1:0"], executable: lonely)
+        let run = try LiveProcess(["run", "--state-dir", dir + "/state", "--serve", "127.0.0.1:0", script], executable: lonely)
         #expect(run.wait(timeout: 20) == 14)
         #expect(run.stderr.contains("\(dir)/bin/cdscript-serve is missing"), "\(run.stderr)")
         let help = try LiveProcess(["serve", "--help"], executable: lonely)
@@ -128,7 +128,7 @@ struct ServeHandOverTests {
         let dir = Scratch.directory("serve-orphan")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let script = Scratch.script("view.label{ id = 'status', text = 'waiting' }\ncountdown.start{ seconds = 60 }\n")
-        let run = try LiveProcess(["run", script, "--state-dir", dir, "--serve", "127.0.0.1:0"])
+        let run = try LiveProcess(["run", "--state-dir", dir, "--serve", "127.0.0.1:0", script])
         defer { if run.process.isRunning { run.signal(SIGKILL) }; run.wait() }
         let line = try #require(run.waitForLine(timeout: 30) { $0.hasPrefix("serving the view at http://127.0.0.1:") }, "\(run.texts)")
         let port = try #require(Self.port(in: line.text))
@@ -154,7 +154,7 @@ struct ServeHandOverTests {
         let dir = Scratch.directory("serve-child-death")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let script = Scratch.script("view.label{ id = 'status', text = 'waiting' }\ncountdown.start{ seconds = 60 }\n")
-        let run = try LiveProcess(["run", script, "--state-dir", dir, "--serve", "127.0.0.1:0"])
+        let run = try LiveProcess(["run", "--state-dir", dir, "--serve", "127.0.0.1:0", script])
         defer { if run.process.isRunning { run.signal(SIGKILL) }; run.wait() }
         _ = try #require(run.waitForLine(timeout: 30) { $0.hasPrefix("serving the view at http://127.0.0.1:") }, "\(run.texts)")
         let child = try #require(Self.children(of: run.pid).first)
