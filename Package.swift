@@ -24,7 +24,13 @@ let package = Package(
     name: "cdscript",
     platforms: [.macOS(.v13)],
     products: [
-        .executable(name: "cdscript", targets: ["cdscript"]),
+        // The command line (its code is the `cdscript` library; `cdscript-main` only calls it).
+        // It links no web server: `serve` hands over to cdscript-serve (exec), and `run --serve`
+        // starts one for the page; SwiftNIO and BoringSSL cost every command 3 ms of CPU at start.
+        .executable(name: "cdscript", targets: ["cdscript-main"]),
+        // The same command line with the web server linked in (CountdownWeb, SwiftNIO, NIOSSL),
+        // installed beside cdscript: `cdscript serve` execs it, `run --serve` starts it for its page.
+        .executable(name: "cdscript-serve", targets: ["cdscript-serve"]),
         // The plain Lua interpreter (lua5.4's command line) installed beside cdscript: what
         // `cdscript test` gives specs as arg[-1]. C and Lua only, so it starts as fast as lua5.4.
         .executable(name: "cdscript-lua", targets: ["cdscript-lua"]),
@@ -115,11 +121,15 @@ let package = Package(
         // actions stored countdowns name, once per end (no ArgumentParser: the
         // cdscript executable and a separate server executable both start it).
         .target(name: "StoredEndActions", dependencies: ["CountdownCore", "CLinux", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity"]),
+        // A script's view as the page draws it (`run --serve`): a value taken after each pass of
+        // the run loop, its JSON, and the frames sent on a visible change. No I/O and no NIO:
+        // both sides of the page (cdscript, which runs the script, and cdscript-serve) use it.
+        .target(name: "ScriptViewModel", dependencies: ["CountdownCore", "TerminalView"]),
         // Adapter: stored countdowns over HTTP (`cdscript serve`): the API, the event stream and
         // the pages (Pages/), on SwiftNIO; one event-loop thread owns the store it serves. Also a
         // script's view (`run --serve`, ScriptView/): TerminalView's model as JSON, clicks as keys.
         .target(name: "CountdownWeb", dependencies: [
-                    "CountdownCore", "TerminalView", "COpenSSL",
+                    "CountdownCore", "TerminalView", "ScriptViewModel", "COpenSSL",
                     .product(name: "NIOCore", package: "swift-nio"),
                     .product(name: "NIOPosix", package: "swift-nio"),
                     .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -167,11 +177,13 @@ let package = Package(
                 .embedInCode("Lua/pattern_filter.lua"),
             ]
         ),
-        .executableTarget(
+        // The command line's code: one type per command (a library, so that both executables
+        // below run it; the tests in cdscriptTests read its decisions in process).
+        .target(
             name: "cdscript",
             dependencies: [
                 "CountdownCore", "LuaHost", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity", "ScriptTesting", "TerminalView",
-                "StoredEndActions", "CountdownWeb",
+                "StoredEndActions", "ScriptViewModel",
                 "CLinux", "CLuaShim", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -181,6 +193,16 @@ let package = Package(
                 .embedInCode("BuiltinScripts/stopwatch.lua"),
                 .embedInCode("BuiltinScripts/new_script.lua"),
                 .embedInCode("BuiltinScripts/new_spec.lua"),
+            ]
+        ),
+        // The `cdscript` executable: the command line, without the web server.
+        .executableTarget(name: "cdscript-main", dependencies: ["cdscript"], linkerSettings: packedRelocations),
+        // `cdscript serve` and the page of `run --serve`: the command line with CountdownWeb linked in.
+        .executableTarget(
+            name: "cdscript-serve",
+            dependencies: [
+                "cdscript", "CountdownWeb", "ScriptViewModel", "CountdownCore", "SQLiteStore", "SystemIdentity", "TerminalView",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: packedRelocations
         ),
@@ -205,7 +227,7 @@ let package = Package(
         .testTarget(name: "CountdownCoreTests", dependencies: ["CountdownCore"]),
         // The HTTP side of serve, in process and in a real headless chromium; a script's view
         // (ScriptView/) with a Lua host on a virtual clock, and the real binary's `run --serve`.
-        .testTarget(name: "CountdownWebTests", dependencies: ["CountdownWeb", "CountdownCore", "TerminalView", "LuaHost", "TestPorts",
+        .testTarget(name: "CountdownWebTests", dependencies: ["CountdownWeb", "ScriptViewModel", "CountdownCore", "TerminalView", "LuaHost", "TestPorts",
                                                             .product(name: "NIOCore", package: "swift-nio"),
                                                             .product(name: "NIOPosix", package: "swift-nio"),
                                                             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -3,7 +3,9 @@ import CLinux
 import Foundation
 import LuaHost
 
-@main
+/// The command line. The `cdscript` executable (Sources/cdscript-main) calls
+/// `CommandLineEntry.main()`, and so does `cdscript-serve`, with the web server
+/// installed first (`ServeWeb.start`).
 struct CDScript: ParsableCommand {
     static let version = "0.1.0"
 
@@ -20,7 +22,8 @@ struct CDScript: ParsableCommand {
             `q` while countdowns ran, 9 `check` found the store damaged, 10 `start`: the id is taken,
             11 `serve`: the listen address is taken, 12 a change Redis's replicas did not
             confirm in time (it is on the primary), 13 `serve`: a --tls-cert/--tls-key file is
-            unusable, 64 bad usage, 74 output could not be written,
+            unusable, 14 `serve`, `run --serve`: cdscript-serve is missing or cannot be
+            executed, 64 bad usage, 74 output could not be written,
             126/127 --exec program not executable/not found, 129 SIGHUP, 130 Ctrl-C,
             141 output pipe closed, 143 SIGTERM.
             """,
@@ -62,5 +65,12 @@ extension CDScript {
             }
             exit(withError: OutputContract.failureExit() ?? OutputContract.printedRequest(error) ?? error)
         }
+    }
+}
+
+/// What the executables call: ArgumentParser's entry with cdscript's own steps around it.
+public enum CommandLineEntry {
+    public static func main() {
+        CDScript.main()
     }
 }

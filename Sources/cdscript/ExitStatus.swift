@@ -1,7 +1,7 @@
 /// Exit codes of `cdscript`; docs/command-line.md ("Exit codes") lists them for users. A run exits 0 only
 /// when it ends by itself: no countdown active, or its view closed after every
 /// countdown ended.
-enum ExitStatus: Int32, CaseIterable {
+public enum ExitStatus: Int32, CaseIterable, Sendable {
     /// The script ran to its end without errors.
     case success = 0
     /// A hook raised an error; the other countdowns ran on.
@@ -32,6 +32,9 @@ enum ExitStatus: Int32, CaseIterable {
     case unconfirmedByReplicas = 12
     /// `cdscript serve --tls-cert/--tls-key`: a file cannot be read, holds no PEM certificate or key, or the key is not the certificate's.
     case unusableTLSFile = 13
+    /// `cdscript serve`, `run --serve`: cdscript-serve, the program beside cdscript that
+    /// serves the pages (and that `serve` hands over to), is missing or cannot be executed.
+    case serveProgramUnusable = 14
     /// Bad command-line usage (swift-argument-parser's own code).
     case usage = 64
     /// Standard output could not be written (ENOSPC, EIO, ...): sysexits' EX_IOERR.

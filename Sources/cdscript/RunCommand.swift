@@ -162,6 +162,6 @@ extension RunCommand {
 
 /// One line on stderr. Never traps: stderr may be a closed pipe or a full disk
 /// too, and then there is nobody to tell.
-func printError(_ message: String) {
+public func printError(_ message: String) {
     StandardError.line(message)
 }

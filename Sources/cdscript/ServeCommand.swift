@@ -1,6 +1,5 @@
 import ArgumentParser
 import CountdownCore
-import CountdownWeb
 import Foundation
 import RedisStore
 import StoredEndActions
@@ -8,8 +7,11 @@ import TerminalView
 
 /// `cdscript serve`: the long-running process that gives stored countdowns a
 /// home: it runs their end actions (StoredEndActions) and serves them on web
-/// pages and an HTTP API (CountdownWeb); here the options are parsed and both
-/// started, nothing more.
+/// pages and an HTTP API (CountdownWeb, in cdscript-serve); here the options
+/// are parsed and both started, nothing more. In `cdscript`, which links no web
+/// server, the options are parsed (for --help, completions and usage errors) and
+/// the process is handed over to cdscript-serve with the same arguments (exec:
+/// the pid, signals, output and exit status are serve's own).
 struct ServeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -79,6 +81,9 @@ struct ServeCommand: ParsableCommand {
     }
 
     func run() throws {
+        guard let startWeb = ServeWeb.start else {
+            try ServeProgram.handOver(arguments: Array(CommandLine.arguments.dropFirst()))
+        }
         let shared = try storeOptions.openShared()
         let served: ServedStore
         if let redis = shared.persistence as? RedisCountdownStore {
@@ -90,11 +95,14 @@ struct ServeCommand: ParsableCommand {
         if let lease { configuration.lease = try DurationArgument.read(lease, as: "--lease", in: .tickInterval) }
         // The pages and the API (ServeCommand+Web.swift): their own thread and store handle,
         // told of every change the runner's feed reports.
-        let server = web.noWeb ? nil : try startWeb(redis: shared.persistence is RedisCountdownStore)
-        defer { try? server?.stop() }
+        let server = web.noWeb ? nil : try startWeb(webRequest(redis: shared.persistence is RedisCountdownStore))
+        defer { server?.stop() }
         if let server { configuration.onChanges = { server.storeChanged($0) } }
         let runner = EndActionRunner(store: served, configuration: configuration, catalog: try catalog(),
-                                     loadCatalog: { try self.catalog() },
+                                     loadCatalog: {
+                                         server?.reloadTLS()
+                                         return try self.catalog()
+                                     },
                                      log: { StandardOutput.write($0 + "\n", what: "the log") },
                                      report: { printError($0) })
         switch runner.run() {

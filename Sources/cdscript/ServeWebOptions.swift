@@ -1,8 +1,7 @@
 import ArgumentParser
-import CountdownWeb
 
 /// The web side of `cdscript serve`: where it listens and whom it lets in
-/// (docs/serve.md). The server itself is CountdownWeb's.
+/// (docs/serve.md). The server itself is CountdownWeb's, in cdscript-serve.
 struct ServeWebOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where the pages and the HTTP API listen: HOST:PORT (port 0: any free port, said on start). Loopback unless this names another address.", valueName: "HOST:PORT"))
     var listen = "127.0.0.1:8765"
@@ -37,11 +36,5 @@ struct ServeWebOptions: ParsableArguments {
         case (nil, .some): throw ValidationError("--tls-key needs --tls-cert: the certificate of the key")
         default: break
         }
-    }
-
-    /// The server's configuration with `token` and, when given, HTTPS.
-    func configuration(token: String, tls: ServerTLS?) throws -> ServerConfiguration {
-        let (host, port) = try address()
-        return ServerConfiguration(host: host, port: port, controlToken: token, publicRead: publicRead, allowedHosts: allowedHosts, tls: tls)
     }
 }

@@ -76,6 +76,10 @@ struct InstallTests {
         let plainLua = prefix.appendingPathComponent("bin/cdscript-lua")
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: plainLua.path)) == nil)
         #expect(FileManager.default.contentsEqual(atPath: plainLua.path, andPath: PlainLuaInterpreterTests.executable.path))
+        // cdscript-serve beside it too (`serve` hands over to it; `run --serve` starts it), as built.
+        let server = prefix.appendingPathComponent("bin/cdscript-serve")
+        #expect(FileManager.default.isExecutableFile(atPath: server.path))
+        #expect(FileManager.default.contentsEqual(atPath: server.path, andPath: BinaryRunner.binary.deletingLastPathComponent().appendingPathComponent("cdscript-serve").path))
         let plain = try BinaryRunner.run(["-e", "print(_VERSION, countdown)"], executable: plainLua)
         #expect(plain.status == 0 && plain.stdout == "Lua 5.4\tnil\n", "\(plain.stderr)")
 

@@ -24,10 +24,12 @@ final class LiveProcess: @unchecked Sendable {
     private var errData = Data()
     private let readers = DispatchGroup()
 
-    /// `launcher`: a command that runs the binary (`["/usr/bin/faketime", "-f", "+7s"]`), if any.
-    init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = []) throws {
-        process.executableURL = URL(fileURLWithPath: launcher.first ?? Self.binary)
-        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [Self.binary] + arguments
+    /// `launcher`: a command that runs the binary (`["/usr/bin/faketime", "-f", "+7s"]`), if any;
+    /// `executable`: another copy of the binary to run.
+    init(_ arguments: [String], environment: [String: String] = [:], launcher: [String] = [], executable: String? = nil) throws {
+        let binary = executable ?? Self.binary
+        process.executableURL = URL(fileURLWithPath: launcher.first ?? binary)
+        process.arguments = launcher.isEmpty ? arguments : Array(launcher.dropFirst()) + [binary] + arguments
         process.currentDirectoryURL = Self.packageRoot
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "CDSCRIPT_STATE_DIR")

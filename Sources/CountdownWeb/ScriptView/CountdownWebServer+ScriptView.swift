@@ -1,4 +1,5 @@
 import NIOCore
+import ScriptViewModel
 
 extension CountdownWebServer {
     /// Hands a new state of the script's view to the server's thread, which

@@ -2,6 +2,7 @@ import CountdownCore
 import Foundation
 import NIOCore
 import NIOHTTP1
+import ScriptViewModel
 
 /// What a server that shows a script's view (`cdscript run SCRIPT --serve`)
 /// serves instead of the stored countdowns:

@@ -3,6 +3,7 @@ import CountdownCore
 import Foundation
 import TerminalView
 import Testing
+import ScriptViewModel
 
 /// A server showing a script's view, with the inbox its clicks go to; stopped by `stop()`.
 struct ViewTestServer {

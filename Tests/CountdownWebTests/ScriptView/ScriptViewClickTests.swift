@@ -4,6 +4,7 @@ import Foundation
 import LuaHost
 import TerminalView
 import Testing
+import ScriptViewModel
 
 /// examples/sms_code.lua in a host on a virtual clock, its view published to a
 /// real server after each step and the server's clicks pressed from the inbox,

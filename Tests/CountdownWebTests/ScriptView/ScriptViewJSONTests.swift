@@ -2,6 +2,7 @@
 import Foundation
 import TerminalView
 import Testing
+@testable import ScriptViewModel
 
 /// A view made through the controller, as a script makes it.
 func scriptView(_ build: (ViewController) throws -> Void) rethrows -> ViewController {

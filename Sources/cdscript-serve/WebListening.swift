@@ -3,6 +3,7 @@ import CountdownCore
 import CountdownWeb
 import SQLiteStore
 import TerminalView
+import cdscript
 
 /// What `serve` and `run --serve` share when they listen: the control token
 /// (made once, kept in the state folder unless `--token-file` names one), the
@@ -37,10 +38,10 @@ enum WebListening {
         }
     }
 
-    /// Says a token made now, once, with where it is kept.
-    static func sayIfMade(_ token: ControlToken.Outcome, path: String) {
+    /// Says a token made now, once, with where it is kept, through `say` (a line without its newline).
+    static func sayIfMade(_ token: ControlToken.Outcome, path: String, say: (String) -> Void) {
         if case .created(let made) = token {
-            StandardOutput.write("control token (made now, kept in \(path)): \(made)\n", what: "the log")
+            say("control token (made now, kept in \(path)): \(made)")
         }
     }
 
