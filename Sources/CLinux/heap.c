@@ -96,3 +96,7 @@ int cdl_heap_prefer_huge_pages(void) {
     if (before == (uintptr_t)-1 || end <= start) return 0;
     return madvise((void *)start, end - start, MADV_HUGEPAGE);
 }
+
+int cdl_heap_give_back_free(void) {
+    return malloc_trim(RESERVE);
+}

@@ -72,7 +72,7 @@ extension RedisCountdownStore {
         var existed: [Bool] = []
         do {
             for change in changes {
-                used.insert(CountdownID(change.id))
+                cache.mark(CountdownID(change.id))
                 forgetReadAhead(change.id)
                 let sequence = nextSequence()
                 try connection.send(["EVALSHA", scriptSHA ?? "", "2", Self.hashKey, writerKey, change.id, "",

@@ -77,7 +77,7 @@ extension RedisCountdownStore {
         scriptSHA = nil
         dropAllPending()
         replayedSinceReconnect = 0
-        for id in used.sorted() {
+        for id in cache.markedIDs.sorted() {
             guard let record = cache[id], record.state != .finished else { continue }
             lostIDs.append(id.string)
             notice("cdscript: the store lost countdown \(id.string.debugDescription) (\(url) came back without its data); it runs on here and is written back")

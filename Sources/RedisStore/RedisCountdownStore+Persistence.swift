@@ -6,12 +6,19 @@ import CountdownCore
 extension RedisCountdownStore {
     public func load(id: String) throws -> StoredCountdown? {
         let shift = try shiftForOperation()
-        used.insert(CountdownID(id))
+        cache.mark(CountdownID(id))
         if let connection, !answersFromCache {
             do {
-                let reply = try readAhead(id, connection: connection) ?? connection.command(["HGET", Self.hashKey, id])
+                let answer = try readAhead(id, connection: connection)
+                let reply: RedisReply
+                switch answer {
+                case .record?: reply = .null
+                case .text(let value)?: reply = .string(value)
+                case nil: reply = try connection.command(["HGET", Self.hashKey, id])
+                }
                 recordsRead += 1
-                let record = try decode(id: id, reply)
+                let record: StoredCountdown?
+                if case .record(let found)? = answer { record = found } else { record = try decode(id: id, reply) }
                 cache[CountdownID(id)] = record
                 return record.map { RedisRecord.shifted($0, by: -shift) }
             } catch let error as RedisError where error.connectionLost {
@@ -26,7 +33,7 @@ extension RedisCountdownStore {
     /// Offline: what this process last saw.
     public func loadEach(ids: [String]) throws -> [(id: String, record: Result<StoredCountdown?, any Error>)] {
         let shift = try shiftForOperation()
-        for id in ids { used.insert(CountdownID(id)) }
+        for id in ids { cache.mark(CountdownID(id)) }
         if let connection, !answersFromCache {
             do {
                 var loaded: [(id: String, record: Result<StoredCountdown?, any Error>)] = []
@@ -66,26 +73,26 @@ extension RedisCountdownStore {
     public func listing() throws -> StoredCountdownListing {
         let shift = try shiftForOperation()
         if let scanned = try scannedListing() {
-            cache = scanned.all
+            cache.replaceRecords(with: scanned.all)
             return StoredCountdownListing(
                 countdowns: scanned.all.values.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) },
                 unreadable: scanned.unreadable.sorted { $0.id.precedesInBytes($1.id) })
         }
-        return StoredCountdownListing(countdowns: cache.values.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) })
+        return StoredCountdownListing(countdowns: cache.records.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) })
     }
 
     public func save(_ countdown: StoredCountdown) throws {
         try checkStorable(countdown)
         let shift = try shiftForOperation()
         let record = RedisRecord.shifted(countdown, by: shift)
-        used.insert(CountdownID(countdown.id))
+        cache.mark(CountdownID(countdown.id))
         try write(id: countdown.id, before: cache[CountdownID(countdown.id)], after: record, unconditional: true)
     }
 
     @discardableResult
     public func delete(id: String) throws -> Bool {
         _ = try shiftForOperation()
-        used.insert(CountdownID(id))
+        cache.mark(CountdownID(id))
         if answersFromCache {
             let existed = cache[CountdownID(id)] != nil
             try write(id: id, before: cache[CountdownID(id)], after: nil, unconditional: true)
@@ -97,7 +104,7 @@ extension RedisCountdownStore {
     @discardableResult
     public func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result {
         var shift = try shiftForOperation()
-        used.insert(CountdownID(id))
+        cache.mark(CountdownID(id))
         var attempts = 0
         while true {
             attempts += 1

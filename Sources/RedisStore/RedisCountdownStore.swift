@@ -44,11 +44,12 @@ public final class RedisCountdownStore: CountdownStoreBackend {
     var connection: RedisConnection?
     var everConnected = false
     var scriptSHA: String?
-    /// What this process last saw of each countdown, server terms; the answer while offline.
-    var cache: [CountdownID: StoredCountdown] = [:]
-    /// Countdowns this process loaded, saved or changed itself (not only listed):
-    /// what it writes back when the server lost its data.
-    var used: Set<CountdownID> = []
+    /// What this process last saw of each countdown, server terms; the answer
+    /// while offline. Marked: the countdowns this process loaded, saved or
+    /// changed itself (not only listed), what it writes back when the server
+    /// lost its data. Compact (`StoredCountdownTable`): a process holding all
+    /// of a million countdowns keeps a million of these.
+    var cache = StoredCountdownTable()
     /// Changes not on the server yet, in order.
     var pending = PendingChanges()
     /// The queue on local disk; nil keeps it in memory only (tests, or a state
@@ -100,9 +101,8 @@ public final class RedisCountdownStore: CountdownStoreBackend {
     /// The most elements (fields and values) in one reply to a slice of a read of the
     /// whole hash or of the keys (`HSCAN`, `SCAN`, a listing's `HMGET`): what tests bound a slice by.
     public internal(set) var largestSlice = 0
-    /// The hash as read ahead for a run of loads (`+ReadAhead`), by id, records
-    /// as stored; nil: none.
-    var readAheadCopy: [CountdownID: String]?
+    /// The hash as read ahead for a run of loads (`+ReadAhead`); nil: none.
+    var readAheadCopy: ReadAheadCopy?
     /// Records in the copy not handed out yet, and whether a copy was used up since the feed last drained.
     var readAheadLeft = 0
     var readAheadSpent = false

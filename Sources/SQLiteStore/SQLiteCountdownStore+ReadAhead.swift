@@ -1,3 +1,4 @@
+import CLinux
 import CountdownCore
 import SQLiteAccess
 
@@ -26,15 +27,17 @@ extension SQLiteCountdownStore {
     public static let readAheadAfter = 256
     public static let readAheadRatio = 16
 
-    /// What the read-ahead copy says of one id.
-    enum ReadAheadEntry {
-        /// Boxed: an entry is a pointer wide, not a record wide, in the copy's table.
-        indirect case stored(StoredCountdown)
-        case unreadable(StoreError)
-        /// Answered once already: a second load of it asks the database. (A run
-        /// loads each id once; freeing each record as it is handed out keeps the
-        /// copy from costing the first change after the run a pause to free it all.)
-        case taken
+    /// The whole table as read ahead. Every id read is marked in `records`, so
+    /// that one handed out already (its record taken, the entry left) is told
+    /// apart from one that was not stored: a second load of it asks the
+    /// database. Compact (`StoredCountdownTable`): a million records in a few
+    /// large blocks, let go at once when the copy goes, not a heap block or
+    /// two per record that stay resident as holes after each is freed.
+    struct ReadAheadCopy {
+        var records = StoredCountdownTable()
+        /// Rows that could not be read, by id: each load of one reports it.
+        var unreadable: [CountdownID: StoreError] = [:]
+        var count: Int { records.entryCount + unreadable.count }
     }
 
     /// The answer of the read-ahead copy for `id`, or nil when there is no copy
@@ -48,20 +51,19 @@ extension SQLiteCountdownStore {
         }
         guard readAheadCopy != nil else { return nil }
         let key = CountdownID(id)
-        switch readAheadCopy![key] {
-        case nil: return .success(nil)
-        case .stored(let countdown):
-            readAheadCopy![key] = .taken
-            readAheadLeft -= 1
-            if readAheadLeft == 0 {
-                // The run has had as many records as the copy holds: it is over.
-                readAheadCopy = nil
-                readAheadSpent = true
-            }
-            return .success(countdown)
-        case .unreadable(let error): return .failure(error)
-        case .taken: return nil
+        if let error = readAheadCopy!.unreadable[key] { return .failure(error) }
+        guard readAheadCopy!.records.contains(key) else { return .success(nil) }
+        // Handed out already: the database is asked.
+        guard let countdown = readAheadCopy!.records[key] else { return nil }
+        readAheadCopy!.records[key] = nil
+        readAheadLeft -= 1
+        if readAheadLeft == 0 {
+            // The run has had as many records as the copy holds: it is over.
+            readAheadCopy = nil
+            readAheadSpent = true
+            _ = cdl_heap_give_back_free()
         }
+        return .success(countdown)
     }
 
     /// Reads every row into the copy, unless the table is too large for the
@@ -69,21 +71,23 @@ extension SQLiteCountdownStore {
     /// which reports it.
     private func readAheadNow() {
         let limit = Self.readAheadRatio * loadsSinceLook
-        let copy = try? access(readOnly: true) { db -> [CountdownID: ReadAheadEntry]? in
+        let copy = try? access(readOnly: true) { db -> ReadAheadCopy? in
             let count = Int(try db.value("SELECT count(*) FROM countdown")?.integer ?? 0)
             guard count <= limit else { return nil }
-            var copy: [CountdownID: ReadAheadEntry] = [:]
-            copy.reserveCapacity(count)
+            var copy = ReadAheadCopy()
+            copy.records.reserveCapacity(count)
             var stored = 0
             try db.cached(StoredCountdown.selectSQL).forEachRow { row in
                 rowsRead += 1
                 // A row whose id is not text answers no load by a text id.
                 guard let id = row.value(at: 0).text else { return true }
+                let key = CountdownID(id)
                 do throws(StoreError) {
-                    copy[CountdownID(id)] = .stored(try StoredCountdown(columnsOf: row, path: path))
+                    copy.records[key] = try StoredCountdown(columnsOf: row, path: path)
+                    copy.records.mark(key)
                     stored += 1
                 } catch {
-                    copy[CountdownID(id)] = .unreadable(error)
+                    copy.unreadable[key] = error
                 }
                 return true
             }
@@ -98,7 +102,9 @@ extension SQLiteCountdownStore {
     func dropReadAhead() {
         loadsSinceLook = 0
         readAheadDroppedAtLook += readAheadCopy?.count ?? 0
+        let hadCopy = readAheadCopy != nil
         readAheadCopy = nil
+        if hadCopy { _ = cdl_heap_give_back_free() }
         readAheadSpent = false
     }
 }

@@ -46,7 +46,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     /// Loads since the change log was last looked at, and the rows read ahead
     /// for the ones to come (`SQLiteCountdownStore+ReadAhead.swift`).
     var loadsSinceLook = 0
-    var readAheadCopy: [CountdownID: ReadAheadEntry]?
+    var readAheadCopy: ReadAheadCopy?
     /// Records in the copy not handed out yet, and whether a copy was used up since the last look.
     var readAheadLeft = 0
     var readAheadSpent = false

@@ -150,6 +150,12 @@ int cdl_cpu_timer_start(int64_t period_ns, cdl_cpu_check_fn check, int code, con
  * huge pages (cdl_host_reclaims_huge_pages), which would come back slower than
  * small ones. Call it first thing, before the heap holds much. Returns 0, or -1. */
 int cdl_heap_prefer_huge_pages(void);
+/* Gives the kernel back the pages of the heap that hold only freed blocks
+ * (malloc_trim, keeping the reserve at its top): a store calls it once a copy
+ * of a whole table, freed record by record as loads took them, is gone, so that
+ * its holes do not stay resident for the rest of the run. Returns 1 when some
+ * memory was given back. */
+int cdl_heap_give_back_free(void);
 
 /* Whether this machine is a virtual one whose host takes back the guest's free
  * 2 MiB blocks (a virtio balloon with free page reporting, reporting blocks of a

@@ -37,6 +37,10 @@ struct PersistentIDs {
         return id
     }
 
+    /// The bytes of its storage, by capacity (ids longer than a `String` holds
+    /// in place not counted; the Lua handle holds the same bytes).
+    var storageBytes: Int { bySlot.capacity * MemoryLayout<String?>.stride }
+
     /// Every id held, in no particular order.
     var all: [String] {
         count == 0 ? [] : bySlot.compactMap { $0 }

@@ -64,6 +64,17 @@ public final class StoreBinding {
         }
     }
 
+    /// The bytes this part keeps for the persistent countdowns it runs, by
+    /// capacity: their ids by slot, and titles, actions and end actions for the
+    /// few that have them. What a process holding many pays here beside the
+    /// scheduler's records, the Lua handles and the store's own copy
+    /// (`cdbench memory`, docs/performance.md, "Memory of stored countdowns held").
+    public var heldBytes: Int {
+        persistentIDs.storageBytes
+            + annotationsByID.capacity * (MemoryLayout<String>.stride + MemoryLayout<StoredAnnotations>.stride)
+            + endActions.capacity * (MemoryLayout<Int32>.stride + MemoryLayout<EndAction>.stride)
+    }
+
     /// Forgets the failures reported so far, so that the next one is reported
     /// again: `cdscript test` gives each test a store of its own.
     public func forgetReportedErrors() {
