@@ -4,9 +4,10 @@ import Foundation
 /// Messages for what people type at the edges: a command name mistyped as a
 /// script, `help` with an unknown command, `-v` for the version.
 enum CommandHints {
-    /// The subcommands' names, `help` included.
+    /// The subcommands' names, `help` included (every subcommand names itself in its
+    /// configuration: CommandOptionTableTests holds that).
     static var commandNames: [String] {
-        CDScript.configuration.subcommands.map { $0._commandName }.filter { !$0.hasPrefix("_") } + ["help"]
+        CDScript.configuration.subcommands.compactMap { $0.configuration.commandName }.filter { !$0.hasPrefix("_") } + ["help"]
     }
 
     /// For `cdscript lsit`: a missing "script" that looks like a command's name.

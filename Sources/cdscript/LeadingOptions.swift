@@ -1,6 +1,3 @@
-import ArgumentParser
-import Foundation
-
 /// `cdscript --speed 60 timer 2m` is `cdscript timer 2m --speed 60`, and
 /// `cdscript --store URL list` is `cdscript list --store URL`: options may come
 /// before a command's name and mean there what they mean after it, for every
@@ -27,10 +24,9 @@ enum LeadingOptions {
     }
 }
 
-/// What a command's options are, as ArgumentParser declares them: their names,
-/// and whether each takes a value. Read from ArgumentParser's own description of
-/// the commands, so every option's name is written once, where it is declared.
-struct CommandOptions {
+/// What a command's options are: their names, and whether each takes a value
+/// (one row of `CommandOptionTable` each).
+struct CommandOptions: Equatable {
     /// Long and short names with their dashes (`--speed`, `-o`), and whether each takes a value.
     var takesValue: [String: Bool] = [:]
     /// Options after which every word is theirs (`timer --exec PROGRAM ARGS...`).
@@ -38,44 +34,36 @@ struct CommandOptions {
     /// True when the command's first positional ends its options (`run SCRIPT ARGS...`).
     var positionalEndsOptions = false
 
+    init(takesValue: [String: Bool] = [:], takesRest: Set<String> = [], positionalEndsOptions: Bool = false) {
+        self.takesValue = takesValue
+        self.takesRest = takesRest
+        self.positionalEndsOptions = positionalEndsOptions
+    }
+
+    /// Options spelt `values` take a value, `flags` none; `rest` take every word after them.
+    init(values: [String] = [], flags: [String] = [], rest: [String] = [], positionalEndsOptions: Bool = false) {
+        var takesValue = [String: Bool]()
+        for name in values + rest { takesValue[name] = true }
+        for name in flags { takesValue[name] = false }
+        self.init(takesValue: takesValue, takesRest: Set(rest), positionalEndsOptions: positionalEndsOptions)
+    }
+
+    /// These options and `other`'s together (an option declared by both takes what it takes here).
+    func merging(_ other: CommandOptions) -> CommandOptions {
+        CommandOptions(takesValue: takesValue.merging(other.takesValue) { mine, _ in mine },
+                       takesRest: takesRest.union(other.takesRest),
+                       positionalEndsOptions: positionalEndsOptions || other.positionalEndsOptions)
+    }
+
     /// The options of the command named `name` (the root's `--help` and `--version` included).
     static func of(_ name: String) -> CommandOptions? {
-        guard let command = described(name) else { return nil }
-        var options = CommandOptions()
-        for argument in command.arguments ?? [] {
-            for spelt in argument.spellings {
-                switch argument.kind {
-                case "option":
-                    options.takesValue[spelt] = true
-                    if argument.parsingStrategy == "allRemainingInput" || argument.parsingStrategy == "postTerminator" {
-                        options.takesRest.insert(spelt)
-                    }
-                case "flag":
-                    options.takesValue[spelt] = false
-                default:
-                    break
-                }
-            }
-            if argument.kind == "positional", argument.parsingStrategy == "allRemainingInput" { options.positionalEndsOptions = true }
-        }
-        // ArgumentParser's own, on every command.
-        options.takesValue["--help"] = false
-        options.takesValue["-h"] = false
-        options.takesValue["--version"] = false
-        return options
+        CommandOptionTable.options(of: name)
     }
 
     /// The options of every command together (an option's taking a value is the
     /// same wherever it is declared).
     static var ofAny: CommandOptions? {
-        let names = CommandHints.commandNames.filter { $0 != "help" }
-        var all = CommandOptions()
-        for name in names {
-            guard let options = of(name) else { continue }
-            all.takesValue.merge(options.takesValue) { first, _ in first }
-            all.takesRest.formUnion(options.takesRest)
-        }
-        return all
+        CommandHints.commandNames.compactMap(of).reduce(CommandOptions()) { $0.merging($1) }
     }
 
     /// True when `words` are options of this command, each followed by its value if it takes one.
@@ -114,32 +102,6 @@ struct CommandOptions {
             return (name, "--" + meant)
         }
         return nil
-    }
-
-    /// ArgumentParser's description of the command named `name`, when first
-    /// needed: of that command only (the whole tree costs tens of milliseconds).
-    private static func described(_ name: String) -> Described.Command? {
-        guard let type = CDScript.configuration.subcommands.first(where: { $0._commandName == name }) else { return nil }
-        return try? JSONDecoder().decode(Described.self, from: Data(type._dumpHelp().utf8)).command
-    }
-
-    /// The part of ArgumentParser's `--experimental-dump-help` JSON read here.
-    private struct Described: Decodable {
-        struct Name: Decodable { var kind: String; var name: String }
-        struct Argument: Decodable {
-            var kind: String
-            var parsingStrategy: String?
-            var names: [Name]?
-            var spellings: [String] {
-                (names ?? []).map { ($0.kind == "short" ? "-" : ($0.kind == "long" ? "--" : "-")) + $0.name }
-            }
-        }
-        struct Command: Decodable {
-            var commandName: String
-            var arguments: [Argument]?
-            var subcommands: [Command]?
-        }
-        var command: Command
     }
 }
 

@@ -101,7 +101,7 @@ struct BarLeadTests {
         bar.read([bar.running("pomodoro", left: 2 * s, overtime: true), bar.running("tea", left: 3 * s), done])
         bar.run(until: bar.clock.boot + 6 * s)
         #expect(bar.lines.first == "running pomodoro 2  +1")
-        #expect(bar.lines.last == "overtime pomodoro +4  +1")
+        #expect(bar.lines.last == "overtime pomodoro +0:04  +1")
         #expect(!bar.lines.contains { $0.contains("tea") })
         #expect(bar.lead.count == 2)
     }

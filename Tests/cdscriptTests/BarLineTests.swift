@@ -23,14 +23,14 @@ private func waybarObject(_ items: [BarItem]) throws -> [String: Any] {
 
 @Suite("What status and the bars show of one countdown")
 struct ShownCountdownTests {
-    @Test("an overtime countdown 2.9 s past its end is overtime, 100 %, +2 in {left} and 2 in {overtime} (whole seconds past it, as the view counts up)")
+    @Test("an overtime countdown 2.9 s past its end is overtime, 100 %, +0:02 in {left} (as the view counts up) and 2 in {overtime} (whole seconds past it)")
     func overtimePastItsEnd() throws {
         let shown = ShownCountdown(record("pomodoro", seconds: 60, overtime: true), at: after(62_900_000_000))
         #expect(shown.state == .overtime)
         #expect(shown.pastEnd == 2_900_000_000)
         #expect(shown.percent == 100)
         let format = try StatusFormat("{state}|{left}|{overtime}|{progress}|{icon}")
-        #expect(format.render(shown, now: 0) == "overtime|+2|2|100|⏰")
+        #expect(format.render(shown, now: 0) == "overtime|+0:02|2|100|⏰")
         let long = ShownCountdown(record("exam", seconds: 60, overtime: true), at: after(60 * s + 125 * s + 500_000_000))
         #expect(format.render(long, now: 0) == "overtime|+2:05|2:05|100|⏰")
     }
@@ -100,13 +100,13 @@ struct BarLineTests {
         #expect(object["class"] as? [String] == ["overtime"])
         #expect(object["alt"] as? String == "overtime")
         #expect(object["percentage"] as? Int == 100)
-        #expect(object["text"] as? String == "⏰ pomodoro +3")
-        #expect((object["tooltip"] as? String)?.hasPrefix("pomodoro: overtime, +3 past its end at ") == true, "\(object)")
+        #expect(object["text"] as? String == "⏰ pomodoro +0:03")
+        #expect((object["tooltip"] as? String)?.hasPrefix("pomodoro: overtime, +0:03 past its end at ") == true, "\(object)")
         let line = BarProtocol.i3bar.line([item], separator: "  ", first: true)
         let blocks = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [[String: Any]])
         #expect(blocks.first?["color"] as? String == BarProtocol.overtimeColour)
         #expect(blocks.first?["urgent"] == nil)
-        #expect(BarProtocol.polybar.line([item], separator: "  ", first: true) == "⏰ pomodoro +3")
+        #expect(BarProtocol.polybar.line([item], separator: "  ", first: true) == "⏰ pomodoro +0:03")
     }
 
     @Test("i3bar's header asks for click events, and every block is named so that a click names its countdown")

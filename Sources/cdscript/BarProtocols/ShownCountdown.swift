@@ -78,11 +78,12 @@ struct ShownCountdown: Equatable {
     }
 
     /// The time left as the timer's view draws it: `2d 01:02:03`, `1:02:03`, `4:05`,
-    /// `45`; past the end of an overtime countdown, the time past it after a `+`
-    /// (`+0:02`), as the view counts up.
-    var left: String { isPastEnd ? "+" + overtimeText : Self.clockText(shownRemaining) }
+    /// `45`; past the end of an overtime countdown, the time past it as the view
+    /// counts it up (`+0:02`, `+1:05`, `+1:02:03`).
+    var left: String { isPastEnd ? "+" + Self.overtimeClockText(shownPastEnd) : Self.clockText(shownRemaining) }
 
-    /// The time past the end, written as `left` writes the time left (`0` before the end).
+    /// The time past the end, written as `left` writes the time left (`2`, `1:05`;
+    /// `0` before the end): a figure for scripts, where `left` is what the view shows.
     var overtimeText: String { Self.clockText(shownPastEnd) }
 
     /// One sign for the state, so that a bar's text tells them apart without
@@ -97,11 +98,18 @@ struct ShownCountdown: Equatable {
     static let minutePattern = try? FormatPattern("{m}:{ss}")
     static let secondPattern = try? FormatPattern("{s}")
 
-    /// The timer's `clock_text` (BuiltinScripts/timer.lua) at whole seconds.
+    /// The timer's `clock_text` (BuiltinScripts/timer.lua) at whole seconds
+    /// (ClockTextTests hold the two to one text).
     static func clockText(_ ns: Nanoseconds) -> String {
         let second = Time.nanosecondsPerSecond
         let pattern = ns >= 86_400 * second ? dayPattern : ns >= 3_600 * second ? hourPattern : ns >= 60 * second ? minutePattern : secondPattern
         return pattern?.render(ns) ?? String(ns / second)
+    }
+
+    /// The timer's `overtime_text` at whole seconds, without its `+`: as `clockText`,
+    /// but minutes are shown under a minute too (`0:02`).
+    static func overtimeClockText(_ ns: Nanoseconds) -> String {
+        ns >= 3_600 * Time.nanosecondsPerSecond ? clockText(ns) : minutePattern?.render(ns) ?? clockText(ns)
     }
 
     /// The end in local time: `17:05:30` when it is today, `2026-12-03 17:05:30`

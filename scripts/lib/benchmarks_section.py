@@ -1,13 +1,15 @@
-"""A section of BENCHMARKS.md that a script of its own measures and writes
-(scripts/bench-status, bench-reload, bench-store-listing, bench-instructions):
-between two markers named after the script, replaced where it stands on the
-next run, or appended the first time (after bench-shared's and bench-store's,
-which each rewrite everything after their own mark: scripts/bench runs those
-first)."""
+"""A section of BENCHMARKS.md that a script of its own measures and writes (every
+bench-* script that writes one): between two markers named after the script,
+replaced where it stands on the next run, or appended the first time (scripts/bench
+rewrites the file without them, then runs the scripts in the order their sections
+come). What lies outside a script's markers, the hand-written blocks among it, is
+left as it is."""
 import os
 import tempfile
 
-PATH = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "BENCHMARKS.md")
+# scripts/lib/ -> the repository
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PATH = os.path.join(ROOT, "BENCHMARKS.md")
 
 
 def markers(script):
