@@ -1,4 +1,5 @@
-import Foundation
+import CountdownCore
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -37,8 +38,8 @@ public enum ControlToken {
         // The system's generator: the kernel's randomness (getrandom), never a seeded one.
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let token = bytes.map { String(format: "%02x", $0) }.joined()
-        let folder = (path as NSString).deletingLastPathComponent
+        let token = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let folder = PathText.folder(of: path)
         if !folder.isEmpty {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }

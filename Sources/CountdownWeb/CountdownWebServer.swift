@@ -1,5 +1,5 @@
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -27,7 +27,7 @@ public final class CountdownWebServer: Sendable {
     public init(configuration: ServerConfiguration,
                 makeStore: @escaping @Sendable () throws -> CountdownStoreBackend,
                 clock: @escaping @Sendable () -> StoreInstant,
-                timeZone: TimeZone = .current) throws {
+                timeZone: any LocalZone = SystemLocalZone()) throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         do {

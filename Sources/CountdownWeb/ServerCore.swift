@@ -1,5 +1,5 @@
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
 
@@ -28,7 +28,7 @@ final class ServerCore: @unchecked Sendable {
     let eventLoop: any EventLoop
     private let store: CountdownStoreBackend
     private let clock: @Sendable () -> StoreInstant
-    private let timeZone: TimeZone
+    private let timeZone: any LocalZone
     private var tracker = CountdownChangeTracker()
     let subscribers = EventSubscribers()
     private var boundaryTimer: Scheduled<Void>?
@@ -39,7 +39,7 @@ final class ServerCore: @unchecked Sendable {
     var port = 0
 
     init(configuration: ServerConfiguration, store: CountdownStoreBackend, clock: @escaping @Sendable () -> StoreInstant,
-         timeZone: TimeZone, eventLoop: any EventLoop) {
+         timeZone: any LocalZone, eventLoop: any EventLoop) {
         self.configuration = configuration
         self.store = store
         self.clock = clock

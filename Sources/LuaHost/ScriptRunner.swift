@@ -1,7 +1,7 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
 
 extension LuaHost {
     /// Loads and runs a script file's main chunk. Script arguments reach Lua as the

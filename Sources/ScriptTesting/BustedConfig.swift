@@ -1,6 +1,6 @@
 import CLua
 import CLuaShim
-import Foundation
+import FoundationEssentials
 import LuaHost
 
 /// A busted project's `.busted` file as `cdscript test` reads it: the keys of

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What `--coverage` takes from luacov's configuration file (`.luacov`):
 /// `include` and `exclude` (Lua patterns matched against a file's name without

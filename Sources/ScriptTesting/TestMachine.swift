@@ -1,7 +1,7 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import LuaHost
 import TerminalView
 

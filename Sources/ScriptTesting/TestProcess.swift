@@ -1,6 +1,6 @@
 import CLua
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import LuaHost
 
 /// Another process on a test's machine (`process.start`): a script in a Lua

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CLinux
-import Foundation
+import FoundationEssentials
 import LuaHost
 
 @main

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import CountdownCore
+import FoundationEssentials
 
 /// `cdscript new NAME`: a script, its tests and an editor setup to start from.
 struct NewCommand: ParsableCommand {
@@ -44,7 +45,7 @@ struct NewCommand: ParsableCommand {
             try fill(PackageResources.new_spec_lua).write(to: URL(fileURLWithPath: spec), options: .withoutOverwriting)
             emit("created \(spec)", what: "the report")
         } catch {
-            printError("cdscript new: \(error.localizedDescription)")
+            printError("cdscript new: \(ErrorText.line(error))")
             throw ExitCode(1)
         }
         let annotations = AnnotationFile.find()
@@ -55,7 +56,7 @@ struct NewCommand: ParsableCommand {
                 try Self.luarc(library: annotations).write(to: URL(fileURLWithPath: ".luarc.json"), options: .withoutOverwriting)
                 emit("created .luarc.json", what: "the report")
             } catch {
-                printError("cdscript new: .luarc.json: \(error.localizedDescription)")
+                printError("cdscript new: .luarc.json: \(ErrorText.line(error))")
                 throw ExitCode(1)
             }
         }
@@ -68,14 +69,12 @@ struct NewCommand: ParsableCommand {
     /// lua-language-server's settings: Lua 5.4, and cdscript's annotation folder as a
     /// library (it declares the script globals and the test ones: describe, it, expect, clock).
     static func luarc(library: String?) throws -> Data {
-        var settings: [String: Any] = [
-            "$schema": "https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json",
-            "runtime.version": "Lua 5.4",
+        var settings: [String: JSONValue] = [
+            "$schema": .string("https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json"),
+            "runtime.version": .string("Lua 5.4"),
         ]
-        if let library { settings["workspace.library"] = [URL(fileURLWithPath: library).deletingLastPathComponent().path] }
-        var data = try JSONSerialization.data(withJSONObject: settings, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        data.append(UInt8(ascii: "\n"))
-        return data
+        if let library { settings["workspace.library"] = .array([.string(URL(fileURLWithPath: library).deletingLastPathComponent().path)]) }
+        return Data((JSONValue.object(settings).text(pretty: true) + "\n").utf8)
     }
 }
 

@@ -2,7 +2,7 @@ import ArgumentParser
 import CountdownCore
 import SQLiteStore
 import EventLoop
-import Foundation
+import FoundationEssentials
 import LuaHost
 import TerminalView
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LuaHost
 
 /// `cdscript stopwatch`: counts up, with laps. The work is done by a built-in

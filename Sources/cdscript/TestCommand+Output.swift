@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import ScriptTesting
 
 /// busted's output handlers (`-o NAME`, with `-Xoutput` options), and where

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import LuaHost
 import ScriptTesting
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import LuaHost
 
 /// `cdscript timer SPEC`: a countdown without a script file. The work is done by
@@ -106,7 +106,7 @@ struct TimerCommand: ParsableCommand {
         let clock = BootClock()
         let parsed: TimerSpec
         do {
-            parsed = try DeadlineParser.parseTimerSpec(spec, wallNow: clock.wallNow(), timeZone: .current)
+            parsed = try DeadlineParser.parseTimerSpec(spec, wallNow: clock.wallNow(), timeZone: SystemLocalZone())
         } catch {
             throw ValidationError("SPEC: \(error)")
         }

@@ -1,7 +1,7 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
 
 /// The options of `countdown.start{...}`, read and checked.
 struct StartOptions {

@@ -1,7 +1,7 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import TerminalView
 
 /// The host's part for plugins and global hooks: where plugins are found, the

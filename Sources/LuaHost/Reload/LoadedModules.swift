@@ -1,6 +1,6 @@
 import CLua
 import CLuaShim
-import Foundation
+import FoundationEssentials
 
 extension LuaHost {
     /// The names in `package.loaded` (modules and plugins the script required,
