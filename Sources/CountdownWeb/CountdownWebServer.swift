@@ -4,6 +4,9 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Serves stored countdowns over HTTP: the API, the event stream and the pages
 /// (docs/serve.md). One event-loop thread runs everything, the store calls

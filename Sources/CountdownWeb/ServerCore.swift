@@ -2,6 +2,9 @@ import CountdownCore
 import FoundationEssentials
 import NIOCore
 import NIOHTTP1
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A request as it arrived whole.
 struct WebRequest {

@@ -3,6 +3,9 @@ import CLuaShim
 import CountdownCore
 import FoundationEssentials
 import TerminalView
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Binds the scheduler to Lua scripts. The host is a composition: it owns the
 /// Lua state (`vm`) and the scheduler, is the scheduler's delegate (it calls each

@@ -2,6 +2,9 @@ import CLua
 import CLuaShim
 import CountdownCore
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension LuaHost {
     /// Loads and runs a script file's main chunk. Script arguments reach Lua as the

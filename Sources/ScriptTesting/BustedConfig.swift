@@ -60,7 +60,7 @@ public struct BustedConfig: Equatable, Sendable {
         var values: [String: [String]] = [:]
         for line in lines.split(separator: "\n") {
             guard let tab = line.firstIndex(of: "\t") else { continue }
-            let value = line[line.index(after: tab)...].replacingOccurrences(of: "\u{1}", with: "\n")
+            let value = String(line[line.index(after: tab)...].replacing("\u{1}", with: "\n"))
             values[String(line[..<tab]), default: []].append(value)
         }
         return BustedConfig(values: values)

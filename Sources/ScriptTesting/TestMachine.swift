@@ -4,6 +4,9 @@ import CountdownCore
 import FoundationEssentials
 import LuaHost
 import TerminalView
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The machine a test file runs on: one virtual clock, the test's store, the
 /// current boot, and the processes on it. The test's own Lua state is process

@@ -2,6 +2,9 @@ import ArgumentParser
 import CLinux
 import FoundationEssentials
 import LuaHost
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @main
 struct CDScript: ParsableCommand {

@@ -1,6 +1,9 @@
 import ArgumentParser
 import CountdownCore
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `cdscript new NAME`: a script, its tests and an editor setup to start from.
 struct NewCommand: ParsableCommand {
@@ -36,7 +39,7 @@ struct NewCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let fill = { (template: [UInt8]) in
-            Data(String(decoding: template, as: UTF8.self).replacingOccurrences(of: "__NAME__", with: baseName).utf8)
+            Data(String(decoding: template, as: UTF8.self).replacing("__NAME__", with: baseName).utf8)
         }
         do {
             try fm.createDirectory(atPath: "tests", withIntermediateDirectories: true)

@@ -5,6 +5,9 @@ import EventLoop
 import FoundationEssentials
 import LuaHost
 import TerminalView
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

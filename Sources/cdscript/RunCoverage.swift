@@ -2,6 +2,9 @@ import ArgumentParser
 import FoundationEssentials
 import LuaHost
 import ScriptTesting
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `cdscript run --coverage`: the lines of the script's files that ran, in the
 /// reports `cdscript test --coverage` writes (luacov.stats.out, lcov.info and a

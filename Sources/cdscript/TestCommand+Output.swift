@@ -2,6 +2,9 @@ import ArgumentParser
 import CountdownCore
 import FoundationEssentials
 import ScriptTesting
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// busted's output handlers (`-o NAME`, with `-Xoutput` options), and where
 /// each writes: one place per format, so that write errors are handled alike.

@@ -2,6 +2,9 @@ import ArgumentParser
 import CountdownCore
 import FoundationEssentials
 import LuaHost
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `cdscript timer SPEC`: a countdown without a script file. The work is done by
 /// a built-in Lua script (BuiltinScripts/timer.lua), which `--eject` prints.

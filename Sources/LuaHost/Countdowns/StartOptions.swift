@@ -2,6 +2,9 @@ import CLua
 import CLuaShim
 import CountdownCore
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The options of `countdown.start{...}`, read and checked.
 struct StartOptions {

@@ -2,6 +2,9 @@ import CLua
 import CLuaShim
 import CountdownCore
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `on_end_action`: an action that runs once per end of a stored countdown,
 /// across every process (and machine) that follows it (docs/stores.md, "One end, one

@@ -3,6 +3,9 @@ import CLuaShim
 import CountdownCore
 import FoundationEssentials
 import TerminalView
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The host's part for plugins and global hooks: where plugins are found, the
 /// hooks and formatters scripts register for every countdown (`countdown.on`,

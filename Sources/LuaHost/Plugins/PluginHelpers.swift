@@ -2,6 +2,7 @@ import CLua
 import CLuaShim
 import CountdownCore
 import FoundationEssentials
+import TerminalView
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
 import FoundationEssentials
+import CountdownCore
 
 extension PluginBinding {
     /// Replaces the globals `print` and `warn` with ones that hand each line to
