@@ -29,7 +29,9 @@ public enum ControlToken {
     /// The token in `path`; when there is no file, a new one written there.
     public static func load(orCreateAt path: String) throws(Failure) -> Outcome {
         if let data = FileManager.default.contents(atPath: path) {
-            let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            // Blanks and line breaks around it go (trimmingCharacters is not in FoundationEssentials).
+            let read = String(decoding: data, as: UTF8.self)
+            let token = String(read.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
             guard token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
                 throw Failure(description: "the token file \(path) holds no token (at least 16 characters, no spaces); remove it to have a new one made")
             }

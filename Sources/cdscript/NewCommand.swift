@@ -24,9 +24,20 @@ struct NewCommand: ParsableCommand {
     var baseName: String { name.hasSuffix(".lua") ? String(name.dropLast(4)) : name }
 
     func validate() throws {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
-        guard !baseName.isEmpty, baseName.unicodeScalars.allSatisfy({ allowed.contains($0) }), !baseName.hasPrefix("-") else {
+        guard !baseName.isEmpty, baseName.unicodeScalars.allSatisfy(Self.allowedInName), !baseName.hasPrefix("-") else {
             throw ValidationError("NAME must be letters, digits, '-' and '_', such as tea or sms-code; got '\(name)'")
+        }
+    }
+
+    /// Letters, marks and digits of any script (CharacterSet's alphanumerics,
+    /// which FoundationEssentials does not have), `-` and `_`.
+    static func allowedInName(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return scalar == "-" || scalar == "_"
         }
     }
 

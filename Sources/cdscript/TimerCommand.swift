@@ -93,7 +93,7 @@ struct TimerCommand: ParsableCommand {
             throw ValidationError("--exec needs a program to run: --exec PROGRAM [ARGS...]")
         }
         if !exec.isEmpty, execShell != nil { throw ValidationError("--exec and --exec-shell: give one of them") }
-        if let line = execShell, line.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let line = execShell, line.allSatisfy({ $0.isWhitespace && !$0.isNewline }) {
             throw ValidationError("--exec-shell needs a line to run")
         }
         if let program = exec.first { try Self.checkProgram(program) }
