@@ -46,7 +46,7 @@ extension CDScript {
         let arguments = EmptyPathOptions.split(LeadingOptions.reordered(Array(CommandLine.arguments.dropFirst())))
         if let message = CommandHints.preflight(arguments) {
             printError(message)
-            Foundation.exit(ExitStatus.usage.rawValue)
+            Glibc.exit(ExitStatus.usage.rawValue)
         }
         do {
             if let plainStatus {
@@ -61,7 +61,7 @@ extension CDScript {
         } catch {
             if exitCode(for: error).rawValue == ExitStatus.usage.rawValue, let hint = OptionHints.misspelt(arguments) {
                 printError(hint)
-                Foundation.exit(ExitStatus.usage.rawValue)
+                Glibc.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: OutputContract.failureExit() ?? OutputContract.printedRequest(error) ?? error)
         }
