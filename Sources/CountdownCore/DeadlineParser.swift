@@ -12,7 +12,7 @@ public enum DeadlineParser {
     ///   - wallNow: the current wall time, nanoseconds since the epoch (UTC).
     ///   - timeZone: the zone that local times are read in.
     /// - Returns: the deadline in nanoseconds since the epoch (UTC).
-    public static func parse(_ text: String, wallNow: Nanoseconds, timeZone: TimeZone) throws(DeadlineParseError) -> Nanoseconds {
+    public static func parse(_ text: String, wallNow: Nanoseconds, timeZone: some LocalZone) throws(DeadlineParseError) -> Nanoseconds {
         var scanner = Scanner(Array(text.utf8))
         scanner.skipSpaces()
         let first = try scanner.number(minDigits: 1, maxDigits: 4, field: "hour or year")
@@ -80,9 +80,9 @@ public enum DeadlineParser {
         guard (0...59).contains(second) else { throw .outOfRange(field: "second", value: second) }
     }
 
-    static func nextOccurrence(secondOfDay: Int64, after wallNow: Nanoseconds, in zone: TimeZone) -> Nanoseconds {
+    static func nextOccurrence(secondOfDay: Int64, after wallNow: Nanoseconds, in zone: some LocalZone) -> Nanoseconds {
         let nowSeconds = floorDiv(wallNow, Time.nanosecondsPerSecond)
-        let localNow = nowSeconds + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(nowSeconds))))
+        let localNow = nowSeconds + zone.secondsFromUTC(at: nowSeconds)
         let localDay = floorDiv(localNow, 86_400)
         for dayOffset in 0...2 as ClosedRange<Int64> {
             let candidate = utcFromLocal((localDay + dayOffset) * 86_400 + secondOfDay, in: zone)
@@ -96,10 +96,8 @@ public enum DeadlineParser {
     /// Local wall seconds to UTC seconds. In a daylight-saving gap the time is read
     /// with the offset from before the gap, as most clocks do; in an overlap the
     /// first occurrence wins.
-    static func utcFromLocal(_ local: Int64, in zone: TimeZone) -> Int64 {
-        func offset(at utc: Int64) -> Int64 {
-            Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(utc))))
-        }
+    static func utcFromLocal(_ local: Int64, in zone: some LocalZone) -> Int64 {
+        func offset(at utc: Int64) -> Int64 { zone.secondsFromUTC(at: utc) }
         // The offsets in force a day either side cover any single transition near `local`.
         let before = offset(at: local - 86_400)
         let after = offset(at: local + 86_400)

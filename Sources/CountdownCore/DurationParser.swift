@@ -102,7 +102,7 @@ extension DeadlineParser {
     /// Reads a timer's SPEC: a duration (`"90"`, `"25m"`, `"1h30m"`) or a deadline
     /// (`"20:00"`, `"2026-12-01T20:00:00+08:00"`). Deadlines always hold `:` or `-`,
     /// durations never do: that is how the two are told apart.
-    public static func parseTimerSpec(_ text: String, wallNow: Nanoseconds, timeZone: TimeZone) throws(DeadlineParseError) -> TimerSpec {
+    public static func parseTimerSpec(_ text: String, wallNow: Nanoseconds, timeZone: some LocalZone) throws(DeadlineParseError) -> TimerSpec {
         if isDeadlineText(text) {
             return .deadline(try parse(text, wallNow: wallNow, timeZone: timeZone))
         }

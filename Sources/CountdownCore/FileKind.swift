@@ -22,4 +22,12 @@ public enum FileKind {
         default: return "not a regular file"
         }
     }
+
+    /// True when a directory is at `path` (a symbolic link counts as what it
+    /// points to): `FileManager.fileExists(atPath:isDirectory:)` without the
+    /// `ObjCBool` that `FoundationEssentials` does not have.
+    public static func isDirectory(at path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The body of `POST /api/countdowns/ID/append`: `{"duration": "5m"}` (or -1m,
 /// or a number of seconds), read as strictly as a start request.

@@ -1,4 +1,5 @@
-import Foundation
+import CountdownCore
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -28,7 +29,9 @@ public enum ControlToken {
     /// The token in `path`; when there is no file, a new one written there.
     public static func load(orCreateAt path: String) throws(Failure) -> Outcome {
         if let data = FileManager.default.contents(atPath: path) {
-            let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            // Blanks and line breaks around it go (trimmingCharacters is not in FoundationEssentials).
+            let read = String(decoding: data, as: UTF8.self)
+            let token = String(read.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
             guard token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
                 throw Failure(description: "the token file \(path) holds no token (at least 16 characters, no spaces); remove it to have a new one made")
             }
@@ -37,8 +40,8 @@ public enum ControlToken {
         // The system's generator: the kernel's randomness (getrandom), never a seeded one.
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        let token = bytes.map { String(format: "%02x", $0) }.joined()
-        let folder = (path as NSString).deletingLastPathComponent
+        let token = bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let folder = PathText.folder(of: path)
         if !folder.isEmpty {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }

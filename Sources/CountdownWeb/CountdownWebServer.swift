@@ -1,9 +1,12 @@
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Serves stored countdowns over HTTP: the API, the event stream and the pages
 /// (docs/serve.md). One event-loop thread runs everything, the store calls
@@ -27,7 +30,7 @@ public final class CountdownWebServer: Sendable {
     public init(configuration: ServerConfiguration,
                 makeStore: @escaping @Sendable () throws -> CountdownStoreBackend,
                 clock: @escaping @Sendable () -> StoreInstant,
-                timeZone: TimeZone = .current) throws {
+                timeZone: any LocalZone = SystemLocalZone()) throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
         do {

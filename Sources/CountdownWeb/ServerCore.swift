@@ -1,7 +1,10 @@
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A request as it arrived whole.
 struct WebRequest {
@@ -28,7 +31,7 @@ final class ServerCore: @unchecked Sendable {
     let eventLoop: any EventLoop
     private let store: CountdownStoreBackend
     private let clock: @Sendable () -> StoreInstant
-    private let timeZone: TimeZone
+    private let timeZone: any LocalZone
     private var tracker = CountdownChangeTracker()
     let subscribers = EventSubscribers()
     private var boundaryTimer: Scheduled<Void>?
@@ -43,7 +46,7 @@ final class ServerCore: @unchecked Sendable {
     let heartbeatText: String
 
     init(configuration: ServerConfiguration, store: CountdownStoreBackend, clock: @escaping @Sendable () -> StoreInstant,
-         timeZone: TimeZone, eventLoop: any EventLoop) {
+         timeZone: any LocalZone, eventLoop: any EventLoop) {
         self.configuration = configuration
         self.store = store
         self.clock = clock

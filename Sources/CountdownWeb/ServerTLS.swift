@@ -1,5 +1,5 @@
 import COpenSSL
-import Foundation
+import FoundationEssentials
 import NIOSSL
 #if canImport(Glibc)
 import Glibc

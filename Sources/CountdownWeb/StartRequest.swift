@@ -1,5 +1,5 @@
 import CountdownCore
-import Foundation
+import FoundationEssentials
 
 /// The body of `POST /api/countdowns`, read strictly: an unknown field, a
 /// missing one or one of the wrong type is refused with a message naming it.

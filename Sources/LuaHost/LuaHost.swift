@@ -1,8 +1,11 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import TerminalView
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Binds the scheduler to Lua scripts. The host is a composition: it owns the
 /// Lua state (`vm`) and the scheduler, is the scheduler's delegate (it calls each
@@ -39,9 +42,9 @@ public final class LuaHost {
     /// and those of the other processes a test started): what `clock.*` moves.
     public var clockGroup: SchedulerGroup?
 
-    /// The zone that local clock times ("20:00") are read in. Found on first use:
-    /// `TimeZone.current` costs 1.4M instructions, and most scripts never ask.
-    public lazy var timeZone: TimeZone = .current
+    /// The zone that local clock times ("20:00") are read in: the machine's, as
+    /// the C library reads it (`TZ`, `/etc/localtime`); tests set their own.
+    public var timeZone: any LocalZone = SystemLocalZone()
     /// Where hook errors are reported (the command line prints them to stderr).
     public var reportError: (String) -> Void = { message in
         StandardError.line(message)

@@ -5,9 +5,9 @@ extension LuaHost {
     /// `lua_ident`, so an upgraded shared library shows its own version).
     public static var luaRelease: String {
         let ident = String(cString: cd_lua_ident())
-        guard let start = ident.range(of: "$LuaVersion: ")?.upperBound else { return ident }
+        guard let start = ident.firstRange(of: "$LuaVersion: ")?.upperBound else { return ident }
         let rest = ident[start...]
-        let end = rest.range(of: "  ")?.lowerBound ?? rest.range(of: " $")?.lowerBound ?? rest.endIndex
+        let end = rest.firstRange(of: "  ")?.lowerBound ?? rest.firstRange(of: " $")?.lowerBound ?? rest.endIndex
         return String(rest[..<end])
     }
 }

@@ -1,7 +1,10 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension LuaHost {
     /// Loads and runs a script file's main chunk. Script arguments reach Lua as the

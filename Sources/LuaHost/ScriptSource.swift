@@ -1,5 +1,5 @@
 import CountdownCore
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

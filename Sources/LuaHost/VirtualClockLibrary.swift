@@ -1,7 +1,7 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
 
 /// The global `clock` table of `cdscript test`: drives the host's scheduler on
 /// its `VirtualClock`, synchronously, on the calling thread.

@@ -1,6 +1,6 @@
 import CLua
 import CLuaShim
-import Foundation
+import FoundationEssentials
 import LuaHost
 
 /// A busted project's `.busted` file as `cdscript test` reads it: the keys of
@@ -60,7 +60,7 @@ public struct BustedConfig: Equatable, Sendable {
         var values: [String: [String]] = [:]
         for line in lines.split(separator: "\n") {
             guard let tab = line.firstIndex(of: "\t") else { continue }
-            let value = line[line.index(after: tab)...].replacingOccurrences(of: "\u{1}", with: "\n")
+            let value = String(line[line.index(after: tab)...].replacing("\u{1}", with: "\n"))
             values[String(line[..<tab]), default: []].append(value)
         }
         return BustedConfig(values: values)

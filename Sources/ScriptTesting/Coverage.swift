@@ -1,5 +1,5 @@
 import CountdownCore
-import Foundation
+import FoundationEssentials
 
 /// Lines of Lua files that ran, and how often: what `--coverage` counts in
 /// each file's state (CLuaShim's coverage.c), merged over a run.
@@ -126,7 +126,9 @@ public struct CoverageReport {
         let width = names.map(\.count).max() ?? 0
         func row(_ name: String, _ hit: Int, _ total: Int) -> String {
             let percent = total == 0 ? 100 : Double(hit) * 100 / Double(total)
-            return name.padding(toLength: max(width, 5), withPad: " ", startingAt: 0) + "  " + String(format: "%4d/%-4d %6.2f%%", hit, total, percent)
+            // Padded by characters, as the width is counted.
+            let padded = name + String(repeating: " ", count: max(0, max(width, 5) - name.count))
+            return padded + "  " + CFormat.string("%4ld/%-4ld %6.2f%%", hit, total, percent)
         }
         lines.append("coverage (lines that ran of those with code):")
         lines += zip(names, files).map { row($0, $1.hitCount, $1.executable.count) }

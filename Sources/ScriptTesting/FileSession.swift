@@ -1,7 +1,7 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import LuaHost
 
 /// The Swift side of one test file's run, as the prelude sees it: the helpers
@@ -138,7 +138,7 @@ final class FileSession {
             return 1
         } catch {
             L.pushNil()
-            L.push((error as NSError).localizedDescription)
+            L.push(ErrorText.line(error))
             return 2
         }
     }

@@ -1,3 +1,4 @@
+import CountdownCore
 /// busted's gtest output (`-o gtest`), as Google Test writes it: `[ RUN      ]`
 /// and a verdict line per test (`FILE @ LINE: full name (0.41 ms)`), a block per
 /// file with its total, the lists of skipped, failed and errored tests at the
@@ -69,7 +70,7 @@ public final class GTestReporter: TestReporter {
 
     /// busted's `(0.41 ms)` and `(0.41 ms total)`.
     static func milliseconds(_ seconds: Double, total: Bool = false) -> String {
-        String(format: total ? "(%.2f ms total)" : "(%.2f ms)", seconds * 1000)
+        CFormat.string(total ? "(%.2f ms total)" : "(%.2f ms)", seconds * 1000)
     }
 
     static func count(_ n: Int, _ noun: String) -> String {

@@ -1,4 +1,4 @@
-import Foundation
+import CountdownCore
 
 /// busted's JSON output (`-o json`): one document with `successes`, `failures`,
 /// `errors`, `pendings` and `duration`, each element as busted's output
@@ -9,49 +9,48 @@ import Foundation
 /// same results give the same document; only `duration` is measured.
 public enum JSONReport {
     public static func json(_ reports: [FileReport], duration: Double, randomSeed: Int64? = nil) -> String {
-        var successes: [[String: Any]] = [], failures: [[String: Any]] = [], errors: [[String: Any]] = [], pendings: [[String: Any]] = []
+        var successes: [JSONValue] = [], failures: [JSONValue] = [], errors: [JSONValue] = [], pendings: [JSONValue] = []
         for report in reports {
             if let loadError = report.loadError {
-                let element: [String: Any] = ["name": report.path, "descriptor": "file", "attributes": [Any](), "trace": trace(report.path, line: 0, message: report.path)]
+                let element: JSONValue = .object(["name": .string(report.path), "descriptor": .string("file"), "attributes": .array([]),
+                                                  "trace": trace(report.path, line: 0, message: report.path)])
                 // The whole message: a failed require's lines name the paths it tried.
                 let message = report.loadMessage ?? loadError
-                errors.append(["name": report.path, "message": message, "isError": true,
-                               "trace": trace(report.path, line: 0, message: message, traceback: report.loadTraceback ?? loadError), "element": element])
+                errors.append(.object(["name": .string(report.path), "message": .string(message), "isError": .bool(true),
+                                       "trace": trace(report.path, line: 0, message: message, traceback: report.loadTraceback ?? loadError), "element": element]))
             }
             for result in report.results {
                 let (name, leaf, descriptor) = bustedElement(result)
-                var element: [String: Any] = ["descriptor": descriptor, "attributes": [Any](),
-                                              "trace": trace(report.path, line: result.line, message: leaf ?? descriptor)]
-                element["name"] = leaf
-                var entry: [String: Any] = ["name": name, "element": element]
-                if let randomSeed { entry["randomseed"] = randomSeed }
+                let elementTrace = trace(report.path, line: result.line, message: leaf ?? descriptor)
+                var element: [String: JSONValue] = ["descriptor": .string(descriptor), "attributes": .array([]), "trace": elementTrace]
+                element["name"] = leaf.map { .string($0) }
+                var entry: [String: JSONValue] = ["name": .string(name), "element": .object(element)]
+                if let randomSeed { entry["randomseed"] = .int(Int(randomSeed)) }
                 switch result.status {
                 case .passed:
-                    entry["trace"] = element["trace"]
-                    successes.append(entry)
+                    entry["trace"] = elementTrace
+                    successes.append(.object(entry))
                 case .skipped:
-                    entry["trace"] = element["trace"]
-                    if let message = result.message { entry["message"] = message }
-                    pendings.append(entry)
+                    entry["trace"] = elementTrace
+                    if let message = result.message { entry["message"] = .string(message) }
+                    pendings.append(.object(entry))
                 case .failed:
                     let message = bustedMessage(result)
-                    entry["message"] = message
+                    entry["message"] = .string(message)
                     let (file, line) = location(result.location, default: (report.path, result.line))
                     entry["trace"] = trace(file, line: line, message: message, traceback: result.traceback)
                     if result.isError {
-                        entry["isError"] = true
-                        errors.append(entry)
+                        entry["isError"] = .bool(true)
+                        errors.append(.object(entry))
                     } else {
-                        failures.append(entry)
+                        failures.append(.object(entry))
                     }
                 }
             }
         }
-        let document: [String: Any] = ["successes": successes, "failures": failures, "errors": errors, "pendings": pendings, "duration": duration]
-        guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes]) else {
-            return "{}\n"
-        }
-        return String(decoding: data, as: UTF8.self) + "\n"
+        let document: JSONValue = .object(["successes": .array(successes), "failures": .array(failures), "errors": .array(errors),
+                                           "pendings": .array(pendings), "duration": .number(duration)])
+        return document.text() + "\n"
     }
 
     /// The full name, the element's own name (nil for busted's unnamed hooks) and
@@ -85,12 +84,13 @@ public enum JSONReport {
     }
 
     /// busted's trace table: where (`short_src`, `currentline`) and, for failures, the traceback.
-    private static func trace(_ file: String, line: Int, message: String, traceback: String? = nil) -> [String: Any] {
-        var t: [String: Any] = ["source": "@" + file, "short_src": file, "currentline": line, "what": "Lua", "message": message]
+    private static func trace(_ file: String, line: Int, message: String, traceback: String? = nil) -> JSONValue {
+        var t: [String: JSONValue] = ["source": .string("@" + file), "short_src": .string(file), "currentline": .int(line),
+                                      "what": .string("Lua"), "message": .string(message)]
         // busted's tracebacks start with a newline before "stack traceback:"; a
         // trace without one (a passing test's) has none rather than a made-up one.
-        if let traceback { t["traceback"] = "\n" + traceback + "\n" }
-        return t
+        if let traceback { t["traceback"] = .string("\n" + traceback + "\n") }
+        return .object(t)
     }
 
     /// `FILE:LINE` split; the default when there is none.

@@ -1,6 +1,6 @@
 import CLua
 import CLuaShim
-import Foundation
+import FoundationEssentials
 import LuaHost
 
 /// One of busted's output handlers written in Lua (`-o FILE.lua`, `-o MODULE`),

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `--coverage` takes from luacov's configuration file (`.luacov`):
 /// `include` and `exclude` (Lua patterns matched against a file's name without

@@ -8,7 +8,7 @@ struct PathRestorer {
 
     func restore(_ text: String) -> String {
         guard let shortName, shortName != path, shortName.hasPrefix("...") else { return text }
-        return text.replacingOccurrences(of: shortName, with: path)
+        return text.replacing(shortName, with: path)
     }
 
     func restore(_ result: TestResult) -> TestResult {

@@ -60,7 +60,7 @@ public final class TAPReporter: TestReporter {
     /// a `#` escaped that a TAP reader would take for a SKIP or TODO directive.
     static func escapeDirectives(_ text: String) -> String {
         var out = ""
-        let characters = Array(text.replacingOccurrences(of: "\n", with: " "))
+        let characters = Array(text.replacing("\n", with: " "))
         for (i, character) in characters.enumerated() {
             if character == "#" {
                 let rest = String(characters[(i + 1)...]).trimmingPrefix(while: { $0 == " " }).uppercased()
@@ -76,9 +76,9 @@ public final class TAPReporter: TestReporter {
 
     /// `#` starts a directive and `\` escapes in a TAP description.
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\", with: "\\\\")
-            .replacingOccurrences(of: "#", with: "\\#")
-            .replacingOccurrences(of: "\n", with: " ")
+        text.replacing("\\", with: "\\\\")
+            .replacing("#", with: "\\#")
+            .replacing("\n", with: " ")
     }
 
     /// A YAML block: single lines double-quoted, several lines as literal blocks.

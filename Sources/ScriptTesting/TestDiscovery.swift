@@ -1,4 +1,5 @@
-import Foundation
+import CountdownCore
+import FoundationEssentials
 
 /// Finds test files: files given by name, and every `*_test.lua` and
 /// `*_spec.lua` under folders given (or what a `.busted` file's `pattern`
@@ -28,12 +29,11 @@ public enum TestDiscovery {
         var seen: Set<String> = []
         let fm = FileManager.default
         for root in roots {
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: root, isDirectory: &isDirectory) else {
+            guard fm.fileExists(atPath: root) else {
                 throw Failure(message: "no such file or folder: \(root)")
             }
             var files: [String]
-            if isDirectory.boolValue {
+            if FileKind.isDirectory(at: root) {
                 let prefix = root.hasSuffix("/") ? root : root + "/"
                 files = (recursive ? try? fm.subpathsOfDirectory(atPath: root) : try? fm.contentsOfDirectory(atPath: root)) ?? []
                 files = files
@@ -42,16 +42,13 @@ public enum TestDiscovery {
                             && !relative.split(separator: "/").contains { $0.hasPrefix(".") }
                     }
                     .map { prefix + $0 }
-                    .filter { path in
-                        var dir: ObjCBool = false
-                        return fm.fileExists(atPath: path, isDirectory: &dir) && !dir.boolValue
-                    }
+                    .filter { path in fm.fileExists(atPath: path) && !FileKind.isDirectory(at: path) }
                 if !patterns.isEmpty {
-                    let keep = BustedConfig.matching(files.map { ($0 as NSString).lastPathComponent }, patterns: patterns)
+                    let keep = BustedConfig.matching(files.map(PathText.lastComponent(of:)), patterns: patterns)
                     files = zip(files, keep).filter(\.1).map(\.0)
                 }
                 if !excludes.isEmpty {
-                    let drop = BustedConfig.matching(files.map { ($0 as NSString).lastPathComponent }, patterns: excludes)
+                    let drop = BustedConfig.matching(files.map(PathText.lastComponent(of:)), patterns: excludes)
                     files = zip(files, drop).filter { !$0.1 }.map(\.0)
                 }
                 files.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }

@@ -1,9 +1,12 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import LuaHost
 import TerminalView
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The machine a test file runs on: one virtual clock, the test's store, the
 /// current boot, and the processes on it. The test's own Lua state is process

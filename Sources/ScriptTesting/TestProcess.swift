@@ -1,7 +1,10 @@
 import CLua
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import LuaHost
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Another process on a test's machine (`process.start`): a script in a Lua
 /// state of its own, with its own scheduler and virtual terminal, on the test's

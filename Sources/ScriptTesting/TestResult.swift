@@ -36,7 +36,7 @@ public struct TestResult: Equatable, Sendable {
 
     /// The full name as busted writes it: the names joined by spaces.
     public var bustedName: String {
-        names.isEmpty ? name.replacingOccurrences(of: " > ", with: " ") : names.joined(separator: " ")
+        names.isEmpty ? name.replacing(" > ", with: " ") : names.joined(separator: " ")
     }
 
     public init(name: String, status: Status, line: Int = 0, message: String? = nil, location: String? = nil,

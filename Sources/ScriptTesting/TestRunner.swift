@@ -1,7 +1,7 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import LuaHost
 import TerminalView
 
@@ -31,7 +31,7 @@ public final class TestRunner {
     public var wallStart: Nanoseconds = TestRunner.defaultWallStart
     /// The zone local clock times (`at = "20:00"`) are read in: UTC, so that a
     /// file gives the same results on every machine.
-    public var timeZone = TimeZone(identifier: "UTC")!
+    public var timeZone: any LocalZone = TimeZone.gmt
     /// Called with each file's fresh host before the file runs: the place to
     /// install more globals (a virtual terminal for `view.*`, say).
     public var prepareHost: (LuaHost) -> Void = { _ in }

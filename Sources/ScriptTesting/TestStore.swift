@@ -1,5 +1,5 @@
 import CountdownCore
-import Foundation
+import FoundationEssentials
 
 /// The countdown store of a `cdscript test` run, fresh for every test.
 ///

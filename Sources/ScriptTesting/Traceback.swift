@@ -6,7 +6,7 @@ enum Traceback {
     /// Splits `message\nstack traceback:\n...` (what a hook error carries) into
     /// the message and its cleaned traceback.
     static func split(_ text: String) -> (message: String, traceback: String?) {
-        guard let range = text.range(of: "\n" + header + "\n") else { return (text, nil) }
+        guard let range = text.firstRange(of: "\n" + header + "\n") else { return (text, nil) }
         let message = String(text[..<range.lowerBound])
         let traceback = clean(header + "\n" + text[range.upperBound...])
         return (message, traceback)

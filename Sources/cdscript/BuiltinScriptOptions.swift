@@ -1,6 +1,9 @@
 import ArgumentParser
 import CountdownCore
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the built-in scripts (`timer`, `stopwatch`) take besides their own
 /// options: the store, the limits, fast-forward, the view and the redraw

@@ -1,7 +1,10 @@
 import ArgumentParser
 import CLinux
-import Foundation
+import FoundationEssentials
 import LuaHost
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The command line. The `cdscript` executable (Sources/cdscript-main) calls
 /// `CommandLineEntry.main()`, and so does `cdscript-serve`, with the web server
@@ -46,7 +49,7 @@ extension CDScript {
         let arguments = EmptyPathOptions.split(LeadingOptions.reordered(Array(CommandLine.arguments.dropFirst())))
         if let message = CommandHints.preflight(arguments) {
             printError(message)
-            Foundation.exit(ExitStatus.usage.rawValue)
+            Glibc.exit(ExitStatus.usage.rawValue)
         }
         do {
             if let plainStatus {
@@ -61,7 +64,7 @@ extension CDScript {
         } catch {
             if exitCode(for: error).rawValue == ExitStatus.usage.rawValue, let hint = OptionHints.misspelt(arguments) {
                 printError(hint)
-                Foundation.exit(ExitStatus.usage.rawValue)
+                Glibc.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: OutputContract.failureExit() ?? OutputContract.printedRequest(error) ?? error)
         }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import CountdownCore
 import SQLiteStore
-import Foundation
+import FoundationEssentials
 import RedisStore
 
 /// `cdscript check`: reads the whole store, changes nothing, and says whether it

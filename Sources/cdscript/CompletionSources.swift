@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import RedisStore
 
 /// The completions that need the binary at TAB time: the generated scripts run
@@ -112,13 +112,13 @@ enum PathCompletion {
         let folderTyped = slash.map { String(prefix[...$0]) } ?? ""
         let namePrefix = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
         var folder = folderTyped.isEmpty ? "." : folderTyped
-        if folder.hasPrefix("~/") { folder = NSHomeDirectory() + folder.dropFirst() }
+        if folder.hasPrefix("~/") { folder = FileManager.default.homeDirectoryForCurrentUser.path + folder.dropFirst() }
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
         var found: [String] = []
         for name in names where name.hasPrefix(namePrefix) && (namePrefix.hasPrefix(".") || !name.hasPrefix(".")) {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: (folder as NSString).appendingPathComponent(name), isDirectory: &isFolder) else { continue }
-            if isFolder.boolValue {
+            let path = PathText.joining(folder, name)
+            guard FileManager.default.fileExists(atPath: path) else { continue }
+            if FileKind.isDirectory(at: path) {
                 // bash marks folders itself (complete -o filenames); fish and zsh go on into them.
                 found.append(folderTyped + name + (CompletionShell.requesting == .bash ? "" : "/"))
             } else if accept(name) {

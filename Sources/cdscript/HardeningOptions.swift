@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LuaHost
 
 /// `run`'s options for scripts from elsewhere: limits, the sandbox, the plugin path.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What comes before the script on the command line, for the negative indices
 /// of `arg` (as `lua5.4` sets them), and the path a spec can run cdscript by.

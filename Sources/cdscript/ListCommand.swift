@@ -1,7 +1,7 @@
 import ArgumentParser
 import CountdownCore
 import SQLiteStore
-import Foundation
+import FoundationEssentials
 import TerminalView
 
 struct ListCommand: ParsableCommand {

@@ -1,5 +1,9 @@
 import ArgumentParser
-import Foundation
+import CountdownCore
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `cdscript new NAME`: a script, its tests and an editor setup to start from.
 struct NewCommand: ParsableCommand {
@@ -20,9 +24,20 @@ struct NewCommand: ParsableCommand {
     var baseName: String { name.hasSuffix(".lua") ? String(name.dropLast(4)) : name }
 
     func validate() throws {
-        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_"))
-        guard !baseName.isEmpty, baseName.unicodeScalars.allSatisfy({ allowed.contains($0) }), !baseName.hasPrefix("-") else {
+        guard !baseName.isEmpty, baseName.unicodeScalars.allSatisfy(Self.allowedInName), !baseName.hasPrefix("-") else {
             throw ValidationError("NAME must be letters, digits, '-' and '_', such as tea or sms-code; got '\(name)'")
+        }
+    }
+
+    /// Letters, marks and digits of any script (CharacterSet's alphanumerics,
+    /// which FoundationEssentials does not have), `-` and `_`.
+    static func allowedInName(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber, .letterNumber, .otherNumber:
+            return true
+        default:
+            return scalar == "-" || scalar == "_"
         }
     }
 
@@ -35,7 +50,7 @@ struct NewCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let fill = { (template: [UInt8]) in
-            Data(String(decoding: template, as: UTF8.self).replacingOccurrences(of: "__NAME__", with: baseName).utf8)
+            Data(String(decoding: template, as: UTF8.self).replacing("__NAME__", with: baseName).utf8)
         }
         do {
             try fm.createDirectory(atPath: "tests", withIntermediateDirectories: true)
@@ -44,7 +59,7 @@ struct NewCommand: ParsableCommand {
             try fill(PackageResources.new_spec_lua).write(to: URL(fileURLWithPath: spec), options: .withoutOverwriting)
             emit("created \(spec)", what: "the report")
         } catch {
-            printError("cdscript new: \(error.localizedDescription)")
+            printError("cdscript new: \(ErrorText.line(error))")
             throw ExitCode(1)
         }
         let annotations = AnnotationFile.find()
@@ -55,7 +70,7 @@ struct NewCommand: ParsableCommand {
                 try Self.luarc(library: annotations).write(to: URL(fileURLWithPath: ".luarc.json"), options: .withoutOverwriting)
                 emit("created .luarc.json", what: "the report")
             } catch {
-                printError("cdscript new: .luarc.json: \(error.localizedDescription)")
+                printError("cdscript new: .luarc.json: \(ErrorText.line(error))")
                 throw ExitCode(1)
             }
         }
@@ -68,14 +83,12 @@ struct NewCommand: ParsableCommand {
     /// lua-language-server's settings: Lua 5.4, and cdscript's annotation folder as a
     /// library (it declares the script globals and the test ones: describe, it, expect, clock).
     static func luarc(library: String?) throws -> Data {
-        var settings: [String: Any] = [
-            "$schema": "https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json",
-            "runtime.version": "Lua 5.4",
+        var settings: [String: JSONValue] = [
+            "$schema": .string("https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json"),
+            "runtime.version": .string("Lua 5.4"),
         ]
-        if let library { settings["workspace.library"] = [URL(fileURLWithPath: library).deletingLastPathComponent().path] }
-        var data = try JSONSerialization.data(withJSONObject: settings, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        data.append(UInt8(ascii: "\n"))
-        return data
+        if let library { settings["workspace.library"] = .array([.string(URL(fileURLWithPath: library).deletingLastPathComponent().path)]) }
+        return Data((JSONValue.object(settings).text(pretty: true) + "\n").utf8)
     }
 }
 

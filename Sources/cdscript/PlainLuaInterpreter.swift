@@ -1,4 +1,5 @@
-import Foundation
+import CountdownCore
+import FoundationEssentials
 
 /// The interpreter `cdscript test` gives specs as `arg[-1]`, as busted gives its
 /// own (tl's specs run `arg[-1] -e ... FILE ARGS` with it): the `cdscript-lua`
@@ -14,7 +15,7 @@ enum PlainLuaInterpreter {
     /// own path: cdscript runs a plain Lua file too, but an error exits 2 where
     /// lua5.4 exits 1.
     static func forRun(binary: String = InterpreterArguments.executablePath) -> String {
-        let beside = (binary as NSString).deletingLastPathComponent + "/" + commandName
+        let beside = PathText.folder(of: binary) + "/" + commandName
         if FileManager.default.isExecutableFile(atPath: beside) { return beside }
         printError("cdscript test: no \(commandName) beside \(binary) (build it with `swift build --product \(commandName)` "
             + "or install with scripts/install); arg[-1] is cdscript itself, where a Lua error exits 2, not 1 as in lua5.4")

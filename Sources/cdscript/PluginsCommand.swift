@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import LuaHost
 
 /// `cdscript plugins`: the plugins `use` would find, where from, and whether each loads.

@@ -2,9 +2,12 @@ import ArgumentParser
 import CountdownCore
 import SQLiteStore
 import EventLoop
-import Foundation
+import FoundationEssentials
 import LuaHost
 import TerminalView
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

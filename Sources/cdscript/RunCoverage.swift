@@ -1,7 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LuaHost
 import ScriptTesting
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `cdscript run --coverage`: the lines of the script's files that ran, in the
 /// reports `cdscript test --coverage` writes (luacov.stats.out, lcov.info and a

@@ -4,7 +4,7 @@ import Glibc
 import ArgumentParser
 import CountdownCore
 import EventLoop
-import Foundation
+import FoundationEssentials
 import LuaHost
 import TerminalView
 

@@ -56,7 +56,7 @@ struct StartCommand: ParsableCommand {
         }
         let parsed: TimerSpec
         do {
-            parsed = try DeadlineParser.parseTimerSpec(spec, wallNow: wall, timeZone: .current)
+            parsed = try DeadlineParser.parseTimerSpec(spec, wallNow: wall, timeZone: SystemLocalZone())
         } catch {
             throw ValidationError("DURATION|DEADLINE: \(error)")
         }

@@ -1,6 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import LuaHost
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `cdscript stopwatch`: counts up, with laps. The work is done by a built-in
 /// Lua script (BuiltinScripts/stopwatch.lua), which `--eject` prints.

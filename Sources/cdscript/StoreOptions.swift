@@ -2,7 +2,7 @@ import ArgumentParser
 import CountdownCore
 import SystemIdentity
 import SQLiteStore
-import Foundation
+import FoundationEssentials
 import RedisStore
 
 /// `--state-dir`, shared by run, list, cancel and clear.

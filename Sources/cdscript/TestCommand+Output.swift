@@ -1,7 +1,10 @@
 import ArgumentParser
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import ScriptTesting
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// busted's output handlers (`-o NAME`, with `-Xoutput` options), and where
 /// each writes: one place per format, so that write errors are handled alike.
@@ -75,8 +78,8 @@ enum TestOutput {
     /// Runs `files` as settings say (order, --repeat, --no-keep-going) and
     /// writes the report; returns every file's report.
     func run(files: [String], runner: TestRunner, settings: TestSettings) throws -> [FileReport] {
-        let started = DispatchTime.now().uptimeNanoseconds
-        func seconds() -> Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+        let started = BootClock().bootNow()
+        func seconds() -> Double { Double(BootClock().bootNow() - started) / 1e9 }
         switch self {
         case .human, .tap, .gtest:
             let reporter: TestReporter

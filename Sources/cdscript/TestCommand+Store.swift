@@ -1,9 +1,12 @@
 import ArgumentParser
 import CountdownCore
 import SQLiteStore
-import Foundation
+import FoundationEssentials
 import RedisStore
 import ScriptTesting
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `cdscript test --state-dir DIR` and `--store URL`: specs run against a real
 /// store, for integration tests. Each test works under an id prefix of its own

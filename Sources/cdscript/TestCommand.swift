@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import LuaHost
 import ScriptTesting
 
@@ -228,7 +228,7 @@ struct TestCommand: ParsableCommand {
     }
 
     static func tagList(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        values.flatMap { $0.split(separator: ",") }.map { part in String(part.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()) }.filter { !$0.isEmpty }
     }
 
     func run() throws {

@@ -1,7 +1,10 @@
 import ArgumentParser
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import LuaHost
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `cdscript timer SPEC`: a countdown without a script file. The work is done by
 /// a built-in Lua script (BuiltinScripts/timer.lua), which `--eject` prints.
@@ -90,7 +93,7 @@ struct TimerCommand: ParsableCommand {
             throw ValidationError("--exec needs a program to run: --exec PROGRAM [ARGS...]")
         }
         if !exec.isEmpty, execShell != nil { throw ValidationError("--exec and --exec-shell: give one of them") }
-        if let line = execShell, line.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let line = execShell, line.allSatisfy({ $0.isWhitespace && !$0.isNewline }) {
             throw ValidationError("--exec-shell needs a line to run")
         }
         if let program = exec.first { try Self.checkProgram(program) }
@@ -106,7 +109,7 @@ struct TimerCommand: ParsableCommand {
         let clock = BootClock()
         let parsed: TimerSpec
         do {
-            parsed = try DeadlineParser.parseTimerSpec(spec, wallNow: clock.wallNow(), timeZone: .current)
+            parsed = try DeadlineParser.parseTimerSpec(spec, wallNow: clock.wallNow(), timeZone: SystemLocalZone())
         } catch {
             throw ValidationError("SPEC: \(error)")
         }

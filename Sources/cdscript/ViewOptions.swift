@@ -4,7 +4,7 @@ import Glibc
 import ArgumentParser
 import CountdownCore
 import EventLoop
-import Foundation
+import FoundationEssentials
 import TerminalView
 
 /// How a command that shows a view draws it: `run`, `timer` and `watch`.

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CountdownCore
 import EventLoop
-import Foundation
+import FoundationEssentials
 import LuaHost
 import TerminalView
 

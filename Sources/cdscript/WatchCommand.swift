@@ -5,7 +5,7 @@ import ArgumentParser
 import CountdownCore
 import SQLiteStore
 import EventLoop
-import Foundation
+import FoundationEssentials
 import TerminalView
 
 /// `cdscript watch [ID...]`: a live view of stored countdowns, following changes

@@ -54,10 +54,10 @@ struct DurationParserTests {
     @Test("a timer spec with ':' or '-' is a deadline, otherwise a duration")
     func timerSpec() throws {
         let now: Nanoseconds = 1_798_761_600 * second  // 2027-01-01T00:00:00Z
-        #expect(try DeadlineParser.parseTimerSpec("25m", wallNow: now, timeZone: .gmt) == .duration(1500 * second))
-        #expect(try DeadlineParser.parseTimerSpec("20:00", wallNow: now, timeZone: .gmt) == .deadline(now + 20 * 3600 * second))
-        #expect(try DeadlineParser.parseTimerSpec("2027-01-02T00:00:00Z", wallNow: now, timeZone: .gmt) == .deadline(now + 86_400 * second))
-        #expect(throws: DeadlineParseError.self) { try DeadlineParser.parseTimerSpec("-5", wallNow: now, timeZone: .gmt) }
-        #expect(throws: DeadlineParseError.malformedDuration("soon")) { try DeadlineParser.parseTimerSpec("soon", wallNow: now, timeZone: .gmt) }
+        #expect(try DeadlineParser.parseTimerSpec("25m", wallNow: now, timeZone: TimeZone.gmt) == .duration(1500 * second))
+        #expect(try DeadlineParser.parseTimerSpec("20:00", wallNow: now, timeZone: TimeZone.gmt) == .deadline(now + 20 * 3600 * second))
+        #expect(try DeadlineParser.parseTimerSpec("2027-01-02T00:00:00Z", wallNow: now, timeZone: TimeZone.gmt) == .deadline(now + 86_400 * second))
+        #expect(throws: DeadlineParseError.self) { try DeadlineParser.parseTimerSpec("-5", wallNow: now, timeZone: TimeZone.gmt) }
+        #expect(throws: DeadlineParseError.malformedDuration("soon")) { try DeadlineParser.parseTimerSpec("soon", wallNow: now, timeZone: TimeZone.gmt) }
     }
 }

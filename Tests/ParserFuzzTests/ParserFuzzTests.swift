@@ -118,7 +118,7 @@ struct ParserFuzzTests {
             calendar.timeZone = TimeZone(secondsFromGMT: offset * 3600)!
             let expected = Nanoseconds(calendar.date(from: components)!.timeIntervalSince1970) * 1_000_000_000
             do {
-                let instant = try DeadlineParser.parse(text, wallNow: Self.wallNow, timeZone: .gmt)
+                let instant = try DeadlineParser.parse(text, wallNow: Self.wallNow, timeZone: TimeZone.gmt)
                 #expect(instant == expected, "\(text)")
             } catch {
                 Issue.record("\(text) did not parse: \(error)")

@@ -1,5 +1,5 @@
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import NIOCore
 import NIOHTTP1
 import ScriptViewModel

@@ -1,7 +1,10 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The options of `countdown.start{...}`, read and checked.
 struct StartOptions {

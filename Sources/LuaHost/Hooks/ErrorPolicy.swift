@@ -43,7 +43,7 @@ extension LuaHost {
     /// A hook's error as the traceback handler leaves it, split into the message
     /// and the traceback ("stack traceback:\n..."; "" when there is none).
     public static func splitTraceback(_ message: String) -> (String, String) {
-        guard let range = message.range(of: "\nstack traceback:") else { return (message, "") }
+        guard let range = message.firstRange(of: "\nstack traceback:") else { return (message, "") }
         return (String(message[..<range.lowerBound]), String(message[message.index(after: range.lowerBound)...]))
     }
 

@@ -1,7 +1,10 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `on_end_action`: an action that runs once per end of a stored countdown,
 /// across every process (and machine) that follows it (docs/stores.md, "One end, one

@@ -1,6 +1,6 @@
 import CLua
 import CLuaShim
-import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,20 +9,15 @@ import Glibc
 /// them: what `exited(pid)` answers, so that an end action that runs a command
 /// (exec with `once`) is marked done when the command is, not when it starts.
 enum ChildExits {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var exited: [pid_t: Int32] = [:]
+    private static let exited = Mutex<[pid_t: Int32]>([:])
 
     static func record(_ pid: pid_t, status: Int32) {
-        lock.lock()
-        exited[pid] = status
-        lock.unlock()
+        exited.withLock { $0[pid] = status }
     }
 
     /// The wait status of `pid` once it exited (and forgets it), else nil.
     static func take(_ pid: pid_t) -> Int32? {
-        lock.lock()
-        defer { lock.unlock() }
-        return exited.removeValue(forKey: pid)
+        exited.withLock { $0.removeValue(forKey: pid) }
     }
 }
 

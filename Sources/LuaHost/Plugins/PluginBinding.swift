@@ -1,8 +1,11 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
 import TerminalView
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The host's part for plugins and global hooks: where plugins are found, the
 /// hooks and formatters scripts register for every countdown (`countdown.on`,

@@ -1,7 +1,8 @@
 import CLua
 import CLuaShim
 import CountdownCore
-import Foundation
+import FoundationEssentials
+import TerminalView
 
 #if canImport(Glibc)
 import Glibc
@@ -115,11 +116,13 @@ extension PluginBinding {
         // Reap it the moment it exits: a zombie child confuses whoever waits for
         // "any child" in this process. The thread never touches Lua.
         let child = pid
-        Thread.detachNewThread {
+        let reaper = DetachedThread.start {
             var status: Int32 = 0
             while waitpid(child, &status, 0) < 0 && errno == EINTR {}
             ChildExits.record(child, status: status)
         }
+        // Without a reaper the command still runs; it stays a zombie until this process ends.
+        if let reaper { StandardError.line("cdscript: cannot wait for \(argv[0]) (pid \(child)): \(reaper)") }
         return .success(pid)
     }
 

@@ -1,6 +1,6 @@
 import CLua
 import CLuaShim
-import Foundation
+import FoundationEssentials
 
 extension PluginBinding {
     /// Loads a plugin as `require` would, without setting it up: its description

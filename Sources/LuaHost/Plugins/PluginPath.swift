@@ -1,5 +1,5 @@
 import CountdownCore
-import Foundation
+import FoundationEssentials
 
 /// One folder searched for plugins, and why it is on the path.
 public struct PluginDirectory: Sendable, Equatable {
@@ -28,7 +28,7 @@ public enum PluginPath {
         if let xdg = environment("XDG_CONFIG_HOME"), !xdg.isEmpty {
             config = xdg
         } else {
-            config = (environment("HOME") ?? NSHomeDirectory()) + "/.config"
+            config = (environment("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config"
         }
         dirs.append(PluginDirectory(path: absolute(config + "/cdscript/plugins", in: workingDirectory), origin: "config"))
         for dir in extra where !dir.isEmpty {
@@ -68,9 +68,8 @@ extension PluginPath {
             var names: [(String, String)] = []
             for entry in entries.sorted() {
                 let full = dir.path + "/" + entry
-                var isDirectory: ObjCBool = false
-                guard fm.fileExists(atPath: full, isDirectory: &isDirectory) else { continue }
-                if isDirectory.boolValue {
+                guard fm.fileExists(atPath: full) else { continue }
+                if FileKind.isDirectory(at: full) {
                     if fm.fileExists(atPath: full + "/init.lua") { names.append((entry, full + "/init.lua")) }
                 } else if entry.hasSuffix(".lua") {
                     names.append((String(entry.dropLast(4)), full))

@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
-import Foundation
+import FoundationEssentials
+import CountdownCore
 
 extension PluginBinding {
     /// Replaces the globals `print` and `warn` with ones that hand each line to
@@ -55,7 +56,7 @@ extension PluginBinding {
         case LUA_TNUMBER:
             if lua_isinteger(L.raw, index) != 0 { return String(lua_tointegerx(L.raw, index, nil)) }
             let number = lua_tonumberx(L.raw, index, nil)
-            let text = String(format: "%.14g", number)
+            let text = CFormat.string("%.14g", number)
             return text.contains(where: { !$0.isNumber && $0 != "-" }) ? text : text + ".0"
         default:
             return "\(L.typeName(at: index)): \(lua_topointer(L.raw, index).map { "\($0)" } ?? "?")"

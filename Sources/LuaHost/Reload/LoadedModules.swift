@@ -1,6 +1,6 @@
 import CLua
 import CLuaShim
-import Foundation
+import FoundationEssentials
 
 extension LuaHost {
     /// The names in `package.loaded` (modules and plugins the script required,
@@ -27,9 +27,9 @@ extension LuaHost {
         let templates = plugins.path.flatMap { ["\($0.path)/?.lua", "\($0.path)/?/init.lua"] } + packagePath().split(separator: ";").map(String.init)
         var files: Set<String> = []
         for name in loadedModuleNames() {
-            let relative = name.replacingOccurrences(of: ".", with: "/")
+            let relative = name.replacing(".", with: "/")
             for template in templates {
-                let candidate = template.replacingOccurrences(of: "?", with: relative)
+                let candidate = template.replacing("?", with: relative)
                 if FileManager.default.isReadableFile(atPath: candidate) {
                     files.insert(candidate)
                     break

@@ -1,5 +1,5 @@
 import CountdownCore
-import Foundation
+import FoundationEssentials
 
 /// One click that i3bar (or swaybar) reports on the status command's standard
 /// input, once the header asked for them (`click_events`): the block's `name`
@@ -123,14 +123,29 @@ struct BarClickStream {
     }
 
     private static func event(_ object: ArraySlice<UInt8>) -> Event {
-        guard let parsed = try? JSONSerialization.jsonObject(with: Data(object)) as? [String: Any] else {
+        guard let parsed = try? JSONDecoder().decode(ClickFields.self, from: Data(object)),
+              let button = parsed.button.flatMap({ Int(exactly: $0) }) else {
             return .malformed(excerpt(object))
         }
-        // A button is a whole number; JSONSerialization gives it as an NSNumber.
-        guard let button = (parsed["button"] as? NSNumber).flatMap({ Int(exactly: $0.doubleValue) }) else {
-            return .malformed(excerpt(object))
+        return .click(BarClick(name: parsed.name, instance: parsed.instance, button: button))
+    }
+
+    /// The fields of a click object that matter (i3bar sends more: x, y,
+    /// modifiers...). A name or instance that is not a string reads as absent;
+    /// a button must be a whole number (`1` or `1.0`), else the element is malformed.
+    private struct ClickFields: Decodable {
+        let name: String?
+        let instance: String?
+        let button: Double?
+
+        enum Key: String, CodingKey { case name, instance, button }
+
+        init(from decoder: any Decoder) throws {
+            let fields = try decoder.container(keyedBy: Key.self)
+            name = try? fields.decodeIfPresent(String.self, forKey: .name)
+            instance = try? fields.decodeIfPresent(String.self, forKey: .instance)
+            button = try? fields.decodeIfPresent(Double.self, forKey: .button)
         }
-        return .click(BarClick(name: parsed["name"] as? String, instance: parsed["instance"] as? String, button: button))
     }
 
     /// At most 80 characters of what was skipped, controls escaped, for one line on stderr.

@@ -61,6 +61,6 @@ enum BarEscaping {
     /// `%{A1:command:}`, which runs the command on a click) and has no escape for
     /// it: `%{` is written `% {`, which can make no new `%{` of its own.
     static func polybar(_ text: String) -> String {
-        text.contains("%{") ? text.replacingOccurrences(of: "%{", with: "% {") : text
+        text.contains("%{") ? text.replacing("%{", with: "% {") : text
     }
 }

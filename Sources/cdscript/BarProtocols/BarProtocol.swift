@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import Foundation
+import FoundationEssentials
 
 /// What `watch --bar` writes, in each bar's own protocol. Every update is one
 /// line, written whole; the bar reads it as soon as it ends.
@@ -61,44 +61,43 @@ enum BarProtocol: String, CaseIterable, ExpressibleByArgument {
             for name in item.classes where !classes.contains(name) { classes.append(name) }
         }
         if classes.isEmpty { classes = ["idle"] }
-        let object: [String: Any] = [
-            "text": BarEscaping.pango(text(countdowns, separator: separator, more: more)),
-            "tooltip": BarEscaping.pango((countdowns.map(\.tooltip) + (more > 0 ? ["+\(more) more"] : [])).joined(separator: "\n")),
-            "class": classes,
-            "alt": countdowns.first?.countdown.state.rawValue ?? "idle",
-            "percentage": countdowns.first?.countdown.percent ?? 0,
+        let object: [String: JSONValue] = [
+            "text": .string(BarEscaping.pango(text(countdowns, separator: separator, more: more))),
+            "tooltip": .string(BarEscaping.pango((countdowns.map(\.tooltip) + (more > 0 ? ["+\(more) more"] : [])).joined(separator: "\n"))),
+            "class": .array(classes.map { .string($0) }),
+            "alt": .string(countdowns.first?.countdown.state.rawValue ?? "idle"),
+            "percentage": .int(countdowns.first?.countdown.percent ?? 0),
         ]
-        return json(object)
+        return json(.object(object))
     }
 
     /// i3bar reads `full_text` as markup only when a block asks for it
     /// (`"markup": "pango"`), and these blocks never do: JSON's escapes are all.
     private static func i3bar(_ countdowns: [BarItem], more: Int) -> String {
-        var blocks: [[String: Any]] = countdowns.map { item in
-            var block: [String: Any] = [
-                "full_text": item.text,
-                "short_text": item.countdown.left,
-                "name": blockName,
-                "instance": item.countdown.id,
+        var blocks: [JSONValue] = countdowns.map { item in
+            var block: [String: JSONValue] = [
+                "full_text": .string(item.text),
+                "short_text": .string(item.countdown.left),
+                "name": .string(blockName),
+                "instance": .string(item.countdown.id),
             ]
             switch item.countdown.state {
-            case .running where item.isCritical: block["color"] = criticalColour
-            case .paused: block["color"] = pausedColour
-            case .overtime: block["color"] = overtimeColour
-            case .finished: block["urgent"] = true
+            case .running where item.isCritical: block["color"] = .string(criticalColour)
+            case .paused: block["color"] = .string(pausedColour)
+            case .overtime: block["color"] = .string(overtimeColour)
+            case .finished: block["urgent"] = .bool(true)
             case .running: break
             }
-            return block
+            return .object(block)
         }
-        if more > 0 { blocks.append(["full_text": "+\(more)", "name": blockName]) }
-        return json(blocks)
+        if more > 0 { blocks.append(.object(["full_text": .string("+\(more)"), "name": .string(blockName)])) }
+        return json(.array(blocks))
     }
 
-    private static func json(_ value: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
+    private static func json(_ value: JSONValue) -> String {
         // One line, whatever an id holds: JSON escapes newlines; C1 controls and
         // bidi overrides are escaped as in `list --json`.
-        return VisibleText.jsonEscapingControls(String(decoding: data, as: UTF8.self))
+        return VisibleText.jsonEscapingControls(value.text())
     }
 }
 

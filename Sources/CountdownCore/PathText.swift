@@ -1,0 +1,34 @@
+/// A file path's parts, read as text the way `NSString`'s path methods read
+/// them (trailing slashes ignored, `/` kept as the root), for the few places
+/// that split or join paths: those methods are not in `FoundationEssentials`,
+/// and `URL` would resolve a relative path against the current folder.
+public enum PathText {
+    /// The path without its last component: `"/a/b"` gives `"/a"`, `"/a"` gives
+    /// `"/"`, `"a"` gives `""` (as `deletingLastPathComponent`).
+    public static func folder(of path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        if slash == trimmed.startIndex { return "/" }
+        return withoutTrailingSlashes(String(trimmed[..<slash]))
+    }
+
+    /// The last component: `"/a/b/"` gives `"b"`, `"/"` gives `"/"` (as `lastPathComponent`).
+    public static func lastComponent(of path: String) -> String {
+        let trimmed = withoutTrailingSlashes(path)
+        if trimmed == "/" { return "/" }
+        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// `name` inside `folder`, with one slash between them (as `appendingPathComponent`).
+    public static func joining(_ folder: String, _ name: String) -> String {
+        if folder.isEmpty { return name }
+        return withoutTrailingSlashes(folder) == "/" ? "/" + name : withoutTrailingSlashes(folder) + "/" + name
+    }
+
+    private static func withoutTrailingSlashes(_ path: String) -> String {
+        var text = Substring(path)
+        while text.count > 1, text.last == "/" { text.removeLast() }
+        return String(text)
+    }
+}

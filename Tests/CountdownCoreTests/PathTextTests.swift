@@ -1,0 +1,38 @@
+import CountdownCore
+import Foundation
+import Testing
+
+@Suite("PathText splits and joins paths as NSString's path methods do")
+struct PathTextTests {
+    static let paths = ["/a/b", "/a/b/", "/a", "/", "a", "a/b", "a/b//", "", "./x.lua", "../up/x", "//a"]
+
+    @Test("the folder of a path is deletingLastPathComponent", arguments: paths)
+    func folder(_ path: String) {
+        #expect(PathText.folder(of: path) == (path as NSString).deletingLastPathComponent, "\(path)")
+    }
+
+    @Test("the last component is lastPathComponent", arguments: paths)
+    func last(_ path: String) {
+        #expect(PathText.lastComponent(of: path) == (path as NSString).lastPathComponent, "\(path)")
+    }
+
+    @Test("joining a name is appendingPathComponent", arguments: ["/a", "/a/", "/", "a", ""])
+    func joining(_ folder: String) {
+        #expect(PathText.joining(folder, "x.lua") == (folder as NSString).appendingPathComponent("x.lua"), "\(folder)")
+    }
+
+    @Test("FileKind tells a directory from a file, a missing path and a link to a directory")
+    func directories() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pathtext-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("f").path
+        FileManager.default.createFile(atPath: file, contents: Data())
+        let link = folder.appendingPathComponent("l").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder.path)
+        #expect(FileKind.isDirectory(at: folder.path))
+        #expect(FileKind.isDirectory(at: link))
+        #expect(!FileKind.isDirectory(at: file))
+        #expect(!FileKind.isDirectory(at: folder.appendingPathComponent("missing").path))
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// The `cdscript` binary sheds ICU's 34 MB of data only while no module linked
+/// into it imports Foundation (FoundationEssentials is fine): one file is
+/// enough to bring it all back. The modules are those `cdscript` reaches in
+/// Package.swift, so a module added to its dependencies is scanned too, and a
+/// module that leaves it (the web server, once it is an executable of its own)
+/// is not. The benchmarks (cdbench) and the tests may import Foundation.
+@Suite("No module of the cdscript binary imports Foundation")
+struct FoundationFreeProductTests {
+    /// Files that other changes under way at the time still had to change (the
+    /// server's command, moving to its own executable; two command-line files).
+    /// Each must still import Foundation: once it does not, or is gone, the
+    /// entry goes.
+    static let pending: Set<String> = [
+        "cdscript/ServeCommand.swift",
+        "cdscript/LeadingOptions.swift",
+        "cdscript/CommandHints.swift",
+    ]
+
+    /// The targets `cdscript` depends on, directly or not, itself included.
+    static func productModules() throws -> Set<String> {
+        let targets = try ModuleTableTests.targets()
+        var reached: Set<String> = ["cdscript"], waiting = ["cdscript"]
+        while let name = waiting.popLast() {
+            for dependency in targets[name] ?? [] where reached.insert(dependency).inserted {
+                waiting.append(dependency)
+            }
+        }
+        return reached
+    }
+
+    /// (path under Sources/, line number, line) of every Swift line of `modules`.
+    static func lines(of modules: Set<String>) throws -> [(String, Int, String)] {
+        let sources = BinaryRunner.packageRoot.appendingPathComponent("Sources")
+        var result: [(String, Int, String)] = []
+        for module in modules.sorted() {
+            let folder = sources.appendingPathComponent(module)
+            let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+            for file in files.sorted() where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    result.append(("\(module)/\(file)", index + 1, String(line)))
+                }
+            }
+        }
+        return result
+    }
+
+    /// `import Foundation`, `@_exported import Foundation`, `import struct Foundation.X`,
+    /// `import FoundationInternationalization`; not `import FoundationEssentials`.
+    static func importsFoundation(_ line: String) -> Bool {
+        line.firstMatch(of: /^\s*(@\w+\s+)*import\s+(\w+\s+)?Foundation(Internationalization)?(\.\w+)*\s*(\/\/.*)?$/) != nil
+    }
+
+    @Test("the modules are read from Package.swift: cdscript reaches LuaHost, CountdownCore and the stores, not cdbench")
+    func modulesFromTheManifest() throws {
+        let modules = try Self.productModules()
+        #expect(modules.isSuperset(of: ["cdscript", "LuaHost", "CountdownCore", "SQLiteStore", "RedisStore", "ScriptTesting"]), "\(modules.sorted())")
+        #expect(!modules.contains("cdbench"))
+    }
+
+    @Test("the pattern finds every form of a Foundation import, and no other import")
+    func patternFindsImports() {
+        for line in ["import Foundation", "@_exported import Foundation", "import struct Foundation.Date", "import FoundationInternationalization", "import Foundation // why"] {
+            #expect(Self.importsFoundation(line), "\(line)")
+        }
+        for line in ["import FoundationEssentials", "// import Foundation", "import CountdownCore", "let x = \"import Foundation\""] {
+            #expect(!Self.importsFoundation(line), "\(line)")
+        }
+    }
+
+    @Test("no Swift file of a module cdscript links imports Foundation")
+    func noFoundationImports() throws {
+        let lines = try Self.lines(of: Self.productModules())
+        #expect(lines.count > 10_000, "the walk found the sources")
+        var pendingSeen: Set<String> = []
+        for (file, number, line) in lines where Self.importsFoundation(line) {
+            if Self.pending.contains(file) { pendingSeen.insert(file); continue }
+            Issue.record("\(file):\(number): \(line) (FoundationEssentials, or a helper of CountdownCore, instead)")
+        }
+        for file in Self.pending.subtracting(pendingSeen).sorted() {
+            Issue.record("\(file) no longer imports Foundation (or has moved): remove it from FoundationFreeProductTests.pending")
+        }
+    }
+
+    @Test("nothing in those modules asks Foundation for a named or the current zone, which without ICU silently reads as GMT")
+    func noFoundationZones() throws {
+        let lines = try Self.lines(of: Self.productModules())
+        let zoneCall = /TimeZone\s*\.\s*(current|autoupdatingCurrent|knownTimeZoneIdentifiers)|TimeZone\s*\(\s*identifier:|TimeZone\s*\(\s*abbreviation:|Calendar\s*\.\s*current|Locale\s*\.\s*current/
+        for (file, number, line) in lines where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+            #expect(line.firstMatch(of: zoneCall) == nil, "\(file):\(number): \(line) (SystemLocalZone reads the machine's zone)")
+        }
+    }
+}
