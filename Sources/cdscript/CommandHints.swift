@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// Messages for what people type at the edges: a command name mistyped as a
 /// script, `help` with an unknown command, `-v` for the version.

@@ -1,6 +1,9 @@
 import ArgumentParser
 import CountdownCore
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import RedisStore
 import StoredEndActions
 import TerminalView
@@ -53,7 +56,7 @@ struct ServeCommand: ParsableCommand {
     var configurationPath: String {
         if let actionsFile { return actionsFile }
         let base = ProcessEnvironment.value("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 }
-            ?? (ProcessEnvironment.value("HOME") ?? NSHomeDirectory()) + "/.config"
+            ?? (ProcessEnvironment.value("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config"
         return base + "/cdscript/actions.conf"
     }
 
@@ -65,7 +68,7 @@ struct ServeCommand: ParsableCommand {
             do {
                 text = try String(contentsOfFile: path, encoding: .utf8)
             } catch {
-                throw ValidationError("cannot read the actions from \(path): \(error.localizedDescription)")
+                throw ValidationError("cannot read the actions: \(ErrorText.line(error))")
             }
         } else if actionsFile != nil {
             throw ValidationError("--actions-file: \(path) does not exist")

@@ -6,9 +6,17 @@ import Testing
 struct PathTextTests {
     static let paths = ["/a/b", "/a/b/", "/a", "/", "a", "a/b", "a/b//", "", "./x.lua", "../up/x", "//a"]
 
-    @Test("the folder of a path is deletingLastPathComponent", arguments: paths)
-    func folder(_ path: String) {
-        #expect(PathText.folder(of: path) == (path as NSString).deletingLastPathComponent, "\(path)")
+    /// What `deletingLastPathComponent` gives, recorded: on Linux Foundation's own
+    /// method traps on a single relative component ("a"), so it cannot be asked in
+    /// the test; "a" -> "" is what it gives on Darwin and what its documentation says.
+    static let folders: [(String, String)] = [
+        ("/a/b", "/a"), ("/a/b/", "/a"), ("/a", "/"), ("/", "/"), ("a", ""), ("a/b", "a"), ("a/b//", "a"), ("", ""),
+        ("./x.lua", "."), ("../up/x", "../up"), ("//a", "/"),
+    ]
+
+    @Test("the folder of a path is deletingLastPathComponent's", arguments: folders)
+    func folder(_ path: String, _ expected: String) {
+        #expect(PathText.folder(of: path) == expected, "\(path)")
     }
 
     @Test("the last component is lastPathComponent", arguments: paths)
