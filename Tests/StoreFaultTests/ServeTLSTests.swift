@@ -55,6 +55,48 @@ struct ServeTLSTests {
         #expect(!serve.stderr.contains("warning"), "\(serve.stderr)")
     }
 
+    @Test("SIGHUP reads the certificate and key again: new connections get the renewed one; unusable files are said and the one in use stays")
+    func reloadOnSIGHUP() throws {
+        let dir = Scratch.directory("serve-tls-reload")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/old", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: dir + "/new", withIntermediateDirectories: true)
+        let old = try Self.certificate(in: dir + "/old"), renewed = try Self.certificate(in: dir + "/new")
+        let certificate = dir + "/cert.pem", key = dir + "/key.pem"
+        try FileManager.default.copyItem(atPath: old.certificate, toPath: certificate)
+        try FileManager.default.copyItem(atPath: old.key, toPath: key)
+        #expect(try LiveProcess.run(["start", "tea", "25m", "--state-dir", dir]).status == 0)
+        let serve = try LiveProcess(["serve", "--listen", "127.0.0.1:0", "--token-file", dir + "/token", "--state-dir", dir,
+                                     "--tls-cert", certificate, "--tls-key", key])
+        defer { serve.signal(SIGTERM); _ = serve.wait() }
+        let line = try #require(serve.waitForLine(timeout: 20) { $0.hasPrefix("serving https://") }, "\(serve.texts) \(serve.stderr)")
+        let url = String(line.text.dropFirst("serving ".count).prefix { $0 != " " }) + "api/countdowns/tea"
+        #expect(try Self.curl(["--cacert", old.certificate, url]).status == 0)
+        #expect(try Self.curl(["--cacert", renewed.certificate, url]).status != 0, "a certificate it does not serve yet")
+        // Renewed as certbot does: new files in place, then a SIGHUP.
+        for (from, to) in [(renewed.certificate, certificate), (renewed.key, key)] {
+            try FileManager.default.removeItem(atPath: to)
+            try FileManager.default.copyItem(atPath: from, toPath: to)
+        }
+        // The log says "reloaded the actions" once the SIGHUP has been handled, the
+        // certificate first.
+        func reloads() -> Int { serve.texts.filter { $0.contains("reloaded the actions") }.count }
+        serve.signal(SIGHUP)
+        #expect(serve.waitForLine(timeout: 20) { $0.contains("reloaded the actions") } != nil, "\(serve.texts)")
+        #expect(try Self.curl(["--cacert", renewed.certificate, url]).status == 0)
+        #expect(try Self.curl(["--cacert", old.certificate, url]).status != 0, "the old certificate is no longer served")
+        // A broken renewal: said on stderr, and the renewed certificate keeps serving.
+        try "not a certificate\n".write(toFile: certificate, atomically: true, encoding: .utf8)
+        serve.signal(SIGHUP)
+        let giveUp = Date().addingTimeInterval(20)
+        while reloads() < 2 && Date() < giveUp { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(reloads() == 2, "\(serve.texts)")
+        #expect(try Self.curl(["--cacert", renewed.certificate, url]).status == 0)
+        serve.signal(SIGTERM)
+        #expect(serve.wait() == 0)
+        #expect(serve.stderr.contains(certificate) && serve.stderr.contains("the certificate in use stays"), "\(serve.stderr)")
+    }
+
     @Test("--tls-cert without --tls-key, or the other way round, is bad usage (64)")
     func oneWithoutTheOther() throws {
         let dir = Scratch.directory("serve-tls-usage")
