@@ -67,30 +67,14 @@ public enum CountdownJSON {
     /// C0 controls, then `VisibleText.jsonEscapingControls` for DEL, C1 controls,
     /// line separators and bidi overrides (which encoders leave raw).
     public static func appendString(_ text: String, to out: inout String) {
-        out += "\""
         let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 < 0x7F }
-        if plain {
-            out += text
-        } else {
-            var escaped = ""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": escaped += "\\\""
-                case "\\": escaped += "\\\\"
-                case "\n": escaped += "\\n"
-                case "\r": escaped += "\\r"
-                case "\t": escaped += "\\t"
-                case "\u{08}": escaped += "\\b"
-                case "\u{0C}": escaped += "\\f"
-                case _ where scalar.value < 0x20:
-                    let hex = String(scalar.value, radix: 16)
-                    escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                default:
-                    escaped.unicodeScalars.append(scalar)
-                }
-            }
-            out += VisibleText.jsonEscapingControls(escaped)
+        guard !plain else {
+            out += "\"" + text + "\""
+            return
         }
-        out += "\""
+        // JSONValue's escapes (the same as JSONEncoder's), then the visible ones.
+        var escaped = ""
+        JSONValue.appendString(text, to: &escaped)
+        out += VisibleText.jsonEscapingControls(escaped)
     }
 }
