@@ -119,7 +119,7 @@ enum KeyLines {
     /// A click's key, on the server's thread: one write of a few bytes (whole
     /// under PIPE_BUF, so lines never interleave); false when the pipe is full or the key cannot be one.
     static func post(_ key: String) -> Bool {
-        guard !key.isEmpty, key.utf8.count < 64, !key.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return false }
+        guard ScriptViewKey.canBeKey(key) else { return false }
         let line = Array(("key " + key + "\n").utf8)
         while true {
             let written = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }

@@ -26,7 +26,7 @@ public final class ScriptViewChannel: @unchecked Sendable {
     private var frame = ScriptViewFrame(ScriptViewState())
     let subscribers = EventSubscribers()
 
-    /// `press` hands a key to the thread that owns the script (see `ScriptViewKeyInbox.post`).
+    /// `press` hands a key to the thread that owns the script (cdscript-serve writes it as a `key` line for the run: KeyLines).
     public init(press: @escaping @Sendable (String) -> Bool) {
         self.press = press
     }

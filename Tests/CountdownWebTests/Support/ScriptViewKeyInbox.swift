@@ -1,9 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ScriptViewModel
 
-/// Key presses from the page on their way to the thread that owns the script:
-/// a pipe. The server's thread writes a key as one line (`post`, one `write`
+/// For the tests: key presses from the page on their way to the test's thread,
+/// as they once went to the run loop in process (the run now reads them from
+/// cdscript-serve's output, KeyLines): a pipe. The server's thread writes a key as one line (`post`, one `write`
 /// of a few bytes, atomic under PIPE_BUF); the run loop watches `readFD` as it
 /// watches the terminal's input, and reads the keys on its own thread
 /// (`drain`), where they are pressed as typed keys are. No lock, no shared
@@ -40,7 +42,7 @@ public final class ScriptViewKeyInbox: Sendable {
     /// Queues `key` (a canonical key name: printable, no newline); false when
     /// the queue is full or the key cannot be a key. Safe from any thread.
     public func post(_ key: String) -> Bool {
-        guard !key.isEmpty, key.utf8.count < 64, !key.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return false }
+        guard ScriptViewKey.canBeKey(key) else { return false }
         let line = Array((key + "\n").utf8)
         while true {
             let written = line.withUnsafeBytes { write(writeFD, $0.baseAddress, $0.count) }
