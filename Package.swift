@@ -12,12 +12,15 @@ import PackageDescription
 // dynamic exclusivity checks (debug builds and tests keep them).
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
-// The release binary is linked by lld with its relative relocations packed
-// (DT_RELR, glibc 2.36 and later): the dynamic loader then applies the runtime's
-// and Foundation's 83,000 pointer fix-ups from 16 KB of table instead of 2 MB,
-// and an empty run takes about 1.5 ms less CPU (docs/performance.md).
-let packedRelocations: [LinkerSetting] = [
-    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux], configuration: .release)),
+// The release executables are linked at a fixed address (-no-pie: nothing of the
+// executable itself for the dynamic loader to relocate at start) with the C
+// libraries' static archives (scripts/link-release: lld, finding Debian's .a files
+// before the shared objects), so that the loader maps, relocates and binds libc
+// alone: `cdscript status` about 3 ms of CPU instead of 5.4 (docs/performance.md,
+// "Linked as one file"). Debug builds and tests link as SwiftPM does by default.
+let releaseLinking: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=\(Context.packageDirectory)/scripts/link-release", "-Xclang-linker", "-no-pie"],
+                 .when(platforms: [.linux], configuration: .release)),
 ]
 
 let package = Package(
@@ -196,7 +199,7 @@ let package = Package(
             ]
         ),
         // The `cdscript` executable: the command line, without the web server.
-        .executableTarget(name: "cdscript-main", dependencies: ["cdscript"], linkerSettings: packedRelocations),
+        .executableTarget(name: "cdscript-main", dependencies: ["cdscript"], linkerSettings: releaseLinking),
         // `cdscript serve` and the page of `run --serve`: the command line with CountdownWeb linked in.
         .executableTarget(
             name: "cdscript-serve",
@@ -204,7 +207,7 @@ let package = Package(
                 "cdscript", "CountdownWeb", "ScriptViewModel", "CountdownCore", "SQLiteStore", "SystemIdentity", "TerminalView",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            linkerSettings: packedRelocations
+            linkerSettings: releaseLinking
         ),
         // A C program: without Swift's start-up object (-nostartfiles) and linked to what it calls
         // into only (Sources/cdscript-lua/link_only_what_is_used.c): Lua and libc.
