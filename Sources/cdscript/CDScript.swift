@@ -12,6 +12,9 @@ import Glibc
 struct CDScript: ParsableCommand {
     static let version = "0.1.0"
 
+    /// What `cdscript --version` prints.
+    static let versionText = "cdscript \(version) (\(LuaHost.luaRelease))"
+
     static let configuration = CommandConfiguration(
         commandName: "cdscript",
         abstract: "Run Lua countdown scripts on one shared scheduler.",
@@ -30,7 +33,7 @@ struct CDScript: ParsableCommand {
             126/127 --exec program not executable/not found, 129 SIGHUP, 130 Ctrl-C,
             141 output pipe closed, 143 SIGTERM.
             """,
-        version: "cdscript \(version) (\(LuaHost.luaRelease))",
+        version: versionText,
         subcommands: [RunCommand.self, TestCommand.self, ListCommand.self, CancelCommand.self, ClearCommand.self, PluginsCommand.self, TimerCommand.self, StopwatchCommand.self, NewCommand.self, StartCommand.self, AppendCommand.self, PauseCommand.self, ResumeCommand.self, WatchCommand.self, StatusCommand.self, ServeCommand.self, CheckCommand.self, CompleteIDsCommand.self],
         defaultSubcommand: RunCommand.self
     )
@@ -39,14 +42,18 @@ struct CDScript: ParsableCommand {
 extension CDScript {
     /// ArgumentParser's own entry, with the hints of `CommandHints` first.
     static func main() {
-        // A status bar's `cdscript status`, every second: read without ArgumentParser
-        // and without a run's heap set-up (StatusRequest+PlainWords.swift).
-        let plainStatus = StatusRequest.plainWords(Array(CommandLine.arguments.dropFirst()))
+        let words = Array(CommandLine.arguments.dropFirst())
+        // Answered without ArgumentParser, whose parse costs more than the answer
+        // (docs/performance.md, "Linked as one file"): `--version` alone ...
+        if words == ["--version"] { printVersion() }
+        // ... and a status bar's `cdscript status`, every second, also without a
+        // run's heap set-up (StatusRequest+PlainWords.swift).
+        let plainStatus = StatusRequest.plainWords(words)
         // Before the heap holds much: a run's countdowns then grow it in 2 MiB pages
         // (unless the host takes free ones back: CLinux.h).
         if plainStatus == nil { _ = cdl_heap_prefer_huge_pages() }
         cdl_catch_sigpipe()
-        let arguments = EmptyPathOptions.split(LeadingOptions.reordered(Array(CommandLine.arguments.dropFirst())))
+        let arguments = EmptyPathOptions.split(LeadingOptions.reordered(words))
         if let message = CommandHints.preflight(arguments) {
             printError(message)
             Glibc.exit(ExitStatus.usage.rawValue)
@@ -61,6 +68,11 @@ extension CDScript {
             // What a command printed that could not be written: 141 or 74.
             try OutputContract.check()
             try UnreadableJournal.check()
+        } catch let exit as ExitCode where exit.rawValue != ExitStatus.usage.rawValue {
+            // A command's own exit code (`status` of an id not stored: 7, every
+            // second under a bar) prints nothing: ArgumentParser's `exit(withError:)`
+            // would build the command's help to find that out, a millisecond of CPU.
+            Glibc.exit((OutputContract.failureExit() ?? exit).rawValue)
         } catch {
             if exitCode(for: error).rawValue == ExitStatus.usage.rawValue, let hint = OptionHints.misspelt(arguments) {
                 printError(hint)
@@ -68,6 +80,16 @@ extension CDScript {
             }
             exit(withError: OutputContract.failureExit() ?? OutputContract.printedRequest(error) ?? error)
         }
+    }
+}
+
+extension CDScript {
+    /// `cdscript --version`, as ArgumentParser prints it (OneCommandLineTests
+    /// holds the two together), through the checked writer: 74 or 141 when it
+    /// cannot be written, as every command's output.
+    static func printVersion() -> Never {
+        emit(versionText, what: "the version")
+        Glibc.exit((OutputContract.failureExit() ?? ExitCode.success).rawValue)
     }
 }
 
