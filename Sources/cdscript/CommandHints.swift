@@ -4,11 +4,10 @@ import FoundationEssentials
 /// Messages for what people type at the edges: a command name mistyped as a
 /// script, `help` with an unknown command, `-v` for the version.
 enum CommandHints {
-    /// The subcommands' names, `help` included (every subcommand names itself in its
-    /// configuration: CommandOptionTableTests holds that).
-    static var commandNames: [String] {
-        CDScript.configuration.subcommands.compactMap { $0.configuration.commandName }.filter { !$0.hasPrefix("_") } + ["help"]
-    }
+    /// The subcommands' names in their order, `help` included: `CommandOptionTable`'s
+    /// list (CommandOptionTableTests holds it to the subcommands), not read from the
+    /// subcommands' configurations, which every run would otherwise build.
+    static let commandNames: [String] = CommandOptionTable.commandNames + ["help"]
 
     /// For `cdscript lsit`: a missing "script" that looks like a command's name.
     static func mistypedCommand(script: String) -> String? {

@@ -25,6 +25,10 @@ enum CommandOptionTable {
     static let builtinScript = store.merging(hardening).merging(view)
         .merging(CommandOptions(values: ["--speed", "--every", "--title", "--quit-after"], flags: ["--eject", "--no-window-title"]))
 
+    /// The names of `CDScript`'s subcommands in their order, but those starting with `_`.
+    static let commandNames = ["run", "test", "list", "cancel", "clear", "plugins", "timer", "stopwatch", "new", "start",
+                               "append", "pause", "resume", "watch", "status", "serve", "check"]
+
     /// By command name: every subcommand of `CDScript` whose name does not start with `_`.
     static let commands: [String: CommandOptions] = [
         "run": store.merging(hardening).merging(view).merging(CommandOptions(
