@@ -46,6 +46,32 @@ struct SilentServerBrowserTests {
         #expect(try browser.errors() == [])
     }
 
+    @Test("The list page keeps its times while heartbeats come, says reconnecting and blanks every time once they stop, and resumes without a reload")
+    func listPage() throws {
+        let clock = RealClock()
+        let server = try TestServer(clock: { clock.now }) { $0.heartbeatInterval = Self.interval }
+        defer { server.stop() }
+        let browser = try Browser()
+        defer { browser.close() }
+        try server.store(running("tea", seconds: 25 * 60, at: clock.now))
+        try server.store(running("egg", seconds: 7 * 60, at: clock.now))
+        try browser.open("http://\(server.host)/")
+        let times = "Array.from(document.querySelectorAll('#rows td.time')).map(c => c.textContent)"
+        let bothShown = "(t => t.length === 2 && /^00:06/.test(t[0]) && /^00:2/.test(t[1]))(\(times))"
+        try browser.wait(bothShown)
+        _ = try browser.eval(Self.recordLosses)
+        Thread.sleep(forTimeInterval: 3 * Self.interval)
+        #expect(try browser.eval("window.lostSeen") as? Bool == false)
+
+        try server.server.setSilent(true)
+        let lost = try browser.wait("\(Self.status) === 'reconnecting' && \(times).every(t => t === '')", timeout: 20)
+        #expect(lost.value as? Bool == true)
+        try server.server.setSilent(false)
+        #expect(try browser.wait("\(bothShown) && \(Self.status) === ''", timeout: 20).value as? Bool == true)
+        #expect(try browser.eval("window.sameDocument") as? Bool == true)
+        #expect(try browser.errors() == [])
+    }
+
     @Test("A script's view says reconnecting and hides the view once the heartbeats stop, and shows it again when they come back")
     func viewPage() throws {
         let s = try ViewTestServer(heartbeatInterval: Self.interval)
