@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+
+/// scripts/link-release, the release executables' linker (Package.swift's
+/// `releaseLinking`): a program linked through it carries the C libraries it
+/// uses, so the dynamic loader has only libc's own to map at start. Tried on a
+/// small C program, since CI builds no release binary.
+@Suite("The release linker takes the C libraries' archives")
+struct ReleaseLinkTests {
+    static let program = """
+        #include <sqlite3.h>
+        #include <lua5.4/lauxlib.h>
+        #include <lua5.4/lualib.h>
+        #include <stdio.h>
+        int main(void) {
+            lua_State *L = luaL_newstate();
+            luaL_openlibs(L);
+            printf("%s %d\\n", sqlite3_libversion(), luaL_dostring(L, "return 6 * 7"));
+            lua_close(L);
+            return 0;
+        }
+        """
+
+    @Test("a program linked by it with -no-pie needs neither libsqlite3 nor liblua5.4 at run time, and runs")
+    func linksArchives() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("link-release-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("program.c"), binary = folder.appendingPathComponent("program")
+        try Self.program.write(to: source, atomically: true, encoding: .utf8)
+        let linker = BinaryRunner.packageRoot.appendingPathComponent("scripts/link-release").path
+        let built = try Self.run("/usr/bin/env", ["clang", "-fuse-ld=\(linker)", "-no-pie", source.path, "-o", binary.path,
+                                                  "-lsqlite3", "-llua5.4", "-lm", "-ldl"])
+        #expect(built.status == 0, "\(built.output)")
+        let libraries = try Self.run("/usr/bin/env", ["ldd", binary.path])
+        #expect(libraries.status == 0, "\(libraries.output)")
+        #expect(!libraries.output.contains("libsqlite3") && !libraries.output.contains("liblua5.4"), "\(libraries.output)")
+        #expect(libraries.output.contains("libc.so"), "\(libraries.output)")
+        let ran = try Self.run(binary.path, [])
+        #expect(ran.status == 0 && ran.output.hasPrefix("3.") && ran.output.hasSuffix(" 0\n"), "\(ran.output)")
+    }
+
+    /// Runs `path` with `arguments`; its status and its stdout and stderr together.
+    static func run(_ path: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
