@@ -61,6 +61,8 @@ extension CDScript {
         do {
             if let plainStatus {
                 try plainStatus.run()
+            } else if let plainRun = PlainRun.plainWords(words) {
+                try plainRun.run()
             } else {
                 var command = try parseAsRoot(arguments)
                 try command.run()

@@ -1,0 +1,92 @@
+import ArgumentParser
+
+/// `cdscript FILE.lua [ARGS...]`, the commonest call, read without parsing the
+/// whole command tree: ArgumentParser's parse of it was about half of a one-line
+/// script's CPU (docs/performance.md, "Linked as one file").
+///
+/// The plain shape is `[--state-dir DIR] [--store URL] SCRIPT [ARGS...]`, each
+/// option at most once with a value that is not empty and does not start with
+/// "-", and SCRIPT a file name ending in `.lua` or holding a `/` (no command's
+/// name does); every word after SCRIPT is the script's, as `run` reads them.
+/// Anything else goes to ArgumentParser as before. PlainRunWordsTests reads
+/// many calls both ways and fails when the two differ.
+struct PlainRun: Equatable {
+    var stateDir: String?
+    var store: String?
+    var script: String
+    var arguments: [String]
+
+    /// The run for plain words (see above); nil for anything else.
+    static func plainWords(_ words: [String]) -> PlainRun? {
+        var stateDir: String?, store: String?
+        var rest = words[...]
+        while let word = rest.first, word.hasPrefix("-") {
+            guard word == "--state-dir" || word == "--store", rest.count >= 2 else { return nil }
+            let value = rest[rest.startIndex + 1]
+            guard !value.isEmpty, !value.hasPrefix("-") else { return nil }
+            if word == "--state-dir" {
+                guard stateDir == nil else { return nil }
+                stateDir = value
+            } else {
+                guard store == nil else { return nil }
+                store = value
+            }
+            rest = rest.dropFirst(2)
+        }
+        guard let script = rest.popFirst(), !script.hasPrefix("-"), script.hasSuffix(".lua") || script.contains("/") else { return nil }
+        return PlainRun(stateDir: stateDir, store: store, script: script, arguments: Array(rest))
+    }
+
+    /// Runs it as `cdscript run` does with these options and every other at its default.
+    func run() throws {
+        try RunCommand.run(storeOptions: .plain(stateDir: stateDir, store: store), hardening: .plainDefaults, speed: nil,
+                           view: .plainDefaults) { host in
+            host.setArgTable(script: script, arguments: arguments, interpreter: InterpreterArguments.beforeScript(scriptArguments: arguments))
+            return host.runScript(atPath: script, arguments: arguments, settingArg: false)
+        }
+    }
+}
+
+// The option groups as ArgumentParser would make them from these words, built by
+// setting every property (a group parsed on its own costs about 4 million
+// instructions). PlainRunWordsTests compares each with ArgumentParser's, so a
+// property added to a group without a value here fails there.
+
+extension StoreOptions {
+    static func plain(stateDir: String?, store: String?) -> StoreOptions {
+        var options = StoreOptions()
+        options.stateDir = stateDir
+        options.store = store
+        options.redisCAFile = nil
+        options.redisCADirectory = nil
+        options.redisCertificateFile = nil
+        options.redisKeyFile = nil
+        options.redisServerName = nil
+        options.redisInsecure = false
+        options.redisWait = nil
+        options.redisWaitTimeout = nil
+        return options
+    }
+}
+
+extension HardeningOptions {
+    static var plainDefaults: HardeningOptions {
+        var options = HardeningOptions()
+        options.budget = 0
+        options.memoryLimit = "512M"
+        options.cpuLimit = defaultCPULimit
+        options.sandbox = false
+        options.allowStore = false
+        options.pluginPath = []
+        return options
+    }
+}
+
+extension ViewOptions {
+    static var plainDefaults: ViewOptions {
+        var options = ViewOptions()
+        options.plain = false
+        options.noColor = false
+        return options
+    }
+}
