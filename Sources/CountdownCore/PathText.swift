@@ -26,6 +26,23 @@ public enum PathText {
         return withoutTrailingSlashes(folder) == "/" ? "/" + name : withoutTrailingSlashes(folder) + "/" + name
     }
 
+    /// `path` made absolute against `directory` (itself absolute), with `.` and
+    /// `..` resolved as text and no symbolic link followed (as `URL`'s
+    /// `standardizedFileURL.path`, which cost a run about 250,000 instructions):
+    /// `("../b/./c", in: "/x/y")` gives `"/x/b/c"`; `..` at the root stays at the root.
+    public static func absolute(_ path: String, in directory: String) -> String {
+        let full = path.hasPrefix("/") ? path : directory + "/" + path
+        var parts: [Substring] = []
+        for part in full.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": if !parts.isEmpty { parts.removeLast() }
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
     private static func withoutTrailingSlashes(_ path: String) -> String {
         var text = Substring(path)
         while text.count > 1, text.last == "/" { text.removeLast() }

@@ -45,6 +45,13 @@ public struct LuaState {
         }
     }
 
+    /// Pushes `bytes` as a Lua string, as they are.
+    public func push(bytes: [UInt8]) {
+        bytes.withUnsafeBufferPointer { buffer in
+            _ = lua_pushlstring(raw, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) }, buffer.count)
+        }
+    }
+
     public func push(_ integer: Int) { lua_pushinteger(raw, lua_Integer(integer)) }
 
     public func push(_ flag: Bool) { lua_pushboolean(raw, flag ? 1 : 0) }

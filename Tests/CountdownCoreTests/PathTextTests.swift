@@ -29,6 +29,18 @@ struct PathTextTests {
         #expect(PathText.joining(folder, "x.lua") == (folder as NSString).appendingPathComponent("x.lua"), "\(folder)")
     }
 
+    static let absolutes: [(String, String)] = [
+        ("plugins", "/home/u"), ("/etc/x", "/home/u"), ("../b/./c", "/x/y"), ("a//b/", "/x"), (".", "/x"), ("..", "/x"),
+        ("../../..", "/x/y"), ("/a/../../b", "/"), ("./p/../q", "/w"), ("名前/..", "/w"), ("x", "/"), ("", "/w/v"),
+        ("/../a", "/w"), ("...", "/w"), ("a/.b/..c", "/w/"),
+    ]
+
+    @Test("a path made absolute is what URL's standardizedFileURL.path gives, no link followed", arguments: absolutes)
+    func absolute(_ path: String, _ directory: String) {
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: directory).appendingPathComponent(path)
+        #expect(PathText.absolute(path, in: directory) == url.standardizedFileURL.path, "\(path) in \(directory)")
+    }
+
     @Test("FileKind tells a directory from a file, a missing path and a link to a directory")
     func directories() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pathtext-\(UUID().uuidString)")

@@ -9,13 +9,12 @@ public enum BuiltinPlugins {
     public static let names = ["bell", "exec", "formats", "log", "notify", "outfile", "sequence", "timer_keys"]
 
     /// Each is BuiltinPlugins/plugin_common.lua followed by BuiltinPlugins/<name>.lua,
-    /// one chunk, so that the plugin sees the common locals.
-    public static let sources: [String: String] = [
+    /// one chunk, so that the plugin sees the common locals. Kept as bytes: every
+    /// host hands them to Lua as they are, and decoding them into Swift strings
+    /// first cost every run about 450,000 instructions (docs/performance.md).
+    public static let sources: [String: [UInt8]] = [
         "bell": PackageResources.bell_lua, "notify": PackageResources.notify_lua, "exec": PackageResources.exec_lua,
         "log": PackageResources.log_lua, "outfile": PackageResources.outfile_lua, "formats": PackageResources.formats_lua,
         "timer_keys": PackageResources.timer_keys_lua, "sequence": PackageResources.sequence_lua,
-    ].mapValues { common + String(decoding: $0, as: UTF8.self) }
-
-    /// The shared part: option checks and the per-countdown filter.
-    static let common = String(decoding: PackageResources.plugin_common_lua, as: UTF8.self)
+    ].mapValues { PackageResources.plugin_common_lua + $0 }
 }

@@ -68,7 +68,7 @@ extension PluginBinding {
         // require's searcher hands built-in plugins these helpers (stdlib_searchers.c).
         L.pushTable(fields: Int32(BuiltinPlugins.sources.count))
         for (name, source) in BuiltinPlugins.sources {
-            L.push(source)
+            L.push(bytes: source)
             L.setRawField(-2, name)
         }
         SetUpStep.check(cd_stdlib_set_builtins(L.raw) == LUA_OK, "cdscript: the built-in plugins do not register")

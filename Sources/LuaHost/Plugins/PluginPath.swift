@@ -42,8 +42,7 @@ public enum PluginPath {
 
     /// `path` made absolute against `directory`, with `.` and `..` resolved.
     public static func absolute(_ path: String, in directory: String) -> String {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : URL(fileURLWithPath: directory).appendingPathComponent(path)
-        return url.standardizedFileURL.path
+        PathText.absolute(path, in: directory)
     }
 }
 
