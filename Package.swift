@@ -4,7 +4,8 @@ import PackageDescription
 // Layers, bottom to top; every dependency points down:
 //   CLua (system library) -> CLuaShim (C helpers) ->
 //   CountdownCore (pure Swift: clocks, countdowns, scheduler, formatting) ->
-//   LuaHost, EventLoop (adapters) -> cdscript (wiring only)
+//   LuaHost, EventLoop (adapters) -> CommandEnding (how a command exits) ->
+//   ScriptRunning (a script's run, `cdscript test`) -> cdscript (command types: parse, call, exit)
 // TerminalView (elements, layout, diffing renderer; TerminalSession is its only
 // I/O) sits beside CountdownCore; LuaHost binds it as the `view` library.
 
