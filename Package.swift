@@ -4,7 +4,8 @@ import PackageDescription
 // Layers, bottom to top; every dependency points down:
 //   CLua (system library) -> CLuaShim (C helpers) ->
 //   CountdownCore (pure Swift: clocks, countdowns, scheduler, formatting) ->
-//   LuaHost, EventLoop (adapters) -> cdscript (wiring only)
+//   LuaHost, EventLoop (adapters) -> CommandEnding (how a command exits) ->
+//   ScriptRunning (a script's run, `cdscript test`) -> cdscript (command types: parse, call, exit)
 // TerminalView (elements, layout, diffing renderer; TerminalSession is its only
 // I/O) sits beside CountdownCore; LuaHost binds it as the `view` library.
 
@@ -86,7 +87,7 @@ let package = Package(
         .target(name: "CTerminal"),
         .target(name: "TerminalView", dependencies: ["CTerminal", "CUtf8proc"]),
         // The host's own Lua (Lua/) and the built-in plugins (BuiltinPlugins/), compiled into the binary.
-        .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore", "TerminalView"],
+        .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore", "TerminalView", "CTerminal"],
                 resources: [
                     .embedInCode("Lua/host_prelude.lua"),
                     .embedInCode("Lua/std_snapshot.lua"),
@@ -180,13 +181,31 @@ let package = Package(
                 .embedInCode("Lua/pattern_filter.lua"),
             ]
         ),
-        // The command line's code: one type per command (a library, so that both executables
-        // below run it; the tests in cdscriptTests read its decisions in process).
+        // How every command ends, below the command libraries and the command line: the exit
+        // statuses (ExitStatus), output that could not be written (OutputContract), the loop a
+        // command runs or exits 5. A library throws `CommandExit`; the command line, which alone
+        // links ArgumentParser, turns it into the parser's exit. No Lua: stores, bars and scripts alike.
+        .target(name: "CommandEnding", dependencies: ["EventLoop", "TerminalView"]),
+        // A script's run (`run`, `timer`, `stopwatch`): its loop, view, reload on save (--watch),
+        // store, page (--serve), exit (RunExit) and coverage; and `cdscript test`'s settings, reports and
+        // store. Named for what it does with a script, as ScriptTesting is. Plain values in
+        // (RunSettings, TestFlags), no ArgumentParser: the command line parses, this runs, and a
+        // run started without the parser calls the same code.
+        .target(
+            name: "ScriptRunning",
+            dependencies: [
+                "CommandEnding", "CountdownCore", "LuaHost", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity",
+                "ScriptTesting", "TerminalView", "ScriptViewModel",
+            ]
+        ),
+        // The command line: one type per command, which parses its options, calls the library
+        // that does the work (ScriptRunning, CommandEnding, ...) and exits (a library, so that
+        // both executables below run it; the tests in cdscriptTests read its decisions in process).
         .target(
             name: "cdscript",
             dependencies: [
                 "CountdownCore", "LuaHost", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity", "ScriptTesting", "TerminalView",
-                "StoredEndActions", "ScriptViewModel",
+                "StoredEndActions", "ScriptViewModel", "CommandEnding", "ScriptRunning",
                 "CLinux", "CLuaShim", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -263,8 +282,12 @@ let package = Package(
         .testTarget(name: "ViewTests", dependencies: ["LuaHost", "TerminalView", "CountdownCore", "CLua", "CLuaShim"]),
         // Plugins, global hooks, limits, the sandbox, hostile scripts, the annotation file (issue 6).
         .testTarget(name: "PluginTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore", "ScriptTesting", "TerminalView"]),
-        // The command line's own decisions, in process: a run's exit status (RunExit), what the bars show and read.
+        // The command line's own decisions, in process: what the bars show and read, the option table.
         .testTarget(name: "cdscriptTests", dependencies: ["cdscript", "CountdownCore", "TerminalView"]),
+        // A script's run and `cdscript test`'s settings, in process: every run's ending mapped to its
+        // exit status (RunExit), report files, the reloader's files, the interpreter's arguments,
+        // .busted merged with flags, output handlers, the timer's checks.
+        .testTarget(name: "ScriptRunningTests", dependencies: ["ScriptRunning", "CommandEnding", "CountdownCore", "LuaHost", "ScriptTesting", "TerminalView"]),
         // Property-based fuzzing of the format-pattern and `at` parsers.
         .testTarget(name: "ParserFuzzTests", dependencies: ["CountdownCore", .product(name: "PropertyBased", package: "swift-property-based")]),
     ],

@@ -101,6 +101,16 @@ public final class MainLoop {
 
     public static func disarmWatchdog() { cdl_watchdog_disarm() }
 
+    /// Ends the run as a terminating signal does (wakes the loop, interrupts Lua
+    /// code, arms the watchdog, which exits with `code`), for a cause that is no
+    /// signal: output that cannot be written (`cause` SIGPIPE, which
+    /// `terminatingSignal` then gives). Does nothing before the signal actions are
+    /// installed or once the run is ending. Not for signal handlers: call it on the
+    /// thread that writes.
+    public static func endRun(cause: Int32, code: Int32) {
+        cdl_end_run(cause, code)
+    }
+
     /// Starts a timer on the calling thread's CPU-time clock that calls `check`
     /// from a signal handler every `periodNanoseconds` of that thread's CPU time
     /// (none while it sleeps); when `check` returns nonzero, the process ends as

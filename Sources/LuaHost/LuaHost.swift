@@ -1,6 +1,7 @@
 import CLua
 import CLuaShim
 import CountdownCore
+import CTerminal
 import FoundationEssentials
 import TerminalView
 #if canImport(Glibc)
@@ -172,5 +173,12 @@ extension LuaHost {
     /// Makes stdout line-buffered, so that `print` output reaches a pipe line by line.
     public static func lineBufferStandardOutput() {
         cd_line_buffer_stdout()
+    }
+
+    /// Lua's `print`, in every state, writes through `StandardOutput` (CTerminal's
+    /// checked writer) instead of stdio: a line that cannot be written is seen
+    /// there, with its errno, and `StandardOutput.onFailure` decides what follows.
+    public static func printThroughStandardOutput() {
+        cd_set_output_writer(cdt_output_write)
     }
 }

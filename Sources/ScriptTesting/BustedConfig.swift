@@ -5,7 +5,7 @@ import LuaHost
 
 /// A busted project's `.busted` file as `cdscript test` reads it: the keys of
 /// one task (`-r NAME`, else `default`) over those of `_all`, with busted's
-/// meaning (TestCommand+Settings.swift applies them under the command line's).
+/// meaning (ScriptRunning/TestSettings.swift applies them under the command line's).
 public struct BustedConfig: Equatable, Sendable {
     /// Every key's values, in the file's order for lists (`ROOT = {"a", "b"}`);
     /// a single value is a list of one. Booleans and numbers as Lua writes them.

@@ -14,7 +14,7 @@ public protocol TestReporter: AnyObject {
 extension TestReporter {
     /// The whole report for `reports`, as one string with a final newline; control
     /// characters from scripts escaped, as `cdscript test` writes them as files finish
-    /// (`TestOutput.run(files:runner:settings:)` in the cdscript target).
+    /// (`TestOutput.run(files:runner:settings:)` in ScriptRunning).
     public func render(_ reports: [FileReport]) -> String {
         var all = opening()
         for report in reports { all += lines(for: report) }

@@ -9,7 +9,7 @@ import cdscript
 
 /// `cdscript-serve --script-view --serve HOST:PORT [--token-file F]
 /// [--state-dir D] [--allow-host H]...`: the page of a script that runs in
-/// another process (`cdscript run --serve`, ViewServing there, which starts
+/// another process (`cdscript run --serve`, ScriptRunning's ViewServing, which starts
 /// this with these arguments). Its standard input brings the view, one frame a
 /// line; its standard output (a pipe) takes back `say TEXT` lines for the run's
 /// own output, `ready` once it listens, and `key KEY` for each click. It ends

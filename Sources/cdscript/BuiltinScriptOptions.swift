@@ -1,9 +1,7 @@
 import ArgumentParser
 import CountdownCore
 import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
+import ScriptRunning
 
 /// What the built-in scripts (`timer`, `stopwatch`) take besides their own
 /// options: the store, the limits, fast-forward, the view and the redraw
@@ -33,8 +31,11 @@ struct BuiltinScriptOptions: ParsableArguments {
     /// Runs the built-in script `source` with `arguments` (its `arg`, name first)
     /// until the run ends, as `cdscript run` runs a file.
     func run(_ source: [UInt8], chunkName: String, arguments: [String]) throws {
-        try RunCommand.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions) { host in
-            host.runScript(source: Data(source), chunkName: chunkName, arguments: arguments)
+        let settings = RunSettings(options: storeOptions, hardening: hardening, speed: speed, view: viewOptions)
+        try exitingAsCommand {
+            try ScriptRun.run(settings) { host in
+                host.runScript(source: Data(source), chunkName: chunkName, arguments: arguments)
+            }
         }
     }
 }

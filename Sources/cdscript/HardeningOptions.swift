@@ -1,6 +1,6 @@
 import ArgumentParser
-import FoundationEssentials
 import LuaHost
+import ScriptRunning
 
 /// `run`'s options for scripts from elsewhere: limits, the sandbox, the plugin path.
 struct HardeningOptions: ParsableArguments {
@@ -17,7 +17,7 @@ struct HardeningOptions: ParsableArguments {
     var cpuLimit: Double = Self.defaultCPULimit
 
     /// The CPU-time limit per callback by default, in seconds.
-    static let defaultCPULimit: Double = 10
+    static let defaultCPULimit: Double = HardeningSettings.defaultCPULimit
 
     @Flag(help: "Remove io, os.execute, os.exit, os.remove, os.rename, package.loadlib, C modules and debug; refuse bytecode; read files only in the script's folder and the plugin folders; os.getenv only for locale, time zone and terminal variables.")
     var sandbox = false
@@ -48,19 +48,16 @@ struct HardeningOptions: ParsableArguments {
 
     var pluginDirectories: [PluginDirectory] { PluginPath.standard(extra: pluginPath) }
 
+    /// The limits as a run takes them.
+    var settings: HardeningSettings {
+        HardeningSettings(limits: limits, cpuLimit: cpuLimit, opensStore: opensStore, pluginDirectories: pluginDirectories)
+    }
+
     /// "512M" -> 536870912; plain numbers are bytes.
     static func bytes(_ text: String) throws -> Int {
-        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-        var digits = text.uppercased()
-        if digits.hasSuffix("B") { digits.removeLast() }
-        var scale = 1
-        if let last = digits.last, let unit = units[last] {
-            scale = unit
-            digits.removeLast()
-        }
-        guard let value = Int(digits), value >= 0, value <= Int.max / scale else {
+        guard let bytes = HardeningSettings.bytes(text) else {
             throw ValidationError("--memory-limit must be a size such as 512M, 1G or 1048576 (bytes), got '\(text)'")
         }
-        return value * scale
+        return bytes
     }
 }

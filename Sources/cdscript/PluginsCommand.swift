@@ -1,7 +1,5 @@
 import ArgumentParser
-import CountdownCore
-import FoundationEssentials
-import LuaHost
+import ScriptRunning
 
 /// `cdscript plugins`: the plugins `use` would find, where from, and whether each loads.
 struct PluginsCommand: ParsableCommand {
@@ -19,62 +17,10 @@ struct PluginsCommand: ParsableCommand {
             """
     )
 
-    /// Lines a plugin printed while loading that are shown (on stderr); more are counted.
-    static let printedLinesShown = 20
-    /// Characters of each printed line shown.
-    static let printedLineLength = 500
-
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable).", valueName: "DIR"), completion: .directory)
     var pluginPath: [String] = []
 
     func run() throws {
-        let dirs = PluginPath.standard(extra: pluginPath)
-        emit("plugin path:", what: "the plugin list")
-        for dir in dirs {
-            let exists = FileManager.default.fileExists(atPath: dir.path)
-            emit("  \(VisibleText.escaped(dir.path)) (\(dir.origin))\(exists ? "" : " (missing)")", what: "the plugin list")
-        }
-        emit("plugins:", what: "the plugin list")
-        var failures = 0
-        for plugin in PluginPath.listing(dirs) {
-            // Names, paths, descriptions and printed lines come from files and
-            // plugins: escaped, so that none sends a sequence to the terminal.
-            let name = VisibleText.escaped(plugin.name)
-            var line = "  \(name)  \(VisibleText.escaped(plugin.location))"
-            if plugin.origin != "built-in" { line += " (\(plugin.origin))" }
-            if plugin.shadowed {
-                line += " (hidden by an earlier one)"
-                emit(line, what: "the plugin list")
-                continue
-            }
-            // A fresh host per plugin: loading one cannot affect the next. Sandboxed:
-            // listing must not hand a plugin's top-level code io, os.execute or the
-            // environment. Counted: no CPU-time limit runs here to stop a plugin that loops.
-            var limits = ScriptLimits.countedDefaults
-            limits.sandbox = true
-            let host = LuaHost(scheduler: Scheduler(clock: VirtualClock()), limits: limits)
-            host.plugins.path = dirs
-            // Kept bounded: a plugin printing in a loop holds no memory here.
-            var printed: [String] = []
-            var notShown = 0
-            host.plugins.captureOutput { text in
-                if printed.count < Self.printedLinesShown { printed.append(String(text.prefix(Self.printedLineLength))) } else { notShown += 1 }
-            }
-            let loaded = host.plugins.loadPlugin(named: plugin.name)
-            for text in printed {
-                printError("cdscript: plugin \(name) printed while being listed: \(VisibleText.escaped(text))")
-            }
-            if notShown > 0 { printError("cdscript: plugin \(name) printed \(notShown) more lines") }
-            switch loaded {
-            case .success(let description):
-                if let description { line += " - \(VisibleText.escaped(description))" }
-                emit(line, what: "the plugin list")
-            case .failure(let failure):
-                failures += 1
-                emit(line + " - FAILS TO LOAD", what: "the plugin list")
-                printError("cdscript: plugin \(name) fails to load: \(VisibleText.escaped(failure.message))")
-            }
-        }
-        if failures > 0 { throw ExitCode(ExitStatus.scriptError.rawValue) }
+        try exitingAsCommand { try PluginListing.list(extra: pluginPath) }
     }
 }

@@ -1,13 +1,10 @@
 import ArgumentParser
+import CommandEnding
 import CountdownCore
-import SQLiteStore
-import EventLoop
 import FoundationEssentials
 import LuaHost
+import ScriptRunning
 import TerminalView
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -59,108 +56,48 @@ struct RunCommand: ParsableCommand {
             printError(hint)
             throw ExitCode(ExitStatus.usage.rawValue)
         }
-        try Self.run(storeOptions: storeOptions, hardening: hardening, speed: speed, view: viewOptions, serve: serveOptions,
-                     coverage: coverage, watching: watch ? (script, scriptArguments) : nil) { host in
-            // `arg` as lua5.4 makes it, with the command line before the script at negative indices.
-            host.setArgTable(script: script, arguments: scriptArguments, interpreter: InterpreterArguments.beforeScript(scriptArguments: scriptArguments))
-            for statement in statements {
-                if let failure = host.runScript(source: Data(statement.utf8), chunkName: "=(command line)", settingArg: false) { return failure }
-            }
-            return host.runScript(atPath: script, arguments: scriptArguments, settingArg: false)
-        }
-    }
-
-    /// Runs what `load` loads into the host (the script file, or a built-in
-    /// script such as `timer`) until the run ends. A sequence of steps, each an
-    /// idea of its own: a feature that reaches every run adds a step here.
-    static func run(storeOptions: StoreOptions, hardening: HardeningOptions, speed: Double?, view viewOptions: ViewOptions,
-                    serve serveOptions: ViewServeOptions? = nil, coverage: Bool = false, watching: (path: String, arguments: [String])? = nil,
-                    load: (LuaHost) -> ScriptFailure?) throws {
-        LuaHost.lineBufferStandardOutput()
-        OutputContract.endRunOnFailure()
-        let clock = try Self.clock(speed: speed)
-        let scheduler = Scheduler(clock: clock)
-        let host = LuaHost(scheduler: scheduler, limits: hardening.limits)
-        let live = LiveHost(host)
-        let coverageRun = try RunCoverage(enabled: coverage, host: host)
-        let store = RunStore(options: storeOptions, hardening: hardening, speed: speed)
-        // Every host of the run alike: the first, and each reloaded version (--watch).
-        let configure = { (host: LuaHost) in
-            host.plugins.path = hardening.pluginDirectories
-            store.configure(host)
-        }
-        configure(host)
-        RunInterruption.installSignalActions()
-        let loop = try MainLoop.forCommand(scheduler: scheduler)
-        RunInterruption.startCPULimit(seconds: hardening.cpuLimit)
-        if let scaled = clock as? ScaledClock {
-            loop.realInstant = { scaled.baseInstant($0) }
-        }
-        store.follow(on: loop, live: live)
-        // --serve: the page shows the view too; without a terminal it is the only view.
-        var serving: ViewServing?
-        if let serveOptions, let address = serveOptions.serve {
-            serving = try ViewServing(options: serveOptions, address: address, stateDir: storeOptions.stateDir)
-        }
-        let browserOnly = serving != nil && !TerminalSession.isTerminal(STDOUT_FILENO)
-        let view = ViewRuntime(options: viewOptions, host: host, loop: loop, browserOnly: browserOnly)
-        serving?.attach(to: view, loop: loop)
-        loop.flushStandardOutputAfterEachPass()
-        defer {
-            Self.closeState(of: live.host)
-            view.finish()
-            serving?.stop()
-        }
-        let run = ScriptRun(live: live, loop: loop, view: view, store: store, coverage: coverageRun)
-        if let ending = run.load(load) { return try RunExit(ending).end() }
-        let reloader = try watching.map { script in
-            try ScriptReloader.forRun(path: script.path, arguments: script.arguments, live: live, loop: loop, view: view) { scheduler in
-                let next = LuaHost(scheduler: scheduler, limits: hardening.limits)
-                configure(next)
-                return next
+        var settings = RunSettings(options: storeOptions, hardening: hardening, speed: speed, view: viewOptions, serve: serveOptions)
+        settings.coverage = coverage
+        if watch { settings.watching = WatchedScript(path: script, arguments: scriptArguments) }
+        try exitingAsCommand {
+            try ScriptRun.run(settings) { host in
+                // `arg` as lua5.4 makes it, with the command line before the script at negative indices.
+                host.setArgTable(script: script, arguments: scriptArguments, interpreter: InterpreterArguments.beforeScript(scriptArguments: scriptArguments))
+                for statement in statements {
+                    if let failure = host.runScript(source: Data(statement.utf8), chunkName: "=(command line)", settingArg: false) { return failure }
+                }
+                return host.runScript(atPath: script, arguments: scriptArguments, settingArg: false)
             }
         }
-        try RunExit(run.runLoop(reloader: reloader)).end()
-    }
-}
-
-extension RunCommand {
-    /// How long the script's finalizers may run at exit (Lua runs them with hooks
-    /// off: no budget, no interruption reaches them).
-    static let finalizerDeadlineMilliseconds: Int32 = 1000
-
-    /// Closes the Lua state, running the script's finalizers, under the watchdog:
-    /// past `finalizerDeadlineMilliseconds` the terminal is restored and the
-    /// process ends with exit 1. Idempotent.
-    static func closeState(of host: LuaHost) {
-        guard !host.vm.isClosed else { return }
-        MainLoop.armWatchdog(milliseconds: finalizerDeadlineMilliseconds, code: ExitStatus.hookError.rawValue,
-                             message: "cdscript: the script's finalizers ran for more than 1 s at exit; the run was ended\n")
-        host.closeState()
-        MainLoop.disarmWatchdog()
     }
 
     /// Ends a command that a terminating signal ended, as a run ends (RunExit):
     /// 128 + the signal as shells expect, and SIGPIPE for output that could not
     /// be written (OutputContract): 141 or 74.
     static func exit(afterSignal signal: Int32) throws {
-        try RunExit(RunEnding(signal: signal, output: OutputContract.failure())).end()
+        try exitingAsCommand { try RunExit.end(afterSignal: signal) }
     }
+}
 
-    /// 10 -> "10", 0.5 -> "0.5".
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? String(Int64(value)) : String(value)
+extension RunSettings {
+    /// The run's settings as the options give them.
+    init(options: StoreOptions, hardening: HardeningOptions, speed: Double?, view: ViewOptions, serve: ViewServeOptions? = nil) {
+        let store = RunStoreSettings(named: options.stateDir != nil || options.store != nil) { try RunSharedStoreBox(options.openShared()) }
+        self.init(store: store, hardening: hardening.settings, speed: speed, view: view.settings,
+                  serve: serve?.settings(stateDir: options.stateDir))
     }
+}
 
-    /// The real clock, or one running `speed` times faster on top of it.
-    static func clock(speed: Double?) throws -> TimeSource {
-        guard let speed else { return BootClock() }
-        do {
-            return try ScaledClock(base: BootClock(), speed: speed)
-        } catch {
-            throw ValidationError("--speed: \(error)")
-        }
-    }
+/// The command line's store (SharedStore) as a run uses it.
+final class RunSharedStoreBox: RunSharedStore {
+    let store: SharedStore
+    init(_ store: SharedStore) { self.store = store }
+    var persistence: CountdownStoreBackend { store.persistence }
+    var bootID: String? { store.bootID }
+    var externalChangeTolerance: Nanoseconds? { store.externalChangeTolerance }
+    func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed { try store.changeFeed(timers: timers) }
+    func chargeHeldChanges(to charge: @escaping (Int) -> Bool) { store.chargeHeldChanges(to: charge) }
+    func finishRun(withinMilliseconds milliseconds: Int) -> Bool { store.finishRun(withinMilliseconds: milliseconds) }
 }
 
 /// One line on stderr. Never traps: stderr may be a closed pipe or a full disk

@@ -1,11 +1,8 @@
 import ArgumentParser
-import CountdownCore
-import FoundationEssentials
-import LuaHost
-import ScriptTesting
+import ScriptRunning
 
 /// `cdscript test`: runs Lua test files (busted specs unchanged) on a virtual clock,
-/// with busted's command line and `.busted` file (TestCommand+Settings.swift).
+/// with busted's command line and `.busted` file (ScriptRunning's TestRun and TestSettings).
 struct TestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
@@ -181,9 +178,8 @@ struct TestCommand: ParsableCommand {
     @Option(name: .customLong("cpu-limit"), parsing: .unconditional, help: ArgumentHelp("CPU seconds one test (with the hooks it fires) may run before it fails with an error, so that a test that loops forever does not hang the run; 0 for no limit.", valueName: "SECONDS"))
     var cpuLimit: Double = Self.defaultCPULimit
 
-    /// The CPU-time limit per test by default, in seconds: far above what a
-    /// real suite's test takes, and the timer costs nothing until it fires.
-    static let defaultCPULimit: Double = 60
+    /// The CPU-time limit per test by default, in seconds (TestFlags says why 60).
+    static let defaultCPULimit = TestFlags.defaultCPULimit
 
     @Option(name: .customLong("memory-limit"), help: ArgumentHelp("Memory a test file's Lua state may hold, as for run: bytes, or with K, M or G (512M); 0 for no limit. A test that goes past it fails with the memory error.", valueName: "SIZE"))
     var memoryLimit: String = "512M"
@@ -207,7 +203,7 @@ struct TestCommand: ParsableCommand {
         _ = try HardeningOptions.bytes(memoryLimit)
         if let repeatCount, repeatCount < 1 { throw ValidationError("--repeat must be 1 or more, got \(repeatCount)") }
         if let refusal = refusal { throw ValidationError(refusal) }
-        if let output { _ = try TestOutput(name: output, options: [], verbose: false) }
+        if let output { _ = try exitingAsCommand { try TestOutput(name: output, options: [], verbose: false) } }
     }
 
     /// Why one of busted's options that cdscript does not support was given, if one was.
@@ -215,7 +211,7 @@ struct TestCommand: ParsableCommand {
         if let lang, lang != "en" {
             return "--lang \(lang): cdscript test's messages are in English only; drop --lang"
         }
-        if let other = Self.tagList(loaders).first(where: { $0 != "lua" }) {
+        if let other = TestFlags.tagList(loaders).first(where: { $0 != "lua" }) {
             return "--loaders \(other): cdscript test runs Lua test files only; drop --loaders (or keep it at lua)"
         }
         if lazy == true {
@@ -227,86 +223,22 @@ struct TestCommand: ParsableCommand {
         return nil
     }
 
-    static func tagList(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }.map { part in String(part.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed()) }.filter { !$0.isEmpty }
-    }
-
     func run() throws {
-        LuaHost.lineBufferStandardOutput()
-        for dir in directory where !FileManager.default.changeCurrentDirectoryPath(dir) {
-            printError("cdscript test: -C/--directory \(dir): cannot change to it")
-            throw ExitCode(ExitStatus.unreadableScript.rawValue)
+        var flags = TestFlags()
+        (flags.paths, flags.output, flags.xoutput, flags.verbose, flags.tap, flags.cdscriptNames) = (paths, output, xoutput, verbose, tap, cdscriptNames)
+        (flags.pattern, flags.excludePattern, flags.recursive, flags.lpath, flags.cpath) = (pattern, excludePattern, recursive, lpath, cpath)
+        (flags.helper, flags.xhelper, flags.runName, flags.configFile, flags.directory) = (helper, xhelper, runName, configFile, directory)
+        (flags.statements, flags.shuffle, flags.shuffleFiles, flags.shuffleTests) = (statements, shuffle, shuffleFiles, shuffleTests)
+        (flags.sort, flags.sortFiles, flags.sortTests, flags.seed, flags.repeatCount) = (sort, sortFiles, sortTests, seed, repeatCount)
+        (flags.keepGoing, flags.list, flags.filter, flags.filterOut, flags.tags, flags.excludeTags) = (keepGoing, list, filter, filterOut, tags, excludeTags)
+        (flags.deferPrint, flags.suppressPending, flags.autoInsulate, flags.lua) = (deferPrint, suppressPending, autoInsulate, lua)
+        (flags.coverage, flags.coverageConfigFile, flags.updateSnapshots, flags.junit) = (coverage, coverageConfigFile, updateSnapshots, junit)
+        (flags.budget, flags.cpuLimit, flags.memoryLimit, flags.stateDir, flags.pluginPath) = (budget, cpuLimit, memoryLimit, stateDir, pluginPath)
+        if let storeURL {
+            let tls = redisTLS.settings
+            // Read when the run opens the store, after the files are found, as before the split.
+            flags.store = { try StoreOptions.redisURL(storeURL, tls: tls, prefix: "cdscript test") }
         }
-        if let lua {
-            printError("cdscript test: --lua \(lua) is not used: cdscript runs its own Lua 5.4")
-        }
-        let settings: TestSettings
-        let files: [String]
-        do {
-            let config = try BustedConfig.load(configFile ?? ".busted", run: runName)
-            settings = try TestSettings(self, config: config)
-            files = try settings.files()
-        } catch let failure as TestDiscovery.Failure {
-            printError("cdscript test: \(failure)")
-            throw ExitCode(ExitStatus.unreadableScript.rawValue)
-        } catch let usage as TestSettings.Usage {
-            printError("cdscript test: \(usage.message)")
-            throw ExitCode(ExitStatus.usage.rawValue)
-        }
-        if let missing = TestRunner.missingDependency() {
-            printError("cdscript test: \(missing)")
-            throw ExitCode(ExitStatus.systemError.rawValue)
-        }
-        let runner = settings.runner(budget: budget, memoryLimit: memoryLimit, updateSnapshots: updateSnapshots,
-                                     pluginPath: PluginPath.standard(extra: pluginPath))
-        RunInterruption.startTestCPULimit(seconds: cpuLimit)
-        // busted's arg[-1] is the interpreter it runs on: cdscript-lua, which is lua5.4.
-        runner.interpreter = PlainLuaInterpreter.forRun()
-        runner.store = try openIntegrationStore()
-        defer { if let store = runner.store { cleanUp(store, runner: runner) } }
-        if settings.list {
-            for file in files {
-                var report = runner.run(file: file)
-                if settings.suppressPending { report.results.removeAll { $0.status == .skipped } }
-                TestListing.lines(report).forEach { emit(VisibleText.escapedKeepingLayout($0), what: "the test list") }
-            }
-            return
-        }
-        // Under -c the processes specs start with `arg[-1] -lluacov` count too.
-        let subprocesses = settings.coverage ? try? SubprocessCoverage() : nil
-        let reports = try settings.output.run(files: files, runner: runner, settings: settings)
-        if let junit {
-            try TestOutput.writeJUnit(reports, to: junit, names: settings.reportNames)
-        }
-        if settings.coverage {
-            try TestOutput.writeCoverage(reports, files: files, settings: settings, luacovFile: coverageConfigFile,
-                                         subprocesses: subprocesses?.collect() ?? CoverageData())
-        }
-        let summary = TestSummary(reports)
-        if summary.ranNothing {
-            printError("cdscript test: no test ran: " + whyNothingRan(reports, settings: settings))
-            throw ExitCode(Self.failureStatus)
-        }
-        if !summary.succeeded {
-            throw ExitCode(Self.failureStatus)
-        }
+        try exitingAsCommand { try TestRun.run(flags) }
     }
-
-    private func whyNothingRan(_ reports: [FileReport], settings: TestSettings) -> String {
-        let declared = reports.reduce(0) { $0 + $1.declaredTests }
-        if declared == 0 {
-            let names = reports.map(\.path).joined(separator: ", ")
-            return "no it, test or spec in \(names)"
-        }
-        var selection: [String] = []
-        selection += settings.filters.map { "--filter '\($0)'" }
-        selection += settings.filterOuts.map { "--filter-out '\($0)'" }
-        if !settings.tags.isEmpty { selection.append("--tags " + settings.tags.joined(separator: ",")) }
-        if !settings.excludeTags.isEmpty { selection.append("--exclude-tags " + settings.excludeTags.joined(separator: ",")) }
-        if settings.suppressPending { selection.append("--suppress-pending") }
-        return "\(selection.joined(separator: " and ")) matched none of the \(declared) tests declared"
-    }
-
-    /// A test failed, a file did not load, or no test ran.
-    static let failureStatus: Int32 = 1
 }

@@ -1,10 +1,7 @@
 import ArgumentParser
 import CountdownCore
 import FoundationEssentials
-import LuaHost
-#if canImport(Glibc)
-import Glibc
-#endif
+import ScriptRunning
 
 /// `cdscript timer SPEC`: a countdown without a script file. The work is done by
 /// a built-in Lua script (BuiltinScripts/timer.lua), which `--eject` prints.
@@ -96,30 +93,14 @@ struct TimerCommand: ParsableCommand {
         if let line = execShell, line.allSatisfy({ $0.isWhitespace && !$0.isNewline }) {
             throw ValidationError("--exec-shell needs a line to run")
         }
-        if let program = exec.first { try Self.checkProgram(program) }
+        if let program = exec.first { try exitingAsCommand { try TimerChecks.program(program) } }
         let missing = "give the time to count down: seconds (90), a duration (25m, 1h30m), a clock time (20:00) or a date"
-        try Self.checkTermdownHabits(specArguments)
+        try exitingAsCommand { try TimerChecks.termdownHabits(specArguments) }
         if eject, spec == nil { return }
         try CommandArguments.checkValues(specArguments, names: "SPEC", missing: missing)
         if eject { return }
         guard let spec else { throw ValidationError(missing) }
-        if spec.hasPrefix("-"), spec.dropFirst().first.map({ $0.isNumber || $0 == "." }) == true {
-            throw ValidationError("SPEC: a timer counts down a duration longer than 0, got \"\(spec)\" (to take time off a stored countdown: cdscript append ID -30)")
-        }
-        let clock = BootClock()
-        let parsed: TimerSpec
-        do {
-            parsed = try DeadlineParser.parseTimerSpec(spec, wallNow: clock.wallNow(), timeZone: SystemLocalZone())
-        } catch {
-            throw ValidationError("SPEC: \(error)")
-        }
-        switch parsed {
-        case .duration(let ns) where ns <= 0:
-            throw ValidationError("SPEC: the duration must be longer than 0, got \"\(spec)\"")
-        case .deadline(let instant) where instant <= clock.wallNow():
-            throw ValidationError("SPEC: \(spec) is in the past")
-        default: break
-        }
+        let parsed = try exitingAsCommand { try TimerChecks.spec(spec) }
         if let critical { _ = try DurationArgument.read(critical, as: "--critical", in: .span) }
         if let quitAfter { _ = try DurationArgument.read(quitAfter, as: "--quit-after", in: .wait) }
         try options.check()
@@ -128,14 +109,12 @@ struct TimerCommand: ParsableCommand {
         if id != nil, let title, let refusal = CountdownAnnotations.titleRefusal(title) { throw ValidationError("--title: \(refusal)") }
         if let outfile, outfile.isEmpty { throw ValidationError("--outfile must name a file") }
         if overtime, id != nil, !exec.isEmpty || execShell != nil {
-            throw ValidationError(TimerCommand.overtimeExecRefusal)
+            throw ValidationError(TimerChecks.overtimeExecRefusal)
         }
-        try checkRounds(parsed)
+        try exitingAsCommand {
+            try TimerChecks.rounds(parsed, spec: spec, then: then, rounds: rounds, overtime: overtime, id: id, title: title)
+        }
     }
-
-    /// Said here and by timer.lua (which an ejected copy runs alone): an overtime
-    /// end takes no claim in the store, so its command could not run once.
-    static let overtimeExecRefusal = "--exec with --overtime and --id: the end of an overtime timer is not claimed in the store, so its command could not run once per end; drop --overtime or --exec"
 
     func run() throws {
         if eject {
@@ -169,27 +148,6 @@ struct TimerCommand: ParsableCommand {
         if let execShell { arguments += ["--exec-shell", execShell] }
         if !exec.isEmpty { arguments += ["--exec"] + exec }
         return arguments
-    }
-
-    /// `--exec`'s program, looked up when the option is read, not at the end (a
-    /// 45-minute exam should not learn at minute 45 that its command is not
-    /// there): exit 127 when it is missing, 126 when it cannot be executed, as a
-    /// shell says; a program that looks like a shell line is pointed to --exec-shell.
-    static func checkProgram(_ program: String) throws {
-        let refusal: String
-        let status: ExitStatus
-        switch ProgramPath.lookup(program) {
-        case .found: return
-        case .missing:
-            let place = program.contains("/") ? "at \(VisibleText.escaped(program))" : "\"\(VisibleText.escaped(program))\" on PATH"
-            (refusal, status) = ("no program \(place)", .commandNotFound)
-        case .notExecutable(let path):
-            (refusal, status) = ("\(VisibleText.escaped(path)) is not executable", .commandNotExecutable)
-        }
-        let shellLike = program.contains { " ;&|<>$`'\"*?".contains($0) }
-        let hint = shellLike ? " (--exec runs a program with its arguments, never a shell line: --exec-shell '\(VisibleText.escaped(program))' runs one)" : ""
-        printError("cdscript timer: --exec: \(refusal)\(hint)")
-        throw ExitCode(status.rawValue)
     }
 
     static func format(_ value: Double) -> String {

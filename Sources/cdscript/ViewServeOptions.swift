@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScriptRunning
 
 /// `run SCRIPT --serve HOST:PORT`: the script's view in a browser as well
 /// (docs/serve.md, "A script's view in the browser").
@@ -17,5 +18,13 @@ struct ViewServeOptions: ParsableArguments {
         if serve == nil, tokenFile != nil || !allowedHosts.isEmpty {
             throw ValidationError("--token-file and --allow-host go with --serve HOST:PORT")
         }
+    }
+
+    /// The page's settings, with the program that serves it (nil without --serve).
+    func settings(stateDir: String?) -> ViewServeSettings? {
+        guard let serve else { return nil }
+        let program = ServeProgram.path
+        return ViewServeSettings(address: serve, tokenFile: tokenFile, allowedHosts: allowedHosts, stateDir: stateDir,
+                                 program: program, programProblem: ServeProgram.unusable(program))
     }
 }

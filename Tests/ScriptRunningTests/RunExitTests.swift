@@ -4,7 +4,9 @@ import Glibc
 import Foundation
 import TerminalView
 import Testing
-@testable import cdscript
+import CommandEnding
+import LuaHost
+@testable import ScriptRunning
 
 /// One run's ending and the exit it must give, by name.
 struct RunEndingCase: CustomTestStringConvertible, Sendable {
@@ -92,15 +94,6 @@ struct RunExitTests {
         let table = try ExitCodeTable.read()
         let codes = Set(ExitStatus.allCases.map(\.rawValue))
         #expect(table.codes == codes, "only in \(table.file): \(table.codes.subtracting(codes).sorted()); only in ExitStatus: \(codes.subtracting(table.codes).sorted())")
-    }
-
-    @Test("--help's list of exit codes names exactly the codes of ExitStatus")
-    func helpMatchesExitStatus() throws {
-        let discussion = CDScript.configuration.discussion
-        let list = try #require(discussion.range(of: "Exit codes:")).upperBound
-        let listed = Set(discussion[list...].split(whereSeparator: { !$0.isNumber }).compactMap { Int32($0) })
-        let codes = Set(ExitStatus.allCases.map(\.rawValue))
-        #expect(listed == codes, "only in --help: \(listed.subtracting(codes).sorted()); only in ExitStatus: \(codes.subtracting(listed).sorted())")
     }
 
     @Test("a run ended by a signal ends as the decision says, for every signal a run handles")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import cdscript
+@testable import ScriptRunning
 
 /// docs/testing.md lists `cdscript test -o`'s built-in outputs twice (the option
 /// table and the busted-compatibility table): a copy of `TestOutput.BuiltIn`

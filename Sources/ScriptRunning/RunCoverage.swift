@@ -1,4 +1,4 @@
-import ArgumentParser
+import CommandEnding
 import FoundationEssentials
 import LuaHost
 import ScriptTesting
@@ -16,13 +16,13 @@ struct RunCoverage {
     let luacov: LuacovConfig
 
     /// Starts counting in `host`; nil without `--coverage`.
-    init?(enabled: Bool, host: LuaHost) throws {
+    init?(enabled: Bool, host: LuaHost) throws(CommandExit) {
         guard enabled else { return nil }
         do {
             luacov = try LuacovConfig.read()
         } catch {
             printError("cdscript: \(error)")
-            throw ExitCode(ExitStatus.unreadableScript.rawValue)
+            throw CommandExit(.unreadableScript)
         }
         self.host = host
         host.startCoverage()

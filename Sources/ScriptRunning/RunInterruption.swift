@@ -1,3 +1,4 @@
+import CommandEnding
 import EventLoop
 import LuaHost
 import TerminalView
@@ -19,7 +20,7 @@ enum RunInterruption {
     static func startCPULimit(seconds: Double) {
         guard seconds > 0 else { return }
         let period = ScriptInterruption.configureCPULimit(seconds: seconds)
-        let message = "cdscript: a callback ran for more than \(RunCommand.seconds(seconds)) s of CPU time (--cpu-limit) and could not be stopped (a finalizer or a loop in C); the run was ended\n"
+        let message = "cdscript: a callback ran for more than \(ScriptRun.seconds(seconds)) s of CPU time (--cpu-limit) and could not be stopped (a finalizer or a loop in C); the run was ended\n"
         do {
             try MainLoop.startCPUTimer(periodNanoseconds: period, check: ScriptInterruption.cpuLimitCheck,
                                        code: ExitStatus.hookError.rawValue, message: message)
@@ -33,7 +34,7 @@ enum RunInterruption {
     /// instruction budget's count hook halves the speed of tight loops).
     static func startTestCPULimit(seconds: Double) {
         guard seconds > 0 else { return }
-        let limit = RunCommand.seconds(seconds)
+        let limit = ScriptRun.seconds(seconds)
         let period = ScriptInterruption.configureCPULimit(
             seconds: seconds, message: "CPU time limit exceeded: the test ran for more than \(limit) s of CPU time (raise it with --cpu-limit SECONDS, 0 for none)")
         let message = "cdscript test: a test ran for more than \(limit) s of CPU time (--cpu-limit) and could not be stopped (a finalizer or a loop in C); the run was ended\n"

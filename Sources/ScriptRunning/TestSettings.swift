@@ -1,4 +1,4 @@
-import ArgumentParser
+import CommandEnding
 import FoundationEssentials
 import LuaHost
 import ScriptTesting
@@ -46,7 +46,7 @@ struct TestSettings {
     static let defaultLpath = TestRunner.defaultLpath
     static let defaultCpath = TestRunner.defaultCpath
 
-    init(_ command: TestCommand, config: BustedConfig?) throws {
+    init(_ command: TestFlags, config: BustedConfig?) throws {
         let config = config ?? BustedConfig(values: [:])
         Self.warnAboutUnusedKeys(config)
         func nonEmpty(_ list: [String]) -> [String]? { list.isEmpty ? nil : list }
@@ -58,12 +58,12 @@ struct TestSettings {
         lpath = nonEmpty(command.lpath)?.joined(separator: ";") ?? config.list("lpath", "m")?.joined(separator: ";") ?? Self.defaultLpath
         cpath = nonEmpty(command.cpath)?.joined(separator: ";") ?? config.list("cpath")?.joined(separator: ";") ?? Self.defaultCpath
         helper = command.helper ?? config.text("helper")
-        helperArguments = TestCommand.tagList(nonEmpty(command.xhelper) ?? config.list("Xhelper") ?? [])
+        helperArguments = TestFlags.tagList(nonEmpty(command.xhelper) ?? config.list("Xhelper") ?? [])
         statements = nonEmpty(command.statements) ?? config.list("e") ?? []
         filters = nonEmpty(command.filter) ?? config.list("filter") ?? []
         filterOuts = nonEmpty(command.filterOut) ?? config.list("filter-out") ?? []
-        tags = TestCommand.tagList(nonEmpty(command.tags) ?? config.list("tags", "t") ?? [])
-        excludeTags = TestCommand.tagList(nonEmpty(command.excludeTags) ?? config.list("exclude-tags") ?? [])
+        tags = TestFlags.tagList(nonEmpty(command.tags) ?? config.list("tags", "t") ?? [])
+        excludeTags = TestFlags.tagList(nonEmpty(command.excludeTags) ?? config.list("exclude-tags") ?? [])
         if let both = excludeTags.first(where: tags.contains) {
             throw Usage(message: "--tags and --exclude-tags both name `\(both)`: a test cannot be run and left out at once")
         }
@@ -97,8 +97,8 @@ struct TestSettings {
         autoInsulate = command.autoInsulate ?? config.flag("auto-insulate") ?? true
         let outputName = command.output ?? config.text("output", "o") ?? (command.tap ? "TAP" : "utfTerminal")
         do {
-            output = try TestOutput(name: outputName, options: TestCommand.tagList(nonEmpty(command.xoutput) ?? config.list("Xoutput") ?? []), verbose: verbose)
-        } catch let error as ValidationError {
+            output = try TestOutput(name: outputName, options: TestFlags.tagList(nonEmpty(command.xoutput) ?? config.list("Xoutput") ?? []), verbose: verbose)
+        } catch {
             throw Usage(message: error.message)
         }
         reportNames = command.cdscriptNames ? .cdscript : .busted
@@ -146,7 +146,7 @@ struct TestSettings {
         runner.tags = tags
         runner.excludeTags = excludeTags
         runner.updateSnapshots = updateSnapshots
-        runner.limits = ScriptLimits(memoryLimit: (try? HardeningOptions.bytes(memoryLimit)) ?? ScriptLimits.defaultMemoryLimit, instructionBudget: budget)
+        runner.limits = ScriptLimits(memoryLimit: HardeningSettings.bytes(memoryLimit) ?? ScriptLimits.defaultMemoryLimit, instructionBudget: budget)
         runner.lpath = lpath
         runner.cpath = cpath
         runner.helper = helper

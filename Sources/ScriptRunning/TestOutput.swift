@@ -1,4 +1,4 @@
-import ArgumentParser
+import CommandEnding
 import CountdownCore
 import FoundationEssentials
 import ScriptTesting
@@ -8,7 +8,7 @@ import Glibc
 
 /// busted's output handlers (`-o NAME`, with `-Xoutput` options), and where
 /// each writes: one place per format, so that write errors are handled alike.
-enum TestOutput {
+public enum TestOutput {
     /// utfTerminal and plainTerminal: the report for people, as files finish.
     case human(HumanReporter.Marks)
     case tap
@@ -23,7 +23,7 @@ enum TestOutput {
 
     /// The output handlers built in, by the names `-o` takes (any case): the one
     /// list that the parser, the help text and shell completion read.
-    enum BuiltIn: String, CaseIterable {
+    public enum BuiltIn: String, CaseIterable {
         case utfTerminal, plainTerminal, TAP, junit, json, gtest
 
         init?(name: String) {
@@ -32,24 +32,24 @@ enum TestOutput {
         }
 
         /// The names, as `-o` and completion list them.
-        static let names = allCases.map(\.rawValue)
+        public static let names = allCases.map(\.rawValue)
         /// "utfTerminal, plainTerminal, TAP, junit, json or gtest".
-        static let namesText = names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
+        public static let namesText = names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 
-    init(name: String, options: [String], verbose: Bool) throws {
+    public init(name: String, options: [String], verbose: Bool) throws(UsageError) {
         let terminalOptions: Set<String> = ["--plain", "--color"]
-        func onlyTerminalOptions() throws {
+        func onlyTerminalOptions() throws(UsageError) {
             if let other = options.first(where: { !terminalOptions.contains($0) }) {
-                throw ValidationError("-Xoutput \(other): the \(name) output takes --plain or --color only (cdscript's reports have no colours)")
+                throw UsageError("-Xoutput \(other): the \(name) output takes --plain or --color only (cdscript's reports have no colours)")
             }
         }
-        func fileOption() throws -> String? {
-            guard options.count <= 1 else { throw ValidationError("-Xoutput: the \(name) output takes one file name, got \(options.joined(separator: ","))") }
+        func fileOption() throws(UsageError) -> String? {
+            guard options.count <= 1 else { throw UsageError("-Xoutput: the \(name) output takes one file name, got \(options.joined(separator: ","))") }
             return options.first
         }
         if name.lowercased() == "sound" {
-            throw ValidationError("-o sound: cdscript test plays no sounds; use \(BuiltIn.namesText)")
+            throw UsageError("-o sound: cdscript test plays no sounds; use \(BuiltIn.namesText)")
         }
         guard let builtIn = BuiltIn(name: name) else {
             self = .lua(name: name, arguments: options)
@@ -117,7 +117,7 @@ enum TestOutput {
                                                suppressPending: settings.suppressPending, deferPrint: settings.deferPrint)
             } catch {
                 printError("cdscript test: -o \(name): \(error)")
-                throw ExitCode(ExitStatus.usage.rawValue)
+                throw CommandExit(.usage)
             }
             var problems: [String] = []
             let reports = Self.runAll(files, runner: runner, settings: settings) { report in
@@ -127,7 +127,7 @@ enum TestOutput {
             if !problems.isEmpty {
                 // The handler's own errors fail the run: its report is not whole.
                 problems.forEach { printError("cdscript test: -o \(name): \($0)") }
-                throw ExitCode(TestCommand.failureStatus)
+                throw CommandExit(status: TestRun.failureStatus)
             }
             return reports
         }
@@ -165,14 +165,14 @@ enum TestOutput {
             report = try CoverageReport(data, testFiles: files, helper: settings.helper, luacov: LuacovConfig.read(luacovFile ?? ".luacov"))
         } catch {
             printError("cdscript test: \(error)")
-            throw ExitCode(ExitStatus.unreadableScript.rawValue)
+            throw CommandExit(.unreadableScript)
         }
         for (text, file, what) in [(report.luacovStats, "luacov.stats.out", "coverage statistics"), (report.lcovInfo, "lcov.info", "lcov tracefile")] {
             do {
                 try ReportFile.writeReplacing(text, to: file)
             } catch {
                 printError("cdscript test: cannot write the \(what) \(file): \(error)")
-                throw ExitCode(ExitStatus.outputError.rawValue)
+                throw CommandExit(.outputError)
             }
         }
         report.summary.forEach { printError($0) }
@@ -195,7 +195,7 @@ enum TestOutput {
             try ReportFile.write(text, to: file)
         } catch {
             printError("cdscript test: cannot write the \(what) \(file): \(error)")
-            throw ExitCode(ExitStatus.outputError.rawValue)
+            throw CommandExit(.outputError)
         }
     }
 }

@@ -1,13 +1,13 @@
-import ArgumentParser
+import CommandEnding
 import CountdownCore
 import EventLoop
 import LuaHost
 
-/// A run once its parts are wired (RunCommand.run), in its two phases: the
+/// A run once its parts are wired (`ScriptRun.run(_:load:)`), in its two phases: the
 /// script's main chunk, then the loop. Each phase ends by giving back how the run
 /// ended (`RunEnding`), having closed the Lua state, given the terminal back and
 /// sent what the store holds, in that order on every path.
-struct ScriptRun {
+public struct ScriptRun {
     let live: LiveHost
     let loop: MainLoop
     let view: ViewRuntime
@@ -22,7 +22,7 @@ struct ScriptRun {
         let failure = load(host)
         if let signal = MainLoop.terminatingSignal {
             // Interrupted while the main chunk ran: end as for a signal in the loop.
-            RunCommand.closeState(of: host)
+            Self.closeState(of: host)
             view.finish()
             // What could not reach the store is reported (and kept) on every path.
             let changesLost = !store.finish(withinMilliseconds: 100)
@@ -45,7 +45,7 @@ struct ScriptRun {
         let quitEarly = view.controller.quitKey != nil && loop.scheduler.activeCount > 0
         let counted = coverage?.collect()
         withExtendedLifetime(reloader) {}
-        RunCommand.closeState(of: live.host)
+        Self.closeState(of: live.host)
         view.finish()
         // Bounded: after a signal the watchdog ends the process 0.3 s after it.
         // First: nothing comes between the run and its store.

@@ -1,42 +1,59 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+import CommandEnding
 import LuaHost
 import TerminalView
 
 /// How a run (`run`, `timer`, `watch`) ended, as far as its exit status goes:
 /// the facts each step of the run gathered, nothing decided yet.
-struct RunEnding: Equatable, Sendable {
+public struct RunEnding: Equatable, Sendable {
     /// `--coverage`'s reports could not be written: bad `.luacov` patterns
     /// (`unreadableScript`) or a file that could not be written (`outputError`).
-    var coverageFailure: ExitStatus?
+    public var coverageFailure: ExitStatus?
     /// The script's main chunk did not run to its end.
-    var scriptFailure: ScriptFailure.Kind?
+    public var scriptFailure: ScriptFailure.Kind?
     /// The terminating signal that ended the run (while the main chunk ran or in
     /// the loop). Output that could not be written ends a run as SIGPIPE.
-    var signal: Int32?
+    public var signal: Int32?
     /// Stored countdowns were lost, or changes could not be sent to the store
     /// (a Redis server out of reach at the end: they wait in the outage queue).
-    var changesLost = false
+    public var changesLost = false
     /// Standard output could not be written.
-    var output: StandardOutput.Failure?
+    public var output: StandardOutput.Failure?
     /// The view was closed with Ctrl-C.
-    var quitWithCtrlC = false
+    public var quitWithCtrlC = false
     /// The view was closed with `q` while countdowns were still running.
-    var quitEarly = false
+    public var quitEarly = false
     /// A command to run at the end (`--exec`, the `exec` plugin) could not be
     /// started: its errno.
-    var spawnFailure: Int32?
+    public var spawnFailure: Int32?
     /// An end action (`--exec` with `--id`, an `on_end_action` that gives one)
     /// exited with this status, other than 0: here, or in the process that
     /// claimed the end, which recorded it with the claim.
-    var endActionStatus: Int32?
+    public var endActionStatus: Int32?
     /// A hook raised an error (a limit hit in a hook included).
-    var hookErrors = false
+    public var hookErrors = false
     /// The store could not be used: not opened at the start, or a read or write
     /// failed during the run.
-    var storeFailed = false
+    public var storeFailed = false
+
+    public init(coverageFailure: ExitStatus? = nil, scriptFailure: ScriptFailure.Kind? = nil, signal: Int32? = nil,
+                changesLost: Bool = false, output: StandardOutput.Failure? = nil, quitWithCtrlC: Bool = false,
+                quitEarly: Bool = false, spawnFailure: Int32? = nil, endActionStatus: Int32? = nil,
+                hookErrors: Bool = false, storeFailed: Bool = false) {
+        self.coverageFailure = coverageFailure
+        self.scriptFailure = scriptFailure
+        self.signal = signal
+        self.changesLost = changesLost
+        self.output = output
+        self.quitWithCtrlC = quitWithCtrlC
+        self.quitEarly = quitEarly
+        self.spawnFailure = spawnFailure
+        self.endActionStatus = endActionStatus
+        self.hookErrors = hookErrors
+        self.storeFailed = storeFailed
+    }
 }
 
 /// Why a run exits as it does: the one decision every exit path of a run takes
@@ -44,7 +61,7 @@ struct RunEnding: Equatable, Sendable {
 /// is refused before it starts exits where it is refused, with its own named
 /// status: a bad `--speed` 64 (the command line's), a `.luacov` that cannot be
 /// read 4 (`RunCoverage`), a run loop or `--watch` that cannot be set up 5.
-enum RunExit: Equatable, Sendable {
+public enum RunExit: Equatable, Sendable {
     case coverageNotWritten(ExitStatus)
     case scriptFailed(ScriptFailure.Kind)
     case changesLost
@@ -63,7 +80,7 @@ enum RunExit: Equatable, Sendable {
     /// really started); stored countdowns lost or changes not sent outrank how the
     /// run ended, 6 even after Ctrl-C, so that a script around it can tell; a
     /// signal outranks what the loop counted.
-    init(_ ending: RunEnding) {
+    public init(_ ending: RunEnding) {
         if let failure = ending.coverageFailure {
             self = .coverageNotWritten(failure)
         } else if ending.signal == nil, let kind = ending.scriptFailure {
@@ -94,7 +111,7 @@ enum RunExit: Equatable, Sendable {
     }
 
     /// The process's exit status.
-    var status: Int32 {
+    public var status: Int32 {
         switch self {
         case .coverageNotWritten(let status): status.rawValue
         case .scriptFailed(.unreadable): ExitStatus.unreadableScript.rawValue
@@ -130,8 +147,15 @@ enum RunExit: Equatable, Sendable {
 
     /// Ends the command with this exit: returns for `.finished`, else throws its
     /// status, after the one line that says which output could not be written.
-    func end() throws {
+    public func end() throws(CommandExit) {
         if case .outputFailed(let failure) = self { OutputContract.report(failure) }
-        if self != .finished { throw ExitCode(status) }
+        if self != .finished { throw CommandExit(status: status) }
+    }
+
+    /// Ends a command that a terminating signal ended, as a run ends: 128 + the
+    /// signal as shells expect, and SIGPIPE for output that could not be written
+    /// (OutputContract): 141 or 74.
+    public static func end(afterSignal signal: Int32) throws(CommandExit) {
+        try RunExit(RunEnding(signal: signal, output: OutputContract.failure())).end()
     }
 }

@@ -28,7 +28,7 @@ final class ViewRuntime {
     private(set) var controller: ViewController
     private var session: TerminalSession?
     /// --plain and --no-color as the run has them now (see `view.configure`).
-    private var options: ViewOptions
+    private var options: ViewSettings
     /// The host whose script draws the view; another one after a reload (`run --watch`).
     private(set) var host: LuaHost
     private let loop: MainLoop
@@ -37,7 +37,7 @@ final class ViewRuntime {
     /// The browser is the only view (`run --serve` without a terminal).
     private let browserOnly: Bool
 
-    init(options: ViewOptions, host: LuaHost, loop: MainLoop, browserOnly: Bool = false) {
+    init(options: ViewSettings, host: LuaHost, loop: MainLoop, browserOnly: Bool = false) {
         self.host = host
         self.loop = loop
         self.options = options
@@ -57,7 +57,7 @@ final class ViewRuntime {
             if self.session?.isGivenBack == true { return }
             self.controller.render()
         }
-        loop.onSignal = { [unowned self] signal in ViewOptions.follow(signal, session: self.session, controller: self.controller) }
+        loop.onSignal = { [unowned self] signal in ViewSettings.follow(signal, session: self.session, controller: self.controller) }
     }
 
     /// Lets `host`'s script draw on the view and take its keys: the run's first
@@ -81,7 +81,7 @@ final class ViewRuntime {
     }
 
     /// The view as `options` make it; lines nobody reads are not printed when the browser is the only view.
-    private static func makeView(_ options: ViewOptions, browserOnly: Bool) -> (controller: ViewController, session: TerminalSession?) {
+    private static func makeView(_ options: ViewSettings, browserOnly: Bool) -> (controller: ViewController, session: TerminalSession?) {
         browserOnly ? (ViewController(output: .plain { _ in }), nil) : options.makeView()
     }
 

@@ -1,4 +1,4 @@
-import ArgumentParser
+import CommandEnding
 import CountdownCore
 import SQLiteStore
 import FoundationEssentials
@@ -13,12 +13,12 @@ import Glibc
 /// (`cdscript-test/RUN/N/`, which the specs never see: TestStore.swift), so
 /// that runs sharing a store keep apart; what a test stored is removed after
 /// it, and whatever the run left under its prefix at its end.
-extension TestCommand {
-    /// The store the options name, opened (so that one that cannot be used ends
-    /// the run before any test, exit 6), or nil for a store in memory per test.
-    func openIntegrationStore() throws -> CountdownStoreBackend? {
-        if let url = storeURL {
-            let redisURL = try StoreOptions.redisURL(url, tls: redisTLS.settings, prefix: "cdscript test")
+extension TestRun {
+    /// The store `flags` name, opened (so that one that cannot be used ends the
+    /// run before any test, exit 6), or nil for a store in memory per test.
+    static func openIntegrationStore(_ flags: TestFlags) throws -> CountdownStoreBackend? {
+        if let redis = flags.store {
+            let redisURL = try redis()
             // Instants go to Redis as the virtual clock gives them: the store's
             // measure of the server's clock is taken against a clock that does
             // not move, so it shifts every instant by one constant amount (the
@@ -29,17 +29,17 @@ extension TestCommand {
                 try store.connect()
             } catch {
                 printError("cdscript test: --store: \(error)")
-                throw ExitCode(ExitStatus.storeError.rawValue)
+                throw CommandExit(.storeError)
             }
             return store
         }
-        if let stateDir {
+        if let stateDir = flags.stateDir {
             let store = SQLiteCountdownStore(directory: stateDir)
             do {
                 try store.open()
             } catch {
                 printError("cdscript test: --state-dir: \(error)")
-                throw ExitCode(ExitStatus.storeError.rawValue)
+                throw CommandExit(.storeError)
             }
             return store
         }
@@ -48,7 +48,7 @@ extension TestCommand {
 
     /// Removes what the run left in `store` under its prefix (a test stopped by
     /// --no-keep-going, say); says so when it cannot.
-    func cleanUp(_ store: CountdownStoreBackend, runner: TestRunner) {
+    static func cleanUp(_ store: CountdownStoreBackend, runner: TestRunner) {
         if let problem = TestStore.remove(prefix: runner.testStore.runPrefix, from: store) {
             printError("cdscript test: the countdowns this run stored under \(runner.testStore.runPrefix) could not be removed: \(problem)")
         }

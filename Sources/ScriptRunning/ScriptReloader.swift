@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+import CommandEnding
 import CountdownCore
 import EventLoop
 import FoundationEssentials
@@ -71,13 +71,13 @@ final class ScriptReloader {
     /// The reloader of a run's script (`run --watch`), closing each host it
     /// replaces as the run closes its own; exit 5 when the files cannot be watched.
     static func forRun(path: String, arguments: [String], live: LiveHost, loop: MainLoop, view: ViewRuntime,
-                       makeHost: @escaping (Scheduler) -> LuaHost) throws -> ScriptReloader {
+                       makeHost: @escaping (Scheduler) -> LuaHost) throws(CommandExit) -> ScriptReloader {
         do {
             return try ScriptReloader(path: path, arguments: arguments, live: live, loop: loop, view: view,
-                                      makeHost: makeHost, close: { RunCommand.closeState(of: $0) })
+                                      makeHost: makeHost, close: { ScriptRun.closeState(of: $0) })
         } catch {
             printError("cdscript: --watch: \(error)")
-            throw ExitCode(ExitStatus.systemError.rawValue)
+            throw CommandExit(.systemError)
         }
     }
 

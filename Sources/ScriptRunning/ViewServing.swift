@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+import CommandEnding
 import EventLoop
 import ScriptViewModel
 import TerminalView
@@ -42,16 +42,16 @@ final class ViewServing {
     /// Starts the page's server and waits until it listens; or exits as `serve`
     /// does (11 when the address is taken, 5 when it cannot listen, 14 when
     /// cdscript-serve cannot start), its messages on standard error.
-    init(options: ViewServeOptions, address: String, stateDir: String?) throws {
-        let program = ServeProgram.path
-        if let why = ServeProgram.unusable(program) {
+    init(_ settings: ViewServeSettings) throws(CommandExit) {
+        let program = settings.program
+        if let why = settings.programProblem {
             printError("cdscript run: --serve: the page's server cannot start: \(why)")
-            throw ExitCode(ExitStatus.serveProgramUnusable.rawValue)
+            throw CommandExit(.serveProgramUnusable)
         }
-        var arguments = [program, Self.mode, "--serve", address]
-        if let file = options.tokenFile { arguments += ["--token-file", file] }
-        if let stateDir { arguments += ["--state-dir", stateDir] }
-        for host in options.allowedHosts { arguments += ["--allow-host", host] }
+        var arguments = [program, Self.mode, "--serve", settings.address]
+        if let file = settings.tokenFile { arguments += ["--token-file", file] }
+        if let stateDir = settings.stateDir { arguments += ["--state-dir", stateDir] }
+        for host in settings.allowedHosts { arguments += ["--allow-host", host] }
         let (pid, frames, lines) = try Self.spawn(arguments)
         self.pid = pid
         self.frames = frames
@@ -102,13 +102,13 @@ final class ViewServing {
 
     // MARK: - The child
 
-    private static func spawn(_ arguments: [String]) throws -> (pid: pid_t, frames: Int32, lines: Int32) {
+    private static func spawn(_ arguments: [String]) throws(CommandExit) -> (pid: pid_t, frames: Int32, lines: Int32) {
         var pair: [Int32] = [-1, -1]
         var pipeEnds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0,
               pipe(&pipeEnds) == 0 else {
             printError("cdscript run: --serve: cannot make the page server's pipes: \(String(cString: strerror(errno)))")
-            throw ExitCode(ExitStatus.systemError.rawValue)
+            throw CommandExit(.systemError)
         }
         for fd in pipeEnds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
@@ -141,14 +141,14 @@ final class ViewServing {
             close(pair[0])
             close(pipeEnds[0])
             printError("cdscript run: --serve: cannot start \(arguments[0]): \(String(cString: strerror(status)))")
-            throw ExitCode(ExitStatus.serveProgramUnusable.rawValue)
+            throw CommandExit(.serveProgramUnusable)
         }
         return (pid, pair[0], pipeEnds[0])
     }
 
     /// Reads the child's first lines (blocking) until it says it listens; a
     /// child that ends first ends the run with its status (it said why).
-    private func waitUntilListening() throws {
+    private func waitUntilListening() throws(CommandExit) {
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let n = read(lines, &buffer, buffer.count)
@@ -169,10 +169,10 @@ final class ViewServing {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         if status & 0x7F == 0 {
             let code = (status >> 8) & 0xFF
-            throw ExitCode(code == 0 ? ExitStatus.systemError.rawValue : code)
+            throw CommandExit(status: code == 0 ? ExitStatus.systemError.rawValue : code)
         }
         printError("cdscript run: --serve: the page's server (cdscript-serve) was killed by signal \(status & 0x7F) before it listened")
-        throw ExitCode(ExitStatus.systemError.rawValue)
+        throw CommandExit(.systemError)
     }
 
     /// The child's lines since the last call: keys pressed on the page, or its end.

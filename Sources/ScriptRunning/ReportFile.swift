@@ -8,7 +8,7 @@ import LuaHost
 /// through a temporary file and a rename, so that FILE may be a device or a
 /// pipe (`/dev/stdout`, `/dev/full`) and is never replaced by a regular file.
 enum ReportFile {
-    struct WriteError: Error, CustomStringConvertible {
+    struct WriteError: Error, Equatable, CustomStringConvertible {
         let description: String
     }
 
