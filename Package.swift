@@ -206,7 +206,6 @@ let package = Package(
             dependencies: [
                 "CountdownCore", "LuaHost", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity", "ScriptTesting", "TerminalView",
                 "StoredEndActions", "ScriptViewModel", "CommandEnding", "ScriptRunning",
-                "CLinux", "CLuaShim", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Built-in Lua scripts (`cdscript timer`, `cdscript new`), compiled into the binary.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CLinux
+import EventLoop
 import FoundationEssentials
 import LuaHost
 #if canImport(Glibc)
@@ -51,8 +51,8 @@ extension CDScript {
         let plainStatus = StatusRequest.plainWords(words)
         // Before the heap holds much: a run's countdowns then grow it in 2 MiB pages
         // (unless the host takes free ones back: CLinux.h).
-        if plainStatus == nil { _ = cdl_heap_prefer_huge_pages() }
-        cdl_catch_sigpipe()
+        if plainStatus == nil { ProcessSetup.preferHugePagesForHeap() }
+        ProcessSetup.catchBrokenPipe()
         let arguments = EmptyPathOptions.split(LeadingOptions.reordered(words))
         if let message = CommandHints.preflight(arguments) {
             printError(message)

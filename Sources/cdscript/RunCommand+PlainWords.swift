@@ -1,4 +1,5 @@
 import ArgumentParser
+import ScriptRunning
 
 /// `cdscript FILE.lua [ARGS...]`, the commonest call, read without parsing the
 /// whole command tree: ArgumentParser's parse of it was about half of a one-line
@@ -39,10 +40,12 @@ struct PlainRun: Equatable {
 
     /// Runs it as `cdscript run` does with these options and every other at its default.
     func run() throws {
-        try RunCommand.run(storeOptions: .plain(stateDir: stateDir, store: store), hardening: .plainDefaults, speed: nil,
-                           view: .plainDefaults) { host in
-            host.setArgTable(script: script, arguments: arguments, interpreter: InterpreterArguments.beforeScript(scriptArguments: arguments))
-            return host.runScript(atPath: script, arguments: arguments, settingArg: false)
+        let settings = RunSettings(options: .plain(stateDir: stateDir, store: store), hardening: .plainDefaults, speed: nil, view: .plainDefaults)
+        try exitingAsCommand {
+            try ScriptRun.run(settings) { host in
+                host.setArgTable(script: script, arguments: arguments, interpreter: InterpreterArguments.beforeScript(scriptArguments: arguments))
+                return host.runScript(atPath: script, arguments: arguments, settingArg: false)
+            }
         }
     }
 }
