@@ -4,7 +4,8 @@ import PackageDescription
 // Layers, bottom to top; every dependency points down:
 //   CLua (system library) -> CLuaShim (C helpers) ->
 //   CountdownCore (pure Swift: clocks, countdowns, scheduler, formatting) ->
-//   LuaHost, EventLoop (adapters) -> cdscript (wiring only)
+//   LuaHost, EventLoop (adapters) -> StoreViews (stored countdowns from outside) ->
+//   cdscript (command types only: parse, call, exit)
 // TerminalView (elements, layout, diffing renderer; TerminalSession is its only
 // I/O) sits beside CountdownCore; LuaHost binds it as the `view` library.
 
@@ -177,13 +178,19 @@ let package = Package(
                 .embedInCode("Lua/pattern_filter.lua"),
             ]
         ),
+        // What stored countdowns look like from outside, and what the commands that work on a store
+        // do once their words are read: the store a command opens (StoreLocation, SharedStore), `list`,
+        // `status`, `watch` (StoreWatcher, WatchIndex) and its bars (Bars/), `start`'s and the change
+        // commands' single changes, `cancel`, `clear`, and the completions that read the store. No
+        // ArgumentParser: the commands parse, this does, so that all of it is tested in process.
+        .target(name: "StoreViews", dependencies: ["CountdownCore", "SQLiteStore", "RedisStore", "SystemIdentity", "EventLoop", "TerminalView"]),
         // The command line's code: one type per command (a library, so that both executables
         // below run it; the tests in cdscriptTests read its decisions in process).
         .target(
             name: "cdscript",
             dependencies: [
                 "CountdownCore", "LuaHost", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity", "ScriptTesting", "TerminalView",
-                "StoredEndActions", "ScriptViewModel",
+                "StoredEndActions", "ScriptViewModel", "StoreViews",
                 "CLinux", "CLuaShim", "CTerminal",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -201,7 +208,7 @@ let package = Package(
         .executableTarget(
             name: "cdscript-serve",
             dependencies: [
-                "cdscript", "CountdownWeb", "ScriptViewModel", "CountdownCore", "SQLiteStore", "SystemIdentity", "TerminalView",
+                "cdscript", "CountdownWeb", "ScriptViewModel", "CountdownCore", "SQLiteStore", "SystemIdentity", "TerminalView", "StoreViews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: packedRelocations
@@ -260,8 +267,11 @@ let package = Package(
         .testTarget(name: "ViewTests", dependencies: ["LuaHost", "TerminalView", "CountdownCore", "CLua", "CLuaShim"]),
         // Plugins, global hooks, limits, the sandbox, hostile scripts, the annotation file (issue 6).
         .testTarget(name: "PluginTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore", "ScriptTesting", "TerminalView"]),
-        // The command line's own decisions, in process: a run's exit status (RunExit), what the bars show and read.
-        .testTarget(name: "cdscriptTests", dependencies: ["cdscript", "CountdownCore", "TerminalView"]),
+        // The command line's own decisions, in process: a run's exit status (RunExit), the status words.
+        .testTarget(name: "cdscriptTests", dependencies: ["cdscript", "CountdownCore", "TerminalView", "StoreViews"]),
+        // StoreViews in process, on stores in temporary folders and virtual clocks: the listing,
+        // the status line, the watcher and the bars, the changes, the completions.
+        .testTarget(name: "StoreViewsTests", dependencies: ["StoreViews", "CountdownCore", "SQLiteStore", "EventLoop", "TerminalView", "LuaHost"]),
         // Property-based fuzzing of the format-pattern and `at` parsers.
         .testTarget(name: "ParserFuzzTests", dependencies: ["CountdownCore", .product(name: "PropertyBased", package: "swift-property-based")]),
     ],

@@ -2,6 +2,7 @@ import ArgumentParser
 import CountdownCore
 import EventLoop
 import TerminalView
+import StoreViews
 
 extension MainLoop {
     /// The run loop for a command, or exit 5 with the system error on stderr.

@@ -6,6 +6,7 @@ import CLinux
 import CLuaShim
 import CTerminal
 import TerminalView
+import StoreViews
 
 /// What happens when standard output cannot be written, for every command.
 ///

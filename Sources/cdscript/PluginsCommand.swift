@@ -2,6 +2,7 @@ import ArgumentParser
 import CountdownCore
 import FoundationEssentials
 import LuaHost
+import StoreViews
 
 /// `cdscript plugins`: the plugins `use` would find, where from, and whether each loads.
 struct PluginsCommand: ParsableCommand {

@@ -8,6 +8,7 @@ import TerminalView
 #if canImport(Glibc)
 import Glibc
 #endif
+import StoreViews
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

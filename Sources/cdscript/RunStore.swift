@@ -3,6 +3,7 @@ import SystemIdentity
 import SQLiteStore
 import EventLoop
 import LuaHost
+import StoreViews
 
 /// Where a run keeps its persistent countdowns: the shared store (SQLite or
 /// Redis), or memory when the run may not or cannot use it.

@@ -3,6 +3,7 @@ import CountdownCore
 import FoundationEssentials
 import LuaHost
 import ScriptTesting
+import StoreViews
 
 /// `cdscript test`: runs Lua test files (busted specs unchanged) on a virtual clock,
 /// with busted's command line and `.busted` file (TestCommand+Settings.swift).

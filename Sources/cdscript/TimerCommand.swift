@@ -5,6 +5,7 @@ import LuaHost
 #if canImport(Glibc)
 import Glibc
 #endif
+import StoreViews
 
 /// `cdscript timer SPEC`: a countdown without a script file. The work is done by
 /// a built-in Lua script (BuiltinScripts/timer.lua), which `--eject` prints.

@@ -5,6 +5,7 @@ import Foundation
 import TerminalView
 import Testing
 @testable import cdscript
+import StoreViews
 
 /// One run's ending and the exit it must give, by name.
 struct RunEndingCase: CustomTestStringConvertible, Sendable {
