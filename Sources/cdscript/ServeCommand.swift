@@ -59,12 +59,7 @@ struct ServeCommand: ParsableCommand {
             try ServeProgram.handOver(arguments: Array(CommandLine.arguments.dropFirst()))
         }
         let shared = try storeOptions.openShared()
-        let served: ServedStore
-        if let redis = shared.persistence as? RedisCountdownStore {
-            served = .redis(redis)
-        } else {
-            served = .sqlite(storeOptions.makeStore())
-        }
+        let served = EndActionServing.served(shared, location: StoreLocation(stateDir: storeOptions.stateDir))
         var configuration = EndActionRunner.Configuration(owner: ActionCatalogSource.owner())
         if let lease { configuration.lease = try DurationArgument.read(lease, as: "--lease", in: .tickInterval) }
         // The pages and the API (ServeCommand+Web.swift): their own thread and store handle,
@@ -72,19 +67,12 @@ struct ServeCommand: ParsableCommand {
         let server = web.noWeb ? nil : try startWeb(webRequest(redis: shared.persistence is RedisCountdownStore))
         defer { server?.stop() }
         if let server { configuration.onChanges = { server.storeChanged($0) } }
-        let runner = EndActionRunner(store: served, configuration: configuration, catalog: try catalog(),
-                                     loadCatalog: {
-                                         server?.reloadTLS()
-                                         return try self.catalog()
-                                     },
-                                     log: { StandardOutput.write($0 + "\n", what: "the log") },
-                                     report: { printError($0) })
-        switch runner.run() {
-        case .stopped, .stoppedAtOnce:
-            return
-        case .failed(let message):
-            printError("cdscript serve: \(message)")
-            throw ExitCode(ExitStatus.storeError.rawValue)
+        let actions = try catalog()
+        try exiting {
+            try EndActionServing.run(served, configuration: configuration, catalog: actions) {
+                server?.reloadTLS()
+                return try self.catalog()
+            }
         }
     }
 }
