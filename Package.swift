@@ -182,11 +182,12 @@ let package = Package(
         // do once their words are read: the store a command opens (StoreLocation, SharedStore), `list`,
         // `status`, `watch` (StoreWatcher, WatchIndex) and its bars (Bars/), `start`'s and the change
         // commands' single changes, `cancel`, `clear`, `check`, serve's end-action runner as the
-        // command starts it, and the completions that read the store. No
-        // ArgumentParser: the commands parse, this does, so that all of it is tested in process.
+        // command starts it, and the completions that read the store. No ArgumentParser: the
+        // commands read their words and call this, which does the work, tested in process.
         .target(name: "StoreViews", dependencies: ["CountdownCore", "SQLiteStore", "RedisStore", "SystemIdentity", "EventLoop", "TerminalView", "StoredEndActions"]),
-        // The command line's code: one type per command (a library, so that both executables
-        // below run it; the tests in cdscriptTests read its decisions in process).
+        // The command line's code: one type per command, its words, help and checks, and a run()
+        // that calls the libraries above and exits (a library, so that both executables below
+        // run it; the tests in cdscriptTests read its decisions in process).
         .target(
             name: "cdscript",
             dependencies: [

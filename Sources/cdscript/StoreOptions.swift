@@ -60,11 +60,6 @@ struct StoreOptions: ParsableArguments {
         try exiting { try StoreLocation.replicaWait(replicas: redisWait, timeout: redisWaitTimeout) }
     }
 
-    /// The store these options name, in plain values (what the library opens).
-    func location() throws -> StoreLocation {
-        StoreLocation(stateDir: stateDir, store: store, tls: tlsSettings, wait: try waitSettings())
-    }
-
     /// The SQLite store of --state-dir; nothing is opened or created until it is used.
     func makeStore() -> SQLiteCountdownStore { Self.makeStore(stateDir: stateDir) }
 
