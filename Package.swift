@@ -5,7 +5,8 @@ import PackageDescription
 //   CLua (system library) -> CLuaShim (C helpers) ->
 //   CountdownCore (pure Swift: clocks, countdowns, scheduler, formatting) ->
 //   LuaHost, EventLoop (adapters) -> CommandEnding (how a command exits) ->
-//   ScriptRunning (a script's run, `cdscript test`) -> cdscript (command types: parse, call, exit)
+//   StoreViews (stored countdowns from outside), ScriptRunning (a script's run, `cdscript test`) ->
+//   cdscript (command types only: parse, call, exit)
 // TerminalView (elements, layout, diffing renderer; TerminalSession is its only
 // I/O) sits beside CountdownCore; LuaHost binds it as the `view` library.
 
@@ -198,14 +199,22 @@ let package = Package(
                 "ScriptTesting", "TerminalView", "ScriptViewModel",
             ]
         ),
-        // The command line: one type per command, which parses its options, calls the library
-        // that does the work (ScriptRunning, CommandEnding, ...) and exits (a library, so that
-        // both executables below run it; the tests in cdscriptTests read its decisions in process).
+        // What stored countdowns look like from outside, and what the commands that work on a store
+        // do once their words are read: the store a command opens (StoreLocation, SharedStore), `list`,
+        // `status`, `watch` (StoreWatcher, WatchIndex) and its bars (Bars/), `start`'s and the change
+        // commands' single changes, `cancel`, `clear`, `check`, serve's end-action runner as the
+        // command starts it, and the completions that read the store. No ArgumentParser: the
+        // commands read their words and call this, which does the work, tested in process.
+        .target(name: "StoreViews", dependencies: ["CountdownCore", "SQLiteStore", "RedisStore", "SystemIdentity", "EventLoop", "TerminalView", "StoredEndActions", "CommandEnding"]),
+        // The command line's code: one type per command, its words, help and checks, and a run()
+        // that calls the libraries above (StoreViews, ScriptRunning, CommandEnding) and exits (a
+        // library, so that both executables below run it; the tests in cdscriptTests read its
+        // decisions in process).
         .target(
             name: "cdscript",
             dependencies: [
                 "CountdownCore", "LuaHost", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity", "ScriptTesting", "TerminalView",
-                "StoredEndActions", "ScriptViewModel", "CommandEnding", "ScriptRunning",
+                "StoredEndActions", "ScriptViewModel", "CommandEnding", "ScriptRunning", "StoreViews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Built-in Lua scripts (`cdscript timer`, `cdscript new`), compiled into the binary.
@@ -222,7 +231,7 @@ let package = Package(
         .executableTarget(
             name: "cdscript-serve",
             dependencies: [
-                "cdscript", "CountdownWeb", "ScriptViewModel", "CountdownCore", "SQLiteStore", "SystemIdentity", "TerminalView",
+                "cdscript", "CountdownWeb", "ScriptViewModel", "CountdownCore", "SQLiteStore", "SystemIdentity", "TerminalView", "StoreViews",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseLinking
@@ -281,12 +290,16 @@ let package = Package(
         .testTarget(name: "ViewTests", dependencies: ["LuaHost", "TerminalView", "CountdownCore", "CLua", "CLuaShim"]),
         // Plugins, global hooks, limits, the sandbox, hostile scripts, the annotation file (issue 6).
         .testTarget(name: "PluginTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore", "ScriptTesting", "TerminalView"]),
-        // The command line's own decisions, in process: what the bars show and read, the option table.
-        .testTarget(name: "cdscriptTests", dependencies: ["cdscript", "CountdownCore", "TerminalView"]),
+        // The command line's own decisions, in process: the option table, the plain words of
+        // `status`, `--version` and a script call against ArgumentParser's reading.
+        .testTarget(name: "cdscriptTests", dependencies: ["cdscript", "CountdownCore", "TerminalView", "StoreViews"]),
         // A script's run and `cdscript test`'s settings, in process: every run's ending mapped to its
         // exit status (RunExit), report files, the reloader's files, the interpreter's arguments,
         // .busted merged with flags, output handlers, the timer's checks.
         .testTarget(name: "ScriptRunningTests", dependencies: ["ScriptRunning", "CommandEnding", "CountdownCore", "LuaHost", "ScriptTesting", "TerminalView"]),
+        // StoreViews in process, on stores in temporary folders and virtual clocks: the listing,
+        // the status line, the watcher and the bars, the changes, the completions.
+        .testTarget(name: "StoreViewsTests", dependencies: ["StoreViews", "CommandEnding", "CountdownCore", "SQLiteStore", "EventLoop", "TerminalView", "LuaHost"]),
         // Property-based fuzzing of the format-pattern and `at` parsers.
         .testTarget(name: "ParserFuzzTests", dependencies: ["CountdownCore", .product(name: "PropertyBased", package: "swift-property-based")]),
     ],

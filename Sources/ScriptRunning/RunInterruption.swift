@@ -2,6 +2,7 @@ import CommandEnding
 import EventLoop
 import LuaHost
 import TerminalView
+import StoreViews
 
 /// How a run is stopped from outside while Lua code runs: signals, Ctrl-Z and
 /// the CPU-time limit per callback (see docs/hardening.md, "Guarantees").

@@ -6,6 +6,7 @@ import CountdownCore
 import CountdownWeb
 import ScriptViewModel
 import cdscript
+import StoreViews
 
 /// `cdscript-serve --script-view --serve HOST:PORT [--token-file F]
 /// [--state-dir D] [--allow-host H]...`: the page of a script that runs in

@@ -4,6 +4,7 @@ import CountdownWeb
 import SQLiteStore
 import TerminalView
 import cdscript
+import StoreViews
 
 /// What `serve` and `run --serve` share when they listen: the control token
 /// (made once, kept in the state folder unless `--token-file` names one), the

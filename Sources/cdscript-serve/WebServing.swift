@@ -3,6 +3,7 @@ import CountdownCore
 import CountdownWeb
 import TerminalView
 import cdscript
+import StoreViews
 
 /// The web side of `serve`: the token, the server on its own thread with its
 /// own handle on the store, and what is said on start.

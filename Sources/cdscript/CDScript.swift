@@ -5,6 +5,7 @@ import LuaHost
 #if canImport(Glibc)
 import Glibc
 #endif
+import StoreViews
 
 /// The command line. The `cdscript` executable (Sources/cdscript-main) calls
 /// `CommandLineEntry.main()`, and so does `cdscript-serve`, with the web server

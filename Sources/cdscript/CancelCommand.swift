@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import SQLiteStore
+import StoreViews
 
 struct CancelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -35,37 +35,9 @@ struct CancelCommand: ParsableCommand {
 
     func run() throws {
         let store = try storeOptions.openShared()
-        if let id { return try cancel(id, in: store) }
-        let matching = try pattern.map { try IDPattern($0) }
-        let removed: [String]
-        do {
-            removed = store.exists ? try store.persistence.cancelAll(matching: matching) : []
-        } catch let partial as PartialDeleteError {
-            printError("cdscript: \(partial)")
-            throw ExitCode(ExitStatus.storeError.rawValue)
-        } catch {
-            throw failOnStore(error)
+        try exitingAsCommand {
+            if let id { return try StoreRemoval.cancel(id, in: store) }
+            try StoreRemoval.cancelAll(matching: try pattern.map { try IDPattern($0) }, in: store)
         }
-        if let pattern, removed.isEmpty {
-            printError("cdscript: no stored countdown's id matches '\(VisibleText.escaped(pattern))' (in \(store.location))")
-            throw ExitCode(ExitStatus.unknownCountdown.rawValue)
-        }
-        emit("cancelled \(removed.count) countdown\(removed.count == 1 ? "" : "s")", what: "the report")
-        if let status = store.finishCommand() { throw ExitCode(status.rawValue) }
-    }
-
-    private func cancel(_ id: String, in store: SharedStore) throws {
-        let removed: Bool
-        do {
-            removed = store.exists ? try store.persistence.delete(id: id) : false
-        } catch {
-            throw failOnStore(error)
-        }
-        guard removed else {
-            printError("cdscript: no stored countdown has the id '\(VisibleText.escaped(id))' (in \(store.location))")
-            throw ExitCode(ExitStatus.unknownCountdown.rawValue)
-        }
-        emit("cancelled \(VisibleText.escaped(id))", what: "the report")
-        if let status = store.finishCommand() { throw ExitCode(status.rawValue) }
     }
 }

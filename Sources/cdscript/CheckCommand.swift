@@ -1,8 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import SQLiteStore
-import FoundationEssentials
-import RedisStore
+import StoreViews
 
 /// `cdscript check`: reads the whole store, changes nothing, and says whether it
 /// is whole: one line per problem, then a summary; exit 0 when whole, 9 when
@@ -29,69 +27,8 @@ struct CheckCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let report: StoreCheckReport
-        do {
-            if let text = storeOptions.chosenRedisURL {
-                let url = try StoreOptions.redisURL(text, tls: storeOptions.tlsSettings)
-                report = try RedisCountdownStore(url: url).check()
-            } else {
-                report = try storeOptions.makeStore().check(full: full)
-            }
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            throw failOnStore(error)
-        }
-        if json {
-            emit(Self.json(report), what: "the report")
-        } else {
-            for problem in report.problems {
-                emit("\(problem.subject): \(VisibleText.escaped(problem.problem))", what: "the report")
-            }
-            for note in report.notes { emit("note: " + note, what: "the report") }
-            emit(Self.summary(report), what: "the report")
-        }
-        if !report.isWhole { throw ExitCode(ExitStatus.storeDamaged.rawValue) }
-    }
-
-    /// `checked 100000 countdowns in PATH: ok` (or `: 2 problems`).
-    static func summary(_ report: StoreCheckReport) -> String {
-        let count = report.countdowns
-        let outcome = report.isWhole ? "ok" : "\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")"
-        return "checked \(count) countdown\(count == 1 ? "" : "s") in \(report.location): \(outcome)"
-    }
-
-    private struct JSONReport: Encodable {
-        struct Problem: Encodable {
-            let subject: String
-            let id: String?
-            let problem: String
-
-            func encode(to encoder: any Encoder) throws {
-                var container = encoder.container(keyedBy: CodingKeys.self)
-                try container.encode(subject, forKey: .subject)
-                try container.encode(id, forKey: .id)
-                try container.encode(problem, forKey: .problem)
-            }
-
-            enum CodingKeys: String, CodingKey { case subject, id, problem }
-        }
-
-        let store: String
-        let countdowns: Int
-        let ok: Bool
-        let problems: [Problem]
-        let notes: [String]
-    }
-
-    static func json(_ report: StoreCheckReport) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let value = JSONReport(store: report.location, countdowns: report.countdowns, ok: report.isWhole,
-                               problems: report.problems.map { .init(subject: $0.subject, id: $0.id, problem: $0.problem) },
-                               notes: report.notes)
-        // Strings and numbers only: encoding cannot fail.
-        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        // Not the --redis-wait settings: a check waits for no replica.
+        let location = StoreLocation(stateDir: storeOptions.stateDir, store: storeOptions.store, tls: storeOptions.tlsSettings)
+        try exitingAsCommand { try StoreCheck.run(location, full: full, json: json) }
     }
 }

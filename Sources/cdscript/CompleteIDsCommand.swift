@@ -1,4 +1,5 @@
 import ArgumentParser
+import StoreViews
 
 /// `cdscript __complete-ids`: the stored ids, one a line, from the store of
 /// `--store` or `--state-dir` (the same list the completions of cancel, append,
@@ -15,6 +16,6 @@ struct CompleteIDsCommand: ParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
 
     func run() throws {
-        for id in StoredIDs.sorted(storeOptions) { emit(id, what: "the ids") }
+        for id in StoredIDs.sorted(StoreLocation(stateDir: storeOptions.stateDir, store: storeOptions.store, tls: storeOptions.tlsSettings)) { emit(id, what: "the ids") }
     }
 }

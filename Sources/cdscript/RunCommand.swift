@@ -5,6 +5,7 @@ import FoundationEssentials
 import LuaHost
 import ScriptRunning
 import TerminalView
+import StoreViews
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,12 +1,9 @@
 import ArgumentParser
 import CountdownCore
-import FoundationEssentials
-#if canImport(Glibc)
-import Glibc
-#endif
 import RedisStore
 import StoredEndActions
 import TerminalView
+import StoreViews
 
 /// `cdscript serve`: the long-running process that gives stored countdowns a
 /// home: it runs their end actions (StoredEndActions) and serves them on web
@@ -52,35 +49,9 @@ struct ServeCommand: ParsableCommand {
         }
     }
 
-    /// The configuration file in use.
-    var configurationPath: String {
-        if let actionsFile { return actionsFile }
-        let base = ProcessEnvironment.value("XDG_CONFIG_HOME").flatMap { $0.isEmpty ? nil : $0 }
-            ?? (ProcessEnvironment.value("HOME") ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config"
-        return base + "/cdscript/actions.conf"
-    }
-
-    /// The built-ins, the file's lines, then --action's.
+    /// The built-ins, the file's lines, then --action's (`ActionCatalogSource`).
     func catalog() throws -> ActionCatalog {
-        let path = configurationPath
-        var text: String?
-        if FileManager.default.fileExists(atPath: path) {
-            do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
-                throw ValidationError("cannot read the actions: \(ErrorText.line(error))")
-            }
-        } else if actionsFile != nil {
-            throw ValidationError("--actions-file: \(path) does not exist")
-        }
-        do {
-            var catalog = ActionCatalog()
-            if let text { try catalog.read(file: text, origin: path) }
-            for definition in definitions { try catalog.define(definition, origin: "--action") }
-            return catalog
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        do { return try ActionCatalogSource(file: actionsFile, definitions: definitions).load() } catch { throw ValidationError(error.description) }
     }
 
     func run() throws {
@@ -88,39 +59,20 @@ struct ServeCommand: ParsableCommand {
             try ServeProgram.handOver(arguments: Array(CommandLine.arguments.dropFirst()))
         }
         let shared = try storeOptions.openShared()
-        let served: ServedStore
-        if let redis = shared.persistence as? RedisCountdownStore {
-            served = .redis(redis)
-        } else {
-            served = .sqlite(storeOptions.makeStore())
-        }
-        var configuration = EndActionRunner.Configuration(owner: Self.owner())
+        let served = EndActionServing.served(shared, location: StoreLocation(stateDir: storeOptions.stateDir))
+        var configuration = EndActionRunner.Configuration(owner: ActionCatalogSource.owner())
         if let lease { configuration.lease = try DurationArgument.read(lease, as: "--lease", in: .tickInterval) }
         // The pages and the API (ServeCommand+Web.swift): their own thread and store handle,
         // told of every change the runner's feed reports.
         let server = web.noWeb ? nil : try startWeb(webRequest(redis: shared.persistence is RedisCountdownStore))
         defer { server?.stop() }
         if let server { configuration.onChanges = { server.storeChanged($0) } }
-        let runner = EndActionRunner(store: served, configuration: configuration, catalog: try catalog(),
-                                     loadCatalog: {
-                                         server?.reloadTLS()
-                                         return try self.catalog()
-                                     },
-                                     log: { StandardOutput.write($0 + "\n", what: "the log") },
-                                     report: { printError($0) })
-        switch runner.run() {
-        case .stopped, .stoppedAtOnce:
-            return
-        case .failed(let message):
-            printError("cdscript serve: \(message)")
-            throw ExitCode(ExitStatus.storeError.rawValue)
+        let actions = try catalog()
+        try exitingAsCommand {
+            try EndActionServing.run(served, configuration: configuration, catalog: actions) {
+                server?.reloadTLS()
+                return try self.catalog()
+            }
         }
-    }
-
-    /// Unique per process: a claim names its holder.
-    static func owner() -> String {
-        var name = [CChar](repeating: 0, count: 256)
-        let host = gethostname(&name, name.count) == 0 ? String(cString: name) : "host"
-        return "serve:\(host):\(getpid()):\(UInt32.random(in: 0...UInt32.max))"
     }
 }

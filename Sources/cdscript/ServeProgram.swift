@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import TerminalView
+import StoreViews
 
 /// cdscript-serve, the program installed beside cdscript that links the web
 /// server (CountdownWeb, SwiftNIO, BoringSSL), which cdscript does not: linked

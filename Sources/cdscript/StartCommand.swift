@@ -1,5 +1,6 @@
 import ArgumentParser
 import CountdownCore
+import StoreViews
 
 /// `cdscript start ID DURATION|DEADLINE`: stores a countdown and returns at once.
 /// Nothing runs it here: `status`, `list`, `watch`, the bars and every process
@@ -48,79 +49,25 @@ struct StartCommand: ParsableCommand {
         }
     }
 
-    /// What SPEC says, read as the timer reads it: a duration, or a deadline that
-    /// is still to come and within `CountdownRange`.
+    /// What SPEC says, read as the timer reads it (`StartSpec`).
     func length(now wall: Nanoseconds) throws -> TimerSpec {
-        if spec.hasPrefix("-") {
-            throw ValidationError("DURATION|DEADLINE: a countdown lasts longer than 0, got \"\(spec)\" (to take time off a stored countdown: cdscript append ID -30)")
-        }
-        let parsed: TimerSpec
-        do {
-            parsed = try DeadlineParser.parseTimerSpec(spec, wallNow: wall, timeZone: SystemLocalZone())
-        } catch {
-            throw ValidationError("DURATION|DEADLINE: \(error)")
-        }
-        switch parsed {
-        case .duration(let ns):
-            if ns <= 0 { throw ValidationError("DURATION|DEADLINE: the duration must be longer than 0, got \"\(spec)\"") }
-            if ns > CountdownRange.longestDuration {
-                throw ValidationError("DURATION|DEADLINE: \"\(spec)\" is longer than \(CountdownRange.longestText), the longest a countdown can be")
-            }
-        case .deadline(let instant):
-            if instant <= wall { throw ValidationError("DURATION|DEADLINE: \(spec) is in the past") }
-            if instant > CountdownRange.latestInstant || instant - wall > CountdownRange.longestDuration {
-                throw ValidationError("DURATION|DEADLINE: \(spec) is too far away: a countdown lasts at most \(CountdownRange.longestText) and ends by \(CountdownRange.latestInstantText)")
-            }
-        }
-        return parsed
+        do { return try StartSpec.read(spec, wallNow: wall) } catch { throw ValidationError("DURATION|DEADLINE: \(error)") }
     }
 
     func run() throws {
         let store = try storeOptions.openShared()
         let every = try self.every.map { try DurationArgument.read($0, as: "--every", in: .tickInterval) } ?? Time.nanosecondsPerSecond
-        var conflict: StoredCountdown?
-        var stored: StoredCountdown?
-        let now: StoreInstant
-        do {
-            now = try store.now()
-            // Read again against the store's own now: a clock time such as 20:00 is read once.
-            let spec = try length(now: now.wall)
-            let record: StoredCountdown
-            do {
-                record = try StoredCountdown.started(id: id, spec: spec, every: every, overtime: overtime,
-                                                     title: title, actions: actions, at: now)
-            } catch {
-                throw ValidationError("DURATION|DEADLINE: \(error)")
-            }
-            try store.persistence.modify(id: id) { existing in
-                if let existing, existing.effectiveState(at: now) != .finished, !replace {
-                    conflict = existing
-                    return
+        try exitingAsCommand {
+            try StoredChange.start(id: id, replace: replace, in: store) { now in
+                do {
+                    return try StoredCountdown.started(id: id, spec: try length(now: now.wall), every: every, overtime: overtime,
+                                                       title: title, actions: actions, at: now)
+                } catch let error as ValidationError {
+                    throw error
+                } catch {
+                    throw ValidationError("DURATION|DEADLINE: \(error)")
                 }
-                existing = record
-                stored = record
             }
-        } catch let error as ValidationError {
-            throw error
-        } catch {
-            throw failOnStore(error)
         }
-        let shown = VisibleText.escaped(id)
-        if let conflict {
-            printError("cdscript: a countdown '\(shown)' is already stored, \(StoredChange.describe(conflict, at: now)) (in \(store.location)); "
-                       + "`cdscript start --replace` replaces it, `cdscript cancel '\(shown)'` removes it")
-            throw ExitCode(ExitStatus.conflict.rawValue)
-        }
-        guard let stored else { return }
-        emit(Self.summary(stored, at: now), what: "the report")
-        if let status = store.finishCommand() { throw ExitCode(status.rawValue) }
-    }
-
-    /// The one line `start` prints: `pomo: running, 00:25:00.0 left, ends 2026-11-29T10:25:00.000Z, "Tea", actions notify`.
-    static func summary(_ record: StoredCountdown, at now: StoreInstant) -> String {
-        var line = "\(VisibleText.escaped(record.id)): stored, \(StoredChange.describe(record, at: now)), ends \(CountdownListing.iso8601(record.wallDeadline(at: now)))"
-        if let title = record.title { line += ", \"\(VisibleText.escaped(title))\"" }
-        if !record.actions.isEmpty { line += ", actions " + record.actions.joined(separator: " ") }
-        return line
     }
 }

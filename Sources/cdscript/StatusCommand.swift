@@ -1,6 +1,6 @@
 import ArgumentParser
 import CountdownCore
-import SQLiteStore
+import StoreViews
 
 /// `cdscript status [ID...]`: one line for a status bar that runs a command
 /// every second (tmux's `#(cdscript status tea)`) or a shell prompt. One read of
@@ -59,3 +59,11 @@ struct StatusCommand: ParsableCommand {
 }
 
 extension StatusDestination: ExpressibleByArgument {}
+
+extension StatusRequest {
+    /// Runs the request, as `status` and its plain-words path (CDScript.swift) both do:
+    /// its exit as ArgumentParser's, and a Redis journal set aside as exit 6 (`UnreadableJournal`).
+    func run() throws {
+        try exitingAsCommand { try show(journalSetAside: { UnreadableJournal.found = true }) }
+    }
+}

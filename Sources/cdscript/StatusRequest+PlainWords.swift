@@ -1,3 +1,5 @@
+import StoreViews
+
 /// `cdscript status` runs every second under a status bar, and ArgumentParser's
 /// parse was a third of its CPU (about 3 of 10 ms, release build): it builds the
 /// whole command tree and reflects on each command's properties, and every

@@ -1,4 +1,5 @@
 import ArgumentParser
+import StoreViews
 
 /// A Redis outage journal that could not be read was set aside during this
 /// command (said on stderr where it was found, with the changes it may hold):

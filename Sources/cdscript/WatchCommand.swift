@@ -1,11 +1,7 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import CountdownCore
-import SQLiteStore
 import EventLoop
-import FoundationEssentials
+import StoreViews
 import TerminalView
 
 /// `cdscript watch [ID...]`: a live view of stored countdowns, following changes
@@ -29,66 +25,37 @@ struct WatchCommand: ParsableCommand {
     var ids: [String] = []
 
     func run() throws {
-        if barOptions.bar != nil { return try BarWatch.run(options: barOptions, storeOptions: storeOptions, ids: ids) }
+        if let bar = barOptions.bar { return try runBar(bar) }
         OutputContract.endRunOnFailure()
         let store = try storeOptions.openShared()
         let scheduler = Scheduler(clock: BootClock())
         let loop = try MainLoop.forCommand(scheduler: scheduler)
         let (controller, session) = viewOptions.makeView()
         defer { session?.end() }
-        // Made below, once onOpen is set: its first element opens the view and starts the keys.
-        var watcher: StoreWatcher?
-        loop.isDone = { controller.isClosed }
-        loop.afterPass = {
-            watcher?.flush()
-            controller.render()
+        let ending = try exitingAsCommand {
+            try StoreWatch.run(store: store, only: ids, filter: selection.filter, ticks: selection.ticks, scheduler: scheduler, loop: loop,
+                               view: controller, session: session) { ViewOptions.follow($0, session: session, controller: controller) }
         }
-        loop.onSignal = { signal in
-            ViewOptions.follow(signal, session: session, controller: controller)
-            if signal == SIGWINCH { watcher?.layOut() }
-        }
-        if let session, session.inputFD >= 0 {
-            controller.onOpen = {
-                loop.watch(session.inputFD) {
-                    guard let keys = session.readKeys() else {
-                        loop.unwatch(session.inputFD)
-                        return
-                    }
-                    for key in keys {
-                        if controller.press(key) == .quit { loop.stop() } else { _ = watcher?.press(key) }
-                    }
-                }
-            }
-        }
-        let made = StoreWatcher(store: store, only: ids.isEmpty ? nil : Set(ids.map { CountdownID($0) }), selection: selection,
-                                scheduler: scheduler, view: controller, terminalRows: session.map { session in { session.size.rows } })
-        watcher = made
-        scheduler.delegate = made
-        let feed: CountdownChangeFeed
-        do {
-            feed = try store.changeFeed(timers: loop)
-            // It shows the store its path names now, even one removed or moved over.
-            (feed as? SQLiteChangeWatcher)?.followsReplacedFile = true
-            try made.refresh(.unknown)
-        } catch {
-            session?.end()
-            throw failOnStore(error)
-        }
-        loop.follow(feed) { changes in
-            do {
-                try made.refresh(changes)
-            } catch {
-                made.showError("\(error)")
-            }
-        }
-        let outcome = loop.run()
-        made.flush()
-        let quitEarly = controller.quitKey != nil && (try? store.now()).map(made.anyRunning) ?? false
         session?.end()
-        if case .signal(let signal) = outcome { try RunCommand.exit(afterSignal: signal) }
+        if case .signal(let signal) = ending.outcome { try RunCommand.exit(afterSignal: signal) }
         try OutputContract.check()
         if controller.quitKey == "ctrl-c" { throw ExitCode(ExitStatus.interrupted.rawValue) }
         // As for `run`: 0 only when every countdown shown had ended.
-        if quitEarly { throw ExitCode(ExitStatus.quitEarly.rawValue) }
+        if ending.quitEarly { throw ExitCode(ExitStatus.quitEarly.rawValue) }
+    }
+
+    /// `watch --bar`: runs until a signal ends it or stdout goes away.
+    private func runBar(_ bar: BarProtocol) throws {
+        OutputContract.endRunOnFailure()
+        let store = try storeOptions.openShared()
+        let scheduler = Scheduler(clock: BootClock())
+        let loop = try MainLoop.forCommand(scheduler: scheduler)
+        // validate() has read the format and the seconds.
+        let watch = BarWatch(store: store, only: ids.isEmpty ? nil : ids, scheduler: scheduler, bar: bar, format: try StatusFormat(barOptions.format),
+                             separator: barOptions.separator, critical: Time.nanoseconds(fromSeconds: barOptions.critical) ?? 0)
+        scheduler.delegate = watch
+        let outcome = try exitingAsCommand { try watch.follow(on: loop) }
+        if case .signal(let signal) = outcome { try RunCommand.exit(afterSignal: signal) }
+        try OutputContract.check()
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Testing
 @testable import cdscript
+import StoreViews
 
 /// `status` reads its plain calls without ArgumentParser (StatusRequest+PlainWords.swift),
 /// so these tests hold the two readings together: every call the plain reader

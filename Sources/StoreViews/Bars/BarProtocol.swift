@@ -1,4 +1,3 @@
-import ArgumentParser
 import CountdownCore
 import FoundationEssentials
 
@@ -21,7 +20,7 @@ import FoundationEssentials
 ///   (polybar then hides the module), with no `%{` that polybar reads as a tag.
 ///
 /// Escaping for each bar: `BarEscaping`, on the joined line.
-enum BarProtocol: String, CaseIterable, ExpressibleByArgument {
+public enum BarProtocol: String, CaseIterable, Sendable {
     case waybar, i3bar, polybar
 
     /// i3bar's colours, readable on dark and light bars alike.
@@ -33,7 +32,7 @@ enum BarProtocol: String, CaseIterable, ExpressibleByArgument {
 
     /// What comes before the first update (i3bar's header, which asks for click
     /// events, and the infinite array's `[`).
-    var preamble: String? {
+    public var preamble: String? {
         self == .i3bar ? "{\"click_events\":true,\"version\":1}\n[\n" : nil
     }
 

@@ -1,6 +1,6 @@
 /// Who reads `cdscript status`'s line (`--for`), and so how it is escaped once
 /// joined (`BarEscaping`, one escaper per bar).
-enum StatusDestination: String, CaseIterable, Equatable {
+public enum StatusDestination: String, CaseIterable, Equatable, Sendable {
     /// A shell prompt, polybar's `custom/script` module, anything that shows
     /// text: `%{` is written `% {`, since polybar would read it as a tag, and
     /// nothing else loses by it.
@@ -11,7 +11,7 @@ enum StatusDestination: String, CaseIterable, Equatable {
     case tmux
 
     /// The line as this reader is to get it.
-    func escape(_ line: String) -> String {
+    public func escape(_ line: String) -> String {
         let text = BarEscaping.polybar(line)
         return self == .tmux ? BarEscaping.tmux(text) : text
     }

@@ -1,7 +1,7 @@
 import CountdownCore
 import Foundation
 import Testing
-@testable import cdscript
+@testable import StoreViews
 
 private let s = Time.nanosecondsPerSecond
 

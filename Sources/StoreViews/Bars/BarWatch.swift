@@ -1,39 +1,8 @@
-import ArgumentParser
+import CommandEnding
 import CountdownCore
-import SQLiteStore
 import EventLoop
-
-/// The options of `watch --bar`.
-struct BarOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Write updates in a status bar's protocol instead of showing a view: waybar, i3bar (also swaybar) or polybar.", valueName: "BAR"))
-    var bar: BarProtocol?
-
-    @Option(help: ArgumentHelp("With --bar: what to show for each countdown (default: \"\(StatusFormat.defaultText)\"; placeholders as in `cdscript status`).", valueName: "TEXT"))
-    var format: String = StatusFormat.defaultText
-
-    @Option(help: ArgumentHelp("With --bar: put between countdowns (default: two spaces).", valueName: "TEXT"))
-    var separator: String = "  "
-
-    @Option(help: ArgumentHelp("With --bar: the last SECONDS of a running countdown are critical (waybar's class, i3bar's colour); 0 for never (default: 60).", valueName: "SECONDS"))
-    var critical: Double = 60
-
-    func validate() throws {
-        guard bar != nil else {
-            for (name, given) in [("--format", format != StatusFormat.defaultText), ("--separator", separator != "  "), ("--critical", critical != 60)] where given {
-                throw ValidationError("\(name) goes with --bar")
-            }
-            return
-        }
-        do {
-            _ = try StatusFormat(format)
-        } catch {
-            throw ValidationError("--format: \(error)")
-        }
-        guard critical.isFinite, critical >= 0, Time.nanoseconds(fromSeconds: critical) != nil else {
-            throw ValidationError("--critical must be a number of seconds from 0 to \(CountdownRange.longestDuration / Time.nanosecondsPerSecond), got \(TimerCommand.format(critical))")
-        }
-    }
-}
+import SQLiteStore
+import TerminalView
 
 /// `watch --bar`: follows the store as `watch` does, and writes one line in the
 /// bar's protocol whenever what it shows changes: a countdown changed in the
@@ -46,7 +15,7 @@ struct BarOptions: ParsableArguments {
 /// With ids, the line holds those countdowns. Without, it holds the one shown
 /// first and a count of the others (`BarLead`): its rate is the lead's seconds
 /// and the store's changes, whatever the number of countdowns.
-final class BarWatch: SchedulerDelegate {
+public final class BarWatch: SchedulerDelegate {
     let store: SharedStore
     let only: [String]?
     let scheduler: Scheduler
@@ -65,54 +34,51 @@ final class BarWatch: SchedulerDelegate {
     /// Without ids: the lead and the count of the others.
     private(set) var leader: BarLead?
 
-    init(store: SharedStore, only: [String]?, scheduler: Scheduler, options: BarOptions) throws {
+    /// Shows `only` those ids, in that order (nil: the lead of every stored one),
+    /// in `bar`'s protocol, each as `format` says, joined by `separator`; the last
+    /// `critical` nanoseconds of a running countdown are critical.
+    public init(store: SharedStore, only: [String]?, scheduler: Scheduler, bar: BarProtocol, format: StatusFormat,
+                separator: String, critical: Nanoseconds) {
         self.store = store
         self.only = only
         self.scheduler = scheduler
-        bar = options.bar ?? .waybar
-        format = try StatusFormat(options.format)
-        separator = options.separator
-        critical = Time.nanoseconds(fromSeconds: options.critical) ?? 0
+        self.bar = bar
+        self.format = format
+        self.separator = separator
+        self.critical = critical
         if only == nil { leader = BarLead(scheduler: scheduler, now: { try? store.now() }) }
     }
 
-    /// Runs until a signal ends it or stdout goes away.
-    static func run(options: BarOptions, storeOptions: StoreOptions, ids: [String]) throws {
-        OutputContract.endRunOnFailure()
-        let store = try storeOptions.openShared()
-        let scheduler = Scheduler(clock: BootClock())
-        let loop = try MainLoop.forCommand(scheduler: scheduler)
-        let watch = try BarWatch(store: store, only: ids.isEmpty ? nil : ids, scheduler: scheduler, options: options)
-        scheduler.delegate = watch
-        // A bar never stops reading: the run ends by a signal (the bar restarting
-        // it) or a closed pipe.
+    /// Follows the store's change feed on `loop` (and i3bar's clicks on standard
+    /// input), writing a line after each pass, until a signal ends the loop: a bar
+    /// never stops reading (the bar restarts it, or the pipe closes). A store that
+    /// cannot be followed: exit 6.
+    public func follow(on loop: MainLoop) throws(CommandExit) -> MainLoop.Outcome {
         loop.isDone = { false }
-        loop.afterPass = { watch.write() }
-        if let preamble = options.bar?.preamble { emit(preamble, terminator: "", what: "the bar's header") }
+        loop.afterPass = { [unowned self] in self.write() }
+        if let preamble = bar.preamble { StandardOutput.write(preamble, what: "the bar's header") }
         let feed: CountdownChangeFeed
         do {
             feed = try store.changeFeed(timers: loop)
             // It shows the store its path names now, even one removed or moved over.
             (feed as? SQLiteChangeWatcher)?.followsReplacedFile = true
-            try watch.refresh(.unknown)
+            try refresh(.unknown)
         } catch {
-            throw failOnStore(error)
+            throw CommandExit.storeFailed(error)
         }
-        if options.bar == .i3bar { watch.readClicks(on: loop) }
-        loop.follow(feed) { changes in
+        if bar == .i3bar { readClicks(on: loop) }
+        loop.follow(feed) { [unowned self] changes in
             do {
-                try watch.refresh(changes)
+                try self.refresh(changes)
             } catch {
-                watch.showError("\(error)")
+                self.showError("\(error)")
             }
         }
-        let outcome = loop.run()
-        if case .signal(let signal) = outcome { try RunCommand.exit(afterSignal: signal) }
-        try OutputContract.check()
+        return loop.run()
     }
 
     /// Reads the store again and follows what changed.
-    func refresh(_ changes: CountdownChanges) throws {
+    public func refresh(_ changes: CountdownChanges) throws {
         guard changes != .none else { return }
         if let leader { return try refreshLead(leader, changes) }
         // The ids asked for, read together (one transaction, or one `HMGET`): the
@@ -189,10 +155,10 @@ final class BarWatch: SchedulerDelegate {
         return (try? store.now()).flatMap { leader.shown(id, at: $0) }
     }
 
-    func showError(_ message: String) {
+    public func showError(_ message: String) {
         guard reportedError != message else { return }
         reportedError = message
-        printError("cdscript: \(message)")
+        StandardError.line("cdscript: \(message)")
     }
 
     /// Ticks a running countdown once a second, aligned to its deadline, so the
@@ -214,7 +180,7 @@ final class BarWatch: SchedulerDelegate {
         scheduler.cancel(key, reason: .stopped)
     }
 
-    func countdownDidTick(_ tick: Tick) {
+    public func countdownDidTick(_ tick: Tick) {
         if let leader { return leader.countdownDidTick(tick) }
         guard let id = idsByKey[tick.key], let old = shown[id] else { return }
         // Below zero: the time past the end of an overtime countdown.
@@ -223,14 +189,14 @@ final class BarWatch: SchedulerDelegate {
         shown[id]?.title = old.title
     }
 
-    func countdownDidPassEnd(_ tick: Tick) {
+    public func countdownDidPassEnd(_ tick: Tick) {
         if let leader { return leader.countdownDidPassEnd(tick) }
         guard let id = idsByKey[tick.key], let old = shown[id] else { return }
         shown[id] = ShownCountdown(id: old.id, state: .overtime, timeLeft: 0, total: old.total, wallEnd: old.wallEnd)
         shown[id]?.title = old.title
     }
 
-    func countdownDidEnd(_ tick: Tick, reason: EndReason) {
+    public func countdownDidEnd(_ tick: Tick, reason: EndReason) {
         if let leader { return leader.countdownDidEnd(tick, reason: reason) }
         guard reason == .finished, let id = idsByKey.removeValue(forKey: tick.key), let old = shown[id] else { return }
         keys[id] = nil
@@ -239,7 +205,7 @@ final class BarWatch: SchedulerDelegate {
     }
 
     /// Writes the line for what is shown now, unless it is the line last written.
-    func write() {
+    public func write() {
         let now = BootClock().wallNow()
         let items: [BarItem]
         if let leader {
@@ -254,6 +220,6 @@ final class BarWatch: SchedulerDelegate {
         guard content != lastLine else { return }
         lastLine = content
         lines += 1
-        emit(line, what: "the bar's line")
+        StandardOutput.write(line + "\n", what: "the bar's line")
     }
 }

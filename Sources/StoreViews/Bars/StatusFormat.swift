@@ -17,7 +17,7 @@ import CountdownCore
 /// | `{d}` `{hh}` `{mm}` `{ss}` ... | any token of `countdown.format`, on the time left |
 ///
 /// `{{` and `}}` write a brace.
-struct StatusFormat: Equatable {
+public struct StatusFormat: Equatable {
     enum Field: String, CaseIterable {
         case id, left, overtime, state, icon, progress, end, title, name
     }
@@ -35,14 +35,14 @@ struct StatusFormat: Equatable {
     /// first, so that a paused countdown (`⏸`) never reads as a running one
     /// (`⏲`) in a bar that shows text alone (tmux, polybar, a prompt); the
     /// title after the id when there is one, so that a pomodoro's phase shows.
-    static let defaultText = "{icon} {name} {left}"
+    public static let defaultText = "{icon} {name} {left}"
 
     /// Every placeholder, for messages and help.
-    static var placeholders: [String] {
+    public static var placeholders: [String] {
         Field.allCases.map { "{\($0.rawValue)}" } + FormatPattern.tokens
     }
 
-    init(_ text: String) throws(StatusFormatError) {
+    public init(_ text: String) throws(StatusFormatError) {
         var pieces: [Piece] = []
         var literal = ""
         var scalars = Array(text.unicodeScalars)[...]
@@ -107,12 +107,12 @@ struct StatusFormat: Equatable {
     }
 }
 
-enum StatusFormatError: Error, CustomStringConvertible, Equatable {
+public enum StatusFormatError: Error, CustomStringConvertible, Equatable {
     case unknown(String)
     case unclosed(String)
     case unmatched(String)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .unknown(let name):
             return "unknown placeholder \(name); use \(StatusFormat.placeholders.joined(separator: " ")), or {{ and }} for a brace"

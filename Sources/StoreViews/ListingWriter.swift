@@ -1,3 +1,4 @@
+import CommandEnding
 import CountdownCore
 import TerminalView
 
@@ -7,17 +8,20 @@ import TerminalView
 /// with `JSONEncoder` (pretty-printed, sorted keys, slashes unescaped) and a
 /// padded table (a test compares the two on both stores).
 ///
-/// Output goes out in pieces of about `flushBytes`; once standard output fails
-/// (a closed pipe, a full disk), nothing more is formatted and `add` returns
-/// false so that the store stops being read.
-final class ListingWriter {
+/// Output goes out in pieces of about `flushBytes` (to standard output, unless
+/// another `write` is given); once a write fails (a closed pipe, a full disk),
+/// nothing more is formatted and `add` returns false so that the store stops being read.
+public final class ListingWriter {
     /// Countdowns read from the store per batch.
-    static let batchSize = 1000
+    public static let batchSize = 1000
     /// Bytes gathered before a write.
     static let flushBytes = 64 * 1024
-    private static let what = "the listing"
+    /// What the output is called in a message when it cannot be written.
+    public static let what = "the listing"
 
-    let json: Bool
+    public let json: Bool
+    /// Takes a piece of the output; false once it could not be written.
+    private let write: (String) -> Bool
     private var buffer = ""
     private var failed = false
     private var count = 0
@@ -46,13 +50,15 @@ final class ListingWriter {
         var remaining: String { (pastEnd ? "+" : "") + CountdownListing.clock(time) }
     }
 
-    init(json: Bool) {
+    /// `json`: a JSON array rather than a table. `write` gets the output in pieces.
+    public init(json: Bool, write: @escaping (String) -> Bool = { StandardOutput.write($0, what: ListingWriter.what) }) {
         self.json = json
+        self.write = write
         buffer.reserveCapacity(Self.flushBytes + 4096)
     }
 
     /// Adds countdowns (in id order); false once output cannot be written.
-    func add(_ countdowns: [StoredCountdown], at now: StoreInstant) -> Bool {
+    public func add(_ countdowns: [StoredCountdown], at now: StoreInstant) -> Bool {
         guard !failed else { return false }
         for c in countdowns {
             let state = c.effectiveState(at: now)
@@ -89,7 +95,7 @@ final class ListingWriter {
     /// Writes the rest. Returns false when there was nothing to list (the
     /// command then says so; the JSON is `[]`).
     @discardableResult
-    func finish() -> Bool {
+    public func finish() -> Bool {
         if json {
             buffer += count == 0 ? "[]\n" : "\n]\n"
             flush()
@@ -102,7 +108,7 @@ final class ListingWriter {
 
     private func flush() {
         guard !failed, !buffer.isEmpty else { return }
-        if !StandardOutput.write(buffer, what: Self.what) { failed = true }
+        if !write(buffer) { failed = true }
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -147,7 +153,7 @@ final class ListingWriter {
     }
 
     /// Display width, counted without Unicode tables for printable ASCII.
-    static func width(_ text: String) -> Int {
+    public static func width(_ text: String) -> Int {
         text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? text.utf8.count : DisplayWidth.of(text)
     }
 
@@ -156,4 +162,53 @@ final class ListingWriter {
         let missing = columns - width(text)
         if missing > 0 { out += String(repeating: " ", count: missing) }
     }
+}
+
+extension ListingWriter {
+    /// `cdscript list`: every countdown `store` holds, read in batches and written
+    /// as each arrives (`json`: a JSON array, else a table), then each record that
+    /// cannot be read named on stderr. Throws `CommandExit(.storeError)` when the
+    /// store cannot be read or holds unreadable records.
+    public static func list(_ store: SharedStore, json: Bool,
+                            write: @escaping (String) -> Bool = { StandardOutput.write($0, what: ListingWriter.what) }) throws(CommandExit) {
+        let writer = ListingWriter(json: json, write: write)
+        var unreadable: [UnreadableCountdown] = []
+        do {
+            // Read after connecting (Redis measures its clock there), before the rows.
+            let now = try store.now()
+            if store.exists {
+                try store.persistence.forEachListed(batchSize: batchSize) { batch in
+                    unreadable += batch.unreadable
+                    return writer.add(batch.countdowns, at: now)
+                }
+            }
+        } catch {
+            throw CommandExit.storeFailed(error)
+        }
+        if !writer.finish(), unreadable.isEmpty {
+            _ = write("no stored countdowns in \(store.location)\n")
+        }
+        // The readable ones are listed above; each unreadable one is named, and
+        // the exit status says the store is not whole.
+        guard unreadable.isEmpty else {
+            for record in unreadable { StandardError.line("cdscript: \(record)") }
+            throw CommandExit(.storeError)
+        }
+    }
+}
+
+/// How `cdscript list` (and `watch`, and the change commands) write a
+/// countdown's remaining time and deadline; `ListingWriter` writes the listing.
+public enum CountdownListing {
+    /// `1d 02:03:04.5`, `02:03:04.5`.
+    public static func clock(_ ns: Nanoseconds) -> String {
+        (ns >= 86_400 * Time.nanosecondsPerSecond ? withDays : withinADay)?.render(ns) ?? "\(Time.seconds(ns))"
+    }
+
+    // Parsed once: a listing renders one per row.
+    private static let withDays = try? FormatPattern("{d}d {hh}:{mm}:{ss}.{t}")
+    private static let withinADay = try? FormatPattern("{hh}:{mm}:{ss}.{t}")
+
+    /// ISO 8601, UTC, to the millisecond (`UTCTimestamp`, the text Foundation's formatter wrote).
+    public static func iso8601(_ wall: Nanoseconds) -> String { UTCTimestamp.iso8601(wall) }
 }

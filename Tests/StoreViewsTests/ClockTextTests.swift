@@ -3,7 +3,7 @@ import Foundation
 import LuaHost
 import TerminalView
 import Testing
-@testable import cdscript
+@testable import StoreViews
 
 /// A moment of a timer: its length and how long it has run when read.
 struct ClockMoment: CustomTestStringConvertible, Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import cdscript
+@testable import StoreViews
 
 @Suite("Reading i3bar's click events")
 struct BarClickStreamTests {

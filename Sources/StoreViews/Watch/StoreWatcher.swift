@@ -3,7 +3,7 @@ import SQLiteStore
 import TerminalView
 
 /// What `cdscript watch` knows of one id it shows.
-typealias WatchedEntry = WatchIndex.Entry
+public typealias WatchedEntry = WatchIndex.Entry
 
 /// Follows the stored countdowns a watch shows, with work in proportion to what
 /// is shown rather than to what is stored:
@@ -19,7 +19,7 @@ typealias WatchedEntry = WatchIndex.Entry
 ///
 /// A change the store names by id re-reads that id; a change it cannot name
 /// re-reads the listing (in batches, each let go before the next) and shows the differences.
-final class StoreWatcher: SchedulerDelegate {
+public final class StoreWatcher: SchedulerDelegate {
     let store: SharedStore
     /// Keyed by bytes: ids that differ only in Unicode normal form are two countdowns.
     let only: Set<CountdownID>?
@@ -30,6 +30,8 @@ final class StoreWatcher: SchedulerDelegate {
     let ticks: Bool
     /// The terminal's rows (for the page); nil in plain output.
     let terminalRows: (() -> Int)?
+    /// Where plain output's lines go, a pass's worth at a time.
+    let plainOutput: (String) -> Void
 
     /// Every id shown, in byte order, summed up; the records of the page's rows.
     private(set) var index = WatchIndex()
@@ -50,17 +52,23 @@ final class StoreWatcher: SchedulerDelegate {
     private var reportedError: String?
 
     /// A change naming more ids than this re-reads the listing instead.
-    static let mostReadOneByOne = 256
+    public static let mostReadOneByOne = 256
     private static let headerID = " header"
     private static let statusID = " status"
     private static func rowID(_ row: Int) -> String { " row \(row)" }
 
-    init(store: SharedStore, only: Set<CountdownID>?, selection: WatchSelectionOptions, scheduler: Scheduler,
-         view: ViewController, terminalRows: (() -> Int)?) {
+    /// Shows `only` those ids (nil: every stored one) that `filter` admits, on
+    /// `view`; `ticks`: plain output prints every tick too; `terminalRows`: the
+    /// terminal's height, read at each layout (ignored in plain output);
+    /// `plainOutput`: where plain output's lines go (standard output).
+    public init(store: SharedStore, only: Set<CountdownID>?, filter: WatchFilter, ticks: Bool, scheduler: Scheduler,
+                view: ViewController, terminalRows: (() -> Int)?,
+                plainOutput: @escaping (String) -> Void = { StandardOutput.write($0, what: "the view's lines") }) {
+        self.plainOutput = plainOutput
         self.store = store
         self.only = only
-        self.filter = selection.filter
-        self.ticks = selection.ticks
+        self.filter = filter
+        self.ticks = ticks
         self.scheduler = scheduler
         self.view = view
         self.terminalRows = view.isPlain ? nil : terminalRows
@@ -74,7 +82,7 @@ final class StoreWatcher: SchedulerDelegate {
     // MARK: Reading the store
 
     /// Reads what may have changed and shows the differences.
-    func refresh(_ changes: CountdownChanges) throws {
+    public func refresh(_ changes: CountdownChanges) throws {
         guard changes != .none else { return }
         let now = try store.now()
         var changed: [(CountdownID, WatchedEntry)] = []
@@ -167,10 +175,10 @@ final class StoreWatcher: SchedulerDelegate {
         finishApplying(redraw, layOut: layOutNeeded, at: now)
     }
 
-    func showError(_ message: String) {
+    public func showError(_ message: String) {
         guard reportedError != message else { return }
         reportedError = message
-        printError("cdscript: \(message)")
+        StandardError.line("cdscript: \(message)")
     }
 
     // MARK: Showing
@@ -208,7 +216,7 @@ final class StoreWatcher: SchedulerDelegate {
     /// Terminal: fills the page's rows again (the terminal's size or the ids changed,
     /// or the page moved), starting the countdowns that came onto it and stopping
     /// those that left it.
-    func layOut(at now: StoreInstant? = nil) {
+    public func layOut(at now: StoreInstant? = nil) {
         guard let terminalRows else { return }
         page.fit(terminalRows: terminalRows(), count: order.count)
         let shown = Array(order[page.shown(count: order.count)])
@@ -254,7 +262,7 @@ final class StoreWatcher: SchedulerDelegate {
     }
 
     /// Terminal: a key that moves the page. Returns false for other keys.
-    func press(_ key: String) -> Bool {
+    public func press(_ key: String) -> Bool {
         guard terminalRows != nil else { return false }
         let before = page
         guard page.press(key, count: order.count) else { return false }
@@ -333,24 +341,24 @@ final class StoreWatcher: SchedulerDelegate {
         scheduler.cancel(key, reason: .stopped)
     }
 
-    func countdownDidTick(_ tick: Tick) {
+    public func countdownDidTick(_ tick: Tick) {
         guard let id = idsByKey[tick.key] else { return }
         if tick.remaining < 0 { show(id, "overtime", nil, past: -tick.remaining) } else { show(id, "running", tick.remaining) }
     }
 
-    func countdownDidPassEnd(_ tick: Tick) {
+    public func countdownDidPassEnd(_ tick: Tick) {
         guard let id = idsByKey[tick.key] else { return }
         show(id, "overtime", nil, past: 0)
     }
 
-    func countdownDidEnd(_ tick: Tick, reason: EndReason) {
+    public func countdownDidEnd(_ tick: Tick, reason: EndReason) {
         guard reason == .finished, let id = idsByKey.removeValue(forKey: tick.key) else { return }
         keys[id] = nil
         show(id, "finished", 0)
     }
 
     /// True when a countdown shown (on any page) is still running at `now`.
-    func anyRunning(at now: StoreInstant) -> Bool { index.anyRunning(at: now.boot) }
+    public func anyRunning(at now: StoreInstant) -> Bool { index.anyRunning(at: now.boot) }
 
     // MARK: Output
 
@@ -375,9 +383,9 @@ final class StoreWatcher: SchedulerDelegate {
     }
 
     /// Writes the plain lines gathered in this pass of the run loop.
-    func flush() {
+    public func flush() {
         guard !plainBuffer.isEmpty else { return }
-        StandardOutput.write(plainBuffer, what: "the view's lines")
+        plainOutput(plainBuffer)
         plainBuffer.removeAll(keepingCapacity: true)
     }
 }

@@ -1,6 +1,7 @@
-import ArgumentParser
+import CommandEnding
 import CountdownCore
 import RedisStore
+import TerminalView
 
 /// What `cdscript status` was asked for, in plain values, and the line it prints.
 /// Apart from `StatusCommand` (ArgumentParser's view of the same words) so that
@@ -8,28 +9,51 @@ import RedisStore
 /// types: each one's first use resolves generic metadata by name, which scans
 /// every protocol conformance of the statically linked runtime and Foundation
 /// (StatusRequest+PlainWords.swift).
-struct StatusRequest: Equatable {
-    static let commandName = "status"
-    static let defaultFormat = StatusFormat.defaultText
+public struct StatusRequest: Equatable, Sendable {
+    public static let commandName = "status"
+    public static let defaultFormat = StatusFormat.defaultText
     /// Two spaces.
-    static let defaultSeparator = "  "
+    public static let defaultSeparator = "  "
 
-    var stateDir: String?
-    var store: String?
-    var format = Self.defaultFormat
-    var separator = Self.defaultSeparator
+    public var stateDir: String?
+    public var store: String?
+    public var format = Self.defaultFormat
+    public var separator = Self.defaultSeparator
     /// `--for`: who reads the line, and so how it is escaped.
-    var destination = StatusDestination.text
-    var ids: [String] = []
+    public var destination = StatusDestination.text
+    public var ids: [String] = []
     /// `--json`: the countdowns as `list --json` writes them (`ListingWriter`),
     /// in the order the line shows them.
-    var json = false
+    public var json = false
     /// The --redis-* options (a rediss:// store).
-    var tls = RedisTLSSettings()
+    public var tls = RedisTLSSettings()
 
-    func run() throws {
-        let template = try StatusFormat(format)
-        let store = try StoreOptions.openShared(stateDir: stateDir, store: self.store, tls: tls)
+    public init(stateDir: String? = nil, store: String? = nil, format: String = Self.defaultFormat, separator: String = Self.defaultSeparator,
+                destination: StatusDestination = .text, ids: [String] = [], json: Bool = false, tls: RedisTLSSettings = RedisTLSSettings()) {
+        self.stateDir = stateDir
+        self.store = store
+        self.format = format
+        self.separator = separator
+        self.destination = destination
+        self.ids = ids
+        self.json = json
+        self.tls = tls
+    }
+
+    /// Reads the store once and prints the line (or the JSON); `journalSetAside`
+    /// is called when a Redis outage journal that cannot be read is set aside.
+    /// Exit 7 when an id asked for is not stored, 6 when a record cannot be read.
+    public func show(journalSetAside: @escaping () -> Void = {}) throws(CommandExit) {
+        let template: StatusFormat
+        do { template = try StatusFormat(format) } catch {
+            StandardError.line("cdscript: --format: \(error)")
+            throw CommandExit(.usage)
+        }
+        try show(on: try StoreLocation(stateDir: stateDir, store: self.store, tls: tls).open(journalSetAside: journalSetAside), template: template)
+    }
+
+    /// The line (or the JSON) for what `store` holds, given to `write` (nil: standard output).
+    func show(on store: SharedStore, template: StatusFormat, write: ((String) -> Bool)? = nil) throws(CommandExit) {
         let shown: [(record: StoredCountdown, countdown: ShownCountdown)]
         var missing: [String] = []
         var unreadable: [UnreadableCountdown] = []
@@ -61,21 +85,22 @@ struct StatusRequest: Equatable {
                 shown = found
             }
         } catch {
-            throw failOnStore(error)
+            throw CommandExit.storeFailed(error)
         }
         if json {
-            let writer = ListingWriter(json: true)
+            let writer = write.map { ListingWriter(json: true, write: $0) } ?? ListingWriter(json: true)
             _ = writer.add(shown.map(\.record), at: now)
             writer.finish()
         } else {
             let line = shown.map { template.render($0.countdown, now: now.wall) }.joined(separator: separator)
-            emit(destination.escape(line), what: "the status line")
+            let text = destination.escape(line) + "\n"
+            _ = write?(text) ?? StandardOutput.write(text, what: "the status line")
         }
-        for record in unreadable { printError("cdscript: \(record)") }
+        for record in unreadable { StandardError.line("cdscript: \(record)") }
         for id in missing {
-            printError("cdscript: no stored countdown has the id '\(VisibleText.escaped(id))' (in \(store.location))")
+            StandardError.line("cdscript: no stored countdown has the id '\(VisibleText.escaped(id))' (in \(store.location))")
         }
-        if !unreadable.isEmpty { throw ExitCode(ExitStatus.storeError.rawValue) }
-        if !missing.isEmpty { throw ExitCode(ExitStatus.unknownCountdown.rawValue) }
+        if !unreadable.isEmpty { throw CommandExit(.storeError) }
+        if !missing.isEmpty { throw CommandExit(.unknownCountdown) }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CountdownCore
 import EventLoop
+import TerminalView
 
 /// i3bar's clicks: a left click on a countdown's block pauses it when it runs
 /// and resumes it when it is paused, in the store, as `cdscript pause` and
@@ -12,7 +13,7 @@ extension BarWatch {
     /// Reads clicks from standard input on the loop's own thread: the loop wakes
     /// when input is there, and one `read` takes what is there without waiting.
     /// At the end of the input the bar keeps running, without clicks.
-    func readClicks(on loop: MainLoop) {
+    public func readClicks(on loop: MainLoop) {
         var stream = BarClickStream()
         loop.watch(STDIN_FILENO) { [unowned self] in
             var buffer = [UInt8](repeating: 0, count: 4096)
@@ -29,7 +30,7 @@ extension BarWatch {
             for event in events {
                 switch event {
                 case .click(let click): self.clicked(click)
-                case .malformed(let text): printError("cdscript: ignored a click event that is not one: \(text)")
+                case .malformed(let text): StandardError.line("cdscript: ignored a click event that is not one: \(text)")
                 }
             }
         }
@@ -41,7 +42,7 @@ extension BarWatch {
         guard click.button == 1, click.name == BarProtocol.blockName, let instance = click.instance else { return }
         // The id as stored: the block's instance names it exactly.
         guard let shownID = shownCountdown(CountdownID(instance))?.id else {
-            printError("cdscript: a click on '\(VisibleText.escaped(instance))', which this bar does not show; nothing changed")
+            StandardError.line("cdscript: a click on '\(VisibleText.escaped(instance))', which this bar does not show; nothing changed")
             return
         }
         do {
@@ -62,7 +63,7 @@ extension BarWatch {
             case .some(let reason): why = reason
             }
             if let why {
-                printError("cdscript: a click on '\(VisibleText.escaped(shownID))': \(why); nothing changed")
+                StandardError.line("cdscript: a click on '\(VisibleText.escaped(shownID))': \(why); nothing changed")
                 return
             }
             // The store's change feed tells other processes; this one may not hear

@@ -1,6 +1,6 @@
 import CountdownCore
 import Testing
-@testable import cdscript
+@testable import StoreViews
 
 private let s = Time.nanosecondsPerSecond
 

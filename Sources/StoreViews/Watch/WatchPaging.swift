@@ -1,33 +1,18 @@
-import ArgumentParser
 import CountdownCore
 
-/// What `cdscript watch` shows of a large store: the ids that match a pattern,
-/// a page at a time in the terminal, and in plain output only what changed.
-struct WatchSelectionOptions: ParsableArguments {
-    @Option(name: .customLong("match"), help: ArgumentHelp(
-        "Show only the ids matching this shell pattern (* ? [...], as in a shell; quote it).",
-        valueName: "PATTERN"))
-    var pattern: String?
-
-    @Flag(help: "With --plain (or output that is not a terminal): also print a line on every tick, not only when a countdown starts, changes, ends or goes.")
-    var ticks = false
-
-    func validate() throws {
-        if let pattern {
-            do { _ = try IDPattern(pattern) } catch { throw ValidationError("\(error)") }
-        }
-    }
-
-    var filter: WatchFilter { WatchFilter(pattern: pattern.flatMap { try? IDPattern($0) }) }
-}
+// What `cdscript watch` shows of a large store: the ids that match a pattern
+// (`WatchFilter`), a page at a time in the terminal (`WatchPage`).
 
 /// Which ids a watch shows.
-struct WatchFilter {
-    let pattern: IDPattern?
+public struct WatchFilter {
+    public let pattern: IDPattern?
+
+    /// Shows the ids `pattern` matches whole, or every id when it is nil.
+    public init(pattern: IDPattern?) { self.pattern = pattern }
 
     /// True when `id` is shown: no pattern, or the pattern matches the whole id
     /// (`IDPattern`: `cancel --match` reads patterns the same way).
-    func matches(_ id: String) -> Bool {
+    public func matches(_ id: String) -> Bool {
         pattern?.matches(id) ?? true
     }
 }
@@ -35,14 +20,14 @@ struct WatchFilter {
 /// The rows of the terminal view a watch fills, and which ones: `top` is the
 /// index (in id order) of the first one shown. Keys: up/down (or k/j) move by
 /// a row, left/right (or h/l, p/n, b) by a page, g and G to the first and the last.
-struct WatchPage: Equatable {
+public struct WatchPage: Equatable {
     /// Index of the first row shown.
     private(set) var top = 0
     /// Rows shown at most (the terminal's height less the header and the status line).
     private(set) var rows = 1
 
     /// The keys that move the page, as the status line names them.
-    static let keysHelp = "↑↓ row  ←→ page  g G first/last"
+    public static let keysHelp = "↑↓ row  ←→ page  g G first/last"
 
     /// Lines of the terminal not given to rows: the header and the status line under it.
     static let chromeRows = 2

@@ -1,34 +1,11 @@
-import ArgumentParser
 import CountdownCore
 import FoundationEssentials
 import RedisStore
 
-/// The completions that need the binary at TAB time: the generated scripts run
-/// `cdscript ---completion ...`, which calls these closures in-process.
-extension CompletionKind {
-    /// Stored ids, from the store named by `--store` / `--state-dir` already on the line.
-    static var storedIDs: CompletionKind { storedIDs(.any) }
-
-    /// The stored ids a command can act on (`pause` running ones, `resume` paused ones).
-    static func storedIDs(_ states: StoredIDs.States) -> CompletionKind {
-        .custom { words, index, _ in StoredIDs.sorted(StoredIDs.storeOptions(typed: Array(words.prefix(index))), states) }
-    }
-
-    /// Folders and test files (`*_spec.lua`, `*_test.lua`), as `cdscript test` finds them.
-    static var testPaths: CompletionKind {
-        .custom { _, _, prefix in PathCompletion.entries(under: prefix) { $0.hasSuffix("_spec.lua") || $0.hasSuffix("_test.lua") } }
-    }
-
-    /// Programs on PATH, for `timer --exec`.
-    static var programs: CompletionKind {
-        .custom { _, _, prefix in PathCompletion.programs(prefix: prefix) }
-    }
-}
-
 /// The ids a store holds, for completion: never an error, never a message.
-enum StoredIDs {
+public enum StoredIDs {
     /// Which countdowns a command acts on: offering others would only earn a refusal.
-    enum States {
+    public enum States: Sendable {
         /// Every id, unreadable ones too (`cancel` removes them, `watch` shows them).
         case any
         /// Running or paused (`append`).
@@ -38,7 +15,7 @@ enum StoredIDs {
         /// Paused (`resume`).
         case paused
 
-        func admits(_ state: StoredCountdown.State) -> Bool {
+        public func admits(_ state: StoredCountdown.State) -> Bool {
             switch self {
             case .any: true
             case .unfinished: state != .finished
@@ -48,28 +25,32 @@ enum StoredIDs {
         }
     }
 
-    /// `--store` and `--state-dir` among `words` (`--store URL` or `--store=URL`),
-    /// as shell words: quotes around a value are removed.
-    static func storeOptions(typed words: [String]) -> StoreOptions {
-        var arguments: [String] = []
+    /// The store that `--store` and `--state-dir` among `words` name (`--store URL`
+    /// or `--store=URL`), as shell words: quotes around a value are removed.
+    public static func location(typed words: [String]) -> StoreLocation {
+        var location = StoreLocation()
         for (index, word) in words.enumerated() {
             for name in ["--store", "--state-dir"] {
+                let value: String
                 if word == name, index + 1 < words.count {
-                    arguments += [name, unquoted(words[index + 1])]
+                    value = unquoted(words[index + 1])
                 } else if word.hasPrefix(name + "=") {
-                    arguments += [name, unquoted(String(word.dropFirst(name.count + 1)))]
+                    value = unquoted(String(word.dropFirst(name.count + 1)))
+                } else {
+                    continue
                 }
+                // The last one of each wins, as on a command line.
+                if name == "--store" { location.store = value } else { location.stateDir = value }
             }
         }
-        // The last one of each wins, as on a command line.
-        return (try? StoreOptions.parse(arguments)) ?? StoreOptions()
+        return location
     }
 
     /// The ids stored, sorted; none when the store cannot be read or the URL is bad.
-    static func sorted(_ options: StoreOptions, _ states: States = .any) -> [String] {
-        // openShared() reports a bad URL on stderr; a completion stays quiet.
-        if let url = options.chosenRedisURL, (try? RedisURL(url)) == nil { return [] }
-        guard let store = try? options.openShared(quiet: true), store.exists,
+    public static func sorted(_ location: StoreLocation, _ states: States = .any) -> [String] {
+        // open() reports a bad URL on stderr; a completion stays quiet.
+        if let url = location.chosenRedisURL, (try? RedisURL(url)) == nil { return [] }
+        guard let store = try? location.open(quiet: true), store.exists,
               let listing = try? store.persistence.listing() else { return [] }
         var ids: [String]
         if states == .any {
@@ -86,7 +67,7 @@ enum StoredIDs {
     }
 
     /// A shell word as typed, without the quotes and backslashes that only quote.
-    static func unquoted(_ word: String) -> String {
+    public static func unquoted(_ word: String) -> String {
         var result = ""
         var quote: Character?
         var escaped = false
@@ -104,10 +85,11 @@ enum StoredIDs {
 }
 
 /// File names for the completions the shells' own globs cannot express.
-enum PathCompletion {
+public enum PathCompletion {
     /// The folders and the files accepted by `accept` that start with `prefix`
-    /// (relative to the working directory, or absolute, or under `~/`).
-    static func entries(under prefix: String, accept: (String) -> Bool) -> [String] {
+    /// (relative to the working directory, or absolute, or under `~/`); a folder
+    /// ends with `/` when `markFolders` (bash marks them itself, fish and zsh go on into them).
+    public static func entries(under prefix: String, markFolders: Bool = true, accept: (String) -> Bool) -> [String] {
         let slash = prefix.lastIndex(of: "/")
         let folderTyped = slash.map { String(prefix[...$0]) } ?? ""
         let namePrefix = slash.map { String(prefix[prefix.index(after: $0)...]) } ?? prefix
@@ -119,8 +101,7 @@ enum PathCompletion {
             let path = PathText.joining(folder, name)
             guard FileManager.default.fileExists(atPath: path) else { continue }
             if FileKind.isDirectory(at: path) {
-                // bash marks folders itself (complete -o filenames); fish and zsh go on into them.
-                found.append(folderTyped + name + (CompletionShell.requesting == .bash ? "" : "/"))
+                found.append(folderTyped + name + (markFolders ? "/" : ""))
             } else if accept(name) {
                 found.append(folderTyped + name)
             }
@@ -129,9 +110,9 @@ enum PathCompletion {
     }
 
     /// The programs on PATH whose names start with `prefix`, or paths when it holds a `/`.
-    static func programs(prefix: String) -> [String] {
+    public static func programs(prefix: String, markFolders: Bool = true) -> [String] {
         if prefix.contains("/") {
-            return entries(under: prefix) { _ in true }
+            return entries(under: prefix, markFolders: markFolders) { _ in true }
         }
         let folders = (ProcessEnvironment.value("PATH") ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
         var names = Set<String>()

@@ -1,3 +1,5 @@
+import CountdownCore
+
 /// What `cdscript watch` keeps of the stored countdowns it follows: every id, in
 /// byte order, with a compact summary (enough to page, to tell a change and to
 /// say whether one still runs), and whole records only for the ids it shows.

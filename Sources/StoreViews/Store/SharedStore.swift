@@ -1,15 +1,16 @@
 #if canImport(Glibc)
+import CommandEnding
 import Glibc
 #endif
-import ArgumentParser
 import CountdownCore
 import SystemIdentity
 import SQLiteStore
 import RedisStore
+import TerminalView
 
 /// The store a command works on, whichever kind it is: the SQLite file of
 /// `--state-dir` (the default) or a Redis server (`--store redis://...`).
-protocol SharedStore: AnyObject {
+public protocol SharedStore: AnyObject {
     /// Where it is, for messages: a file path or a Redis URL without its password.
     var location: String { get }
     /// The countdowns, as the Lua host and the commands read and change them.
@@ -48,66 +49,65 @@ protocol SharedStore: AnyObject {
 extension SharedStore {
     /// `finishCommand` with the time a command waits for a primary that moved:
     /// as long as a run's end waits.
-    func finishCommand() -> ExitStatus? { finishCommand(withinMilliseconds: 2_000) }
+    public func finishCommand() -> ExitStatus? { finishCommand(withinMilliseconds: 2_000) }
 }
 
 extension SharedStore {
-    func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result? {
+    public func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result? {
         guard exists else { return nil }
         return try persistence.modify(id: id, change)
     }
 }
 
 /// The SQLite store of `--state-dir`.
-final class SQLiteSharedStore: SharedStore {
-    let store: SQLiteCountdownStore
+public final class SQLiteSharedStore: SharedStore {
+    public let store: SQLiteCountdownStore
     private var feed: SQLiteChangeWatcher?
 
-    init(_ store: SQLiteCountdownStore) { self.store = store }
+    public init(_ store: SQLiteCountdownStore) { self.store = store }
 
-    var location: String { store.path }
-    var persistence: CountdownStoreBackend { store }
-    var exists: Bool { store.fileExists }
-    func now() throws -> StoreInstant { storeNow() }
+    public var location: String { store.path }
+    public var persistence: CountdownStoreBackend { store }
+    public var exists: Bool { store.fileExists }
+    public func now() throws -> StoreInstant { storeNow() }
 
-    func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed {
+    public func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed {
         if let feed { return feed }
         let made = try SQLiteChangeWatcher(store: store, recheck: try timers.makeTimer())
         feed = made
         return made
     }
 
-    var bootID: String? { BootID.current }
-    var externalChangeTolerance: Nanoseconds? { nil }
+    public var bootID: String? { BootID.current }
+    public var externalChangeTolerance: Nanoseconds? { nil }
     /// Every change is written at once: nothing is held back.
-    func chargeHeldChanges(to charge: @escaping (Int) -> Bool) {}
-    func finishRun(withinMilliseconds milliseconds: Int) -> Bool { true }
-    func finishCommand(withinMilliseconds milliseconds: Int) -> ExitStatus? { nil }
+    public func chargeHeldChanges(to charge: @escaping (Int) -> Bool) {}
+    public func finishRun(withinMilliseconds milliseconds: Int) -> Bool { true }
+    public func finishCommand(withinMilliseconds milliseconds: Int) -> ExitStatus? { nil }
 }
 
 /// A Redis server (`--store redis://...`), shared across machines.
-final class RedisSharedStore: SharedStore {
-    let store: RedisCountdownStore
+public final class RedisSharedStore: SharedStore {
+    public let store: RedisCountdownStore
     private var feed: RedisChangeFeed?
 
-    init(_ store: RedisCountdownStore) {
+    public init(_ store: RedisCountdownStore) {
         self.store = store
-        store.notice = { printError($0) }
-        store.onJournalSetAside = { UnreadableJournal.found = true }
+        store.notice = { StandardError.line($0) }
     }
 
-    var location: String { store.url.description }
-    var persistence: CountdownStoreBackend { store }
-    var exists: Bool { true }
+    public var location: String { store.url.description }
+    public var persistence: CountdownStoreBackend { store }
+    public var exists: Bool { true }
 
     /// Read on the local clocks; the store turns its server-clock instants into
     /// these terms, so no boot id applies.
-    func now() throws -> StoreInstant {
+    public func now() throws -> StoreInstant {
         try store.connect()
         return StoreInstant.now(bootID: nil)
     }
 
-    func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed {
+    public func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed {
         if let feed { return feed }
         let made = RedisChangeFeed(store: store, timer: try timers.makeTimer())
         feed = made
@@ -115,37 +115,37 @@ final class RedisSharedStore: SharedStore {
     }
 
     /// Redis keeps instants on its server's clock, for many machines: no boot id.
-    var bootID: String? { nil }
+    public var bootID: String? { nil }
     /// Instants from Redis pass through a measured clock offset: a re-measurement
     /// (a few ms on a busy network) is not a change made elsewhere.
-    var externalChangeTolerance: Nanoseconds? { 20_000_000 }
+    public var externalChangeTolerance: Nanoseconds? { 20_000_000 }
 
     /// Changes queued for an unreachable server count against --memory-limit.
-    func chargeHeldChanges(to charge: @escaping (Int) -> Bool) {
+    public func chargeHeldChanges(to charge: @escaping (Int) -> Bool) {
         store.chargeMemory = charge
     }
 
-    func finishRun(withinMilliseconds milliseconds: Int) -> Bool {
+    public func finishRun(withinMilliseconds milliseconds: Int) -> Bool {
         var sent = true
         if !store.flush(withinMilliseconds: milliseconds) {
             let changes = store.pendingCount, countdowns = store.pendingCountdowns
             let what = "\(changes) change\(changes == 1 ? "" : "s") to \(countdowns) countdown\(countdowns == 1 ? "" : "s")"
             if store.journal != nil {
-                printError("cdscript: \(what) could not reach \(location) before the run ended; they are kept in \(store.pendingLocation) and sent by the next cdscript command that reaches it")
+                StandardError.line("cdscript: \(what) could not reach \(location) before the run ended; they are kept in \(store.pendingLocation) and sent by the next cdscript command that reaches it")
             } else {
-                printError("cdscript: \(what) could not reach \(location) before the run ended; they are lost")
+                StandardError.line("cdscript: \(what) could not reach \(location) before the run ended; they are lost")
             }
             sent = false
         }
         if store.unconfirmedCount > 1 {
             // The first was said when it happened.
-            printError("cdscript: \(store.unconfirmedCount) changes made in this run are on \(location), but fewer replicas than asked for (--redis-wait) confirmed them in time")
+            StandardError.line("cdscript: \(store.unconfirmedCount) changes made in this run are on \(location), but fewer replicas than asked for (--redis-wait) confirmed them in time")
         }
         // A journal set aside holds changes no command sends: said where it was found.
         return sent && store.lostIDs.isEmpty && store.journalsSetAside.isEmpty
     }
 
-    func finishCommand(withinMilliseconds milliseconds: Int) -> ExitStatus? {
+    public func finishCommand(withinMilliseconds milliseconds: Int) -> ExitStatus? {
         // A primary that died under the change is replaced by the sentinels
         // within seconds: asked again every 0.1 s until the time is up.
         let clock = BootClock()
@@ -160,9 +160,9 @@ final class RedisSharedStore: SharedStore {
             let changes = store.pendingCount
             let what = "\(changes) change\(changes == 1 ? "" : "s")"
             if store.journal != nil {
-                printError("cdscript: \(what) did not reach \(location) (its reply was lost, and no primary took it again within \(milliseconds) ms); kept in \(store.pendingLocation) and sent once by the next cdscript command that reaches it")
+                StandardError.line("cdscript: \(what) did not reach \(location) (its reply was lost, and no primary took it again within \(milliseconds) ms); kept in \(store.pendingLocation) and sent once by the next cdscript command that reaches it")
             } else {
-                printError("cdscript: \(what) did not reach \(location) (its reply was lost, and no primary took it again within \(milliseconds) ms); it is lost")
+                StandardError.line("cdscript: \(what) did not reach \(location) (its reply was lost, and no primary took it again within \(milliseconds) ms); it is lost")
             }
             return .storeError
         }

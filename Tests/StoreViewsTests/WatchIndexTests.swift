@@ -1,5 +1,6 @@
 import CountdownCore
 import Testing
+@testable import StoreViews
 
 private let s = Time.nanosecondsPerSecond
 private let now = StoreInstant(boot: 100 * s, wall: 1_000_000 * s, bootID: "A")
