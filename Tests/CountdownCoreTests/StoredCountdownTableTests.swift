@@ -163,7 +163,8 @@ struct StoredCountdownTableTests {
     @Test("reserved for 13,000, each record takes its row, its id once and at most 16 bytes of index")
     func indexKeepsNoSecondID() {
         // 13,000: a `[CountdownID: Int32]` index reserved for as many has 32,768
-        // buckets of 20 bytes (50 bytes a record), holding every id a second time.
+        // buckets of 20 bytes (50 bytes a record), holding every id a second time;
+        // with it this read 37.8 (its `capacity`, 3/4 of its buckets, counted).
         let n = 13_000
         var table = StoredCountdownTable()
         table.reserveCapacity(n)
