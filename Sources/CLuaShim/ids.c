@@ -13,17 +13,35 @@ static uint32_t id_hash(const char *bytes, size_t length) {
     return hash;
 }
 
+/* Whether the handle registry[ref] holds the id `bytes`: its user value CD_UV_ID
+ * is read only for a slot whose hash matched, mostly the id's own. */
+static int holds_id(lua_State *L, int ref, const char *bytes, size_t length) {
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);            /* h */
+    lua_getiuservalue(L, -1, CD_UV_ID);                /* h id */
+    size_t held_length;
+    /* A string (ids are), so lua_tolstring converts nothing. */
+    const char *held = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &held_length) : NULL;
+    /* Interned (short) strings are equal when their addresses are. */
+    int same = held != NULL && held_length == length && (held == bytes || memcmp(held, bytes, length) == 0);
+    lua_settop(L, -3);
+    return same;
+}
+
 /* The slot of the id, or of the empty slot where it would go. */
-static uint32_t id_slot(const cd_id_map *map, const char *bytes, size_t length, uint32_t hash) {
+static uint32_t id_slot(lua_State *L, const cd_id_map *map, const char *bytes, size_t length, uint32_t hash) {
     uint32_t i = hash & map->mask;
     for (;;) {
         const cd_id_entry *e = &map->entries[i];
-        if (e->ref == 0) return i;
-        /* Interned (short) strings are equal when their addresses are. */
-        if (e->hash == hash && e->length == length && (e->bytes == bytes || memcmp(e->bytes, bytes, length) == 0))
-            return i;
+        if (e->ref == 0 || (e->hash == hash && holds_id(L, e->ref, bytes, length))) return i;
         i = (i + 1) & map->mask;
     }
+}
+
+/* The first empty slot from `hash`'s home: where an id not in the table goes. */
+static uint32_t free_slot(const cd_id_map *map, uint32_t hash) {
+    uint32_t i = hash & map->mask;
+    while (map->entries[i].ref != 0) i = (i + 1) & map->mask;
+    return i;
 }
 
 /* Room for one more id, keeping the table at most half full; 0 when memory ran out. */
@@ -34,9 +52,11 @@ static int id_reserve(cd_id_map *map) {
     cd_id_entry *entries = (cd_id_entry *)calloc(grown, sizeof(cd_id_entry));
     if (entries == NULL) return map->count + 1 < capacity;   /* fuller, but it still works */
     cd_id_map bigger = {entries, grown - 1, map->count};
+    /* The ids are distinct: each goes to the first free slot from its home, with
+     * no comparison of ids. */
     for (uint32_t i = 0; i < capacity; i++) {
         const cd_id_entry *e = &map->entries[i];
-        if (e->ref) bigger.entries[id_slot(&bigger, e->bytes, e->length, e->hash)] = *e;
+        if (e->ref) bigger.entries[free_slot(&bigger, e->hash)] = *e;
     }
     free(map->entries);
     *map = bigger;
@@ -77,7 +97,7 @@ int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, uint32_t h
     cd_id_map *map = &caller->ids;
     *replaced = NULL;
     if (!id_reserve(map)) return 0;
-    cd_id_entry *e = &map->entries[id_slot(map, bytes, length, hash)];
+    cd_id_entry *e = &map->entries[id_slot(L, map, bytes, length, hash)];
     if (e->ref == 0) {
         map->count++;
     } else if (e->ref != ref) {
@@ -86,8 +106,8 @@ int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, uint32_t h
         lua_settop(L, -2);
         if (old != handle) *replaced = old;
     }
-    /* The bytes are this handle's id (user value CD_UV_ID), alive as long as it is bound. */
-    *e = (cd_id_entry){bytes, length, hash, ref};
+    /* The id itself stays the handle's (user value CD_UV_ID), read through `ref`. */
+    *e = (cd_id_entry){hash, ref};
     return 1;
 }
 
@@ -109,16 +129,30 @@ static cd_id_entry *find_id(lua_State *L, cd_hook_caller *caller, int index) {
     if (map->count == 0) return NULL;
     size_t length;
     const char *bytes = lua_tolstring(L, index, &length);
-    cd_id_entry *e = &map->entries[id_slot(map, bytes, length, id_hash(bytes, length))];
+    cd_id_entry *e = &map->entries[id_slot(L, map, bytes, length, id_hash(bytes, length))];
     return e->ref ? e : NULL;
+}
+
+/* The slot that binds `ref` under the id at `index`, or NULL: found by the
+ * reference, so no id is read back. */
+static cd_id_entry *find_ref(lua_State *L, cd_hook_caller *caller, int index, int ref) {
+    cd_id_map *map = &caller->ids;
+    if (map->count == 0) return NULL;
+    size_t length;
+    const char *bytes = lua_tolstring(L, index, &length);
+    uint32_t hash = id_hash(bytes, length);
+    for (uint32_t i = hash & map->mask; map->entries[i].ref != 0; i = (i + 1) & map->mask) {
+        if (map->entries[i].ref == ref) return &map->entries[i];
+    }
+    return NULL;
 }
 
 cd_handle *cd_ended_handle(lua_State *L, cd_hook_caller *caller, int ref, int has_id) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);            /* h */
     /* Its id is free, unless another countdown holds it by now. */
     if (has_id && lua_getiuservalue(L, -1, CD_UV_ID) == LUA_TSTRING) {
-        cd_id_entry *e = find_id(L, caller, -1);
-        if (e && e->ref == ref) id_remove_at(&caller->ids, (uint32_t)(e - caller->ids.entries));
+        cd_id_entry *e = find_ref(L, caller, -1, ref);
+        if (e) id_remove_at(&caller->ids, (uint32_t)(e - caller->ids.entries));
     }
     if (has_id) lua_settop(L, -2);
     cd_handle *h = (cd_handle *)lua_touserdata(L, -1);
@@ -130,6 +164,10 @@ void cd_push_handle_for_id(lua_State *L, cd_hook_caller *caller, int index) {
     cd_id_entry *e = lua_type(L, index) == LUA_TSTRING ? find_id(L, caller, index) : NULL;
     if (e) lua_rawgeti(L, LUA_REGISTRYINDEX, e->ref);
     else lua_pushnil(L);
+}
+
+size_t cd_id_map_bytes(const cd_id_map *map) {
+    return map->entries ? (size_t)(map->mask + 1) * sizeof(cd_id_entry) : 0;
 }
 
 void cd_id_map_free(cd_id_map *map) {

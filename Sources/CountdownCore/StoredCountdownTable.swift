@@ -5,9 +5,12 @@
 /// A `[CountdownID: StoredCountdown]` costs a 152-byte bucket per entry (a
 /// 136-byte record beside its key) at a load of 3/8 to 3/4, and a heap block
 /// for each boot id of 36 bytes: 300-400 bytes a countdown, freed one by one.
-/// Here an entry is a 20-byte bucket of an index (id -> row) and a 56-byte row
-/// of numbers in one contiguous array; the boot ids, which nearly every record
-/// shares, are kept once; titles and end actions, which few countdowns have,
+/// Here an entry is a 56-byte row of numbers in one contiguous array, its id
+/// beside it (16 bytes, the only copy), and a 4-byte slot of an index by the
+/// id's hash at most half full (8-16 bytes a row; a `[CountdownID: Int32]`
+/// index, which keeps the id in its buckets again, took 20-byte buckets at a
+/// load of 3/8 to 3/4: 27-53 bytes a row); the boot ids, which nearly every
+/// record shares, are kept once; titles and end actions, which few countdowns have,
 /// beside the rows that have them. Nothing a record holds is dropped: what
 /// goes in comes out equal (`StoredCountdownTableTests`).
 ///
@@ -49,8 +52,14 @@ public struct StoredCountdownTable: Sendable {
         var actions: [String]
     }
 
-    private var index: [CountdownID: Int32] = [:]
+    /// Row numbers by the id's hash, plus one (0: an empty slot): open
+    /// addressing, probed linearly, at most half full; the count a power of two.
+    private var slots: [Int32] = []
+    /// Entries in `slots`.
+    private var indexed = 0
     private var rows: [Row] = []
+    /// Each row's id (the empty string for a free row), the only copy of it.
+    private var ids: [CountdownID] = []
     /// Rows no entry uses, taken again first.
     private var freeRows: [Int32] = []
     private var annotations: [Int32: Annotations] = [:]
@@ -64,20 +73,21 @@ public struct StoredCountdownTable: Sendable {
 
     /// Makes room for `capacity` entries, so that filling it does not copy the index.
     public mutating func reserveCapacity(_ capacity: Int) {
-        index.reserveCapacity(capacity)
+        if 2 * capacity > slots.count { rehash(slotCount: Self.slotCount(for: capacity)) }
         rows.reserveCapacity(capacity)
+        ids.reserveCapacity(capacity)
     }
 
     /// Entries, with a record or marked.
-    public var entryCount: Int { index.count }
+    public var entryCount: Int { indexed }
 
     /// True when `id` has an entry, with a record or marked.
-    public func contains(_ id: CountdownID) -> Bool { index[id] != nil }
+    public func contains(_ id: CountdownID) -> Bool { find(id).row != nil }
 
     /// The record of `id`; setting nil removes the record (a marked entry stays).
     public subscript(id: CountdownID) -> StoredCountdown? {
         get {
-            guard let row = index[id] else { return nil }
+            guard let row = find(id).row else { return nil }
             return record(id: id.string, row: row)
         }
         set {
@@ -91,26 +101,26 @@ public struct StoredCountdownTable: Sendable {
 
     /// Marks `id`: its entry stays when its record goes (made without a record if there is none).
     public mutating func mark(_ id: CountdownID) {
-        if let row = index[id] {
+        let found = find(id)
+        if let row = found.row {
             rows[Int(row)].flags.insert(.marked)
         } else {
-            let row = newRow(Row(wallDeadline: 0, pausedRemaining: 0, every: 0, total: 0, bootDeadline: 0, updatedAt: 0,
-                                 boot: 0, flags: .marked))
-            index[id] = row
+            insert(Row(wallDeadline: 0, pausedRemaining: 0, every: 0, total: 0, bootDeadline: 0, updatedAt: 0,
+                       boot: 0, flags: .marked), id: id, at: found.slot)
         }
     }
 
     /// The ids marked, in no particular order.
     public var markedIDs: [CountdownID] {
-        index.compactMap { id, row in rows[Int(row)].flags.contains(.marked) ? id : nil }
+        rows.indices.compactMap { rows[$0].flags.contains(.marked) ? ids[$0] : nil }
     }
 
     /// Every record, in no particular order.
     public var records: [StoredCountdown] {
         var all: [StoredCountdown] = []
         all.reserveCapacity(count)
-        for (id, row) in index where rows[Int(row)].flags.contains(.hasRecord) {
-            if let record = record(id: id.string, row: row) { all.append(record) }
+        for number in rows.indices where rows[number].flags.contains(.hasRecord) {
+            if let record = record(id: ids[number].string, row: Int32(number)) { all.append(record) }
         }
         return all
     }
@@ -129,8 +139,9 @@ public struct StoredCountdownTable: Sendable {
     /// asked for, not what it uses), strings longer than a `String` holds in
     /// place not counted: the figure `cdbench held` reports and a test bounds.
     public var storageBytes: Int {
-        index.capacity * (MemoryLayout<CountdownID>.stride + MemoryLayout<Int32>.stride)
+        slots.capacity * MemoryLayout<Int32>.stride
             + rows.capacity * MemoryLayout<Row>.stride
+            + ids.capacity * MemoryLayout<CountdownID>.stride
             + freeRows.capacity * MemoryLayout<Int32>.stride
             + annotations.capacity * (MemoryLayout<Int32>.stride + MemoryLayout<Annotations>.stride)
             + bootNumbers.capacity * (MemoryLayout<CountdownID>.stride + MemoryLayout<UInt32>.stride)
@@ -157,15 +168,15 @@ public struct StoredCountdownTable: Sendable {
                       total: record.total, bootDeadline: record.bootDeadline ?? 0, updatedAt: record.updatedAt,
                       boot: bootNumber(record.bootID), flags: flags)
         let number: Int32
-        if let existing = index[id] {
+        let found = find(id)
+        if let existing = found.row {
             number = existing
             let before = rows[Int(number)].flags
             if before.contains(.marked) { row.flags.insert(.marked) }
             if !before.contains(.hasRecord) { count += 1 }
             rows[Int(number)] = row
         } else {
-            number = newRow(row)
-            index[id] = number
+            number = insert(row, id: id, at: found.slot)
             count += 1
         }
         if record.title != nil || !record.actions.isEmpty {
@@ -176,25 +187,97 @@ public struct StoredCountdownTable: Sendable {
     }
 
     private mutating func removeRecord(_ id: CountdownID) {
-        guard let number = index[id] else { return }
+        let found = find(id)
+        guard let number = found.row else { return }
         let flags = rows[Int(number)].flags
         if flags.contains(.hasRecord) { count -= 1 }
         if !annotations.isEmpty { annotations[number] = nil }
         if flags.contains(.marked) {
             rows[Int(number)].flags = .marked
         } else {
-            index[id] = nil
+            removeSlot(found.slot)
+            rows[Int(number)].flags = []
+            ids[Int(number)] = ""
             freeRows.append(number)
         }
     }
 
-    private mutating func newRow(_ row: Row) -> Int32 {
-        if let free = freeRows.popLast() {
-            rows[Int(free)] = row
-            return free
+    // MARK: The index
+
+    /// The slot count for `entries`: a power of two, at least twice as many.
+    private static func slotCount(for entries: Int) -> Int {
+        var count = 16
+        while count < 2 * entries { count *= 2 }
+        return count
+    }
+
+    /// Where `id` is: its slot and row, or the empty slot where it would go (row nil).
+    private func find(_ id: CountdownID) -> (slot: Int, row: Int32?) {
+        guard !slots.isEmpty else { return (0, nil) }
+        let mask = slots.count - 1
+        var i = id.hashValue & mask
+        while true {
+            let entry = slots[i]
+            if entry == 0 { return (i, nil) }
+            if ids[Int(entry - 1)] == id { return (i, entry - 1) }
+            i = (i + 1) & mask
         }
-        rows.append(row)
-        return Int32(rows.count - 1)
+    }
+
+    /// Puts `row` in a row of its own under `id`, whose empty slot `find` gave;
+    /// returns the row's number.
+    private mutating func insert(_ row: Row, id: CountdownID, at slot: Int) -> Int32 {
+        let number: Int32
+        if let free = freeRows.popLast() {
+            number = free
+            rows[Int(free)] = row
+            ids[Int(free)] = id
+        } else {
+            number = Int32(rows.count)
+            rows.append(row)
+            ids.append(id)
+        }
+        indexed += 1
+        if 2 * indexed > slots.count {
+            // Grown: every slot moves, this one with them.
+            rehash(slotCount: Self.slotCount(for: indexed))
+        } else {
+            slots[slot] = number + 1
+        }
+        return number
+    }
+
+    /// Makes the index `slotCount` slots and puts every entry in again (by row).
+    private mutating func rehash(slotCount: Int) {
+        slots = [Int32](repeating: 0, count: slotCount)
+        let mask = slotCount - 1
+        for number in rows.indices where !rows[number].flags.isEmpty {
+            var i = ids[number].hashValue & mask
+            while slots[i] != 0 { i = (i + 1) & mask }
+            slots[i] = Int32(number + 1)
+        }
+    }
+
+    /// Empties `slot`, moving back the entries after it that it kept from their
+    /// home slot (linear probing without tombstones).
+    private mutating func removeSlot(_ slot: Int) {
+        let mask = slots.count - 1
+        var hole = slot
+        var j = slot
+        while true {
+            j = (j + 1) & mask
+            let entry = slots[j]
+            if entry == 0 { break }
+            let home = ids[Int(entry - 1)].hashValue & mask
+            // The entry stays when its home lies cyclically in (hole, j].
+            let stays = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
+            if !stays {
+                slots[hole] = entry
+                hole = j
+            }
+        }
+        slots[hole] = 0
+        indexed -= 1
     }
 
     private func record(id: String, row number: Int32) -> StoredCountdown? {

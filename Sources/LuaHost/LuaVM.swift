@@ -77,6 +77,10 @@ public final class LuaVM {
     /// Bytes the state holds now.
     public var memoryInUse: Int { Int(cd_get_limits(state.raw).pointee.used) }
 
+    /// Bytes of the id table (ids.c), which finds a running countdown by its id:
+    /// C memory beside the state's, not in `memoryInUse`.
+    public var idTableBytes: Int { cd_id_map_bytes(&hookCaller.pointee.ids) }
+
     /// The stack index of the permanent traceback handler on the main thread.
     public static let tracebackHandlerIndex: Int32 = 1
 

@@ -42,6 +42,26 @@ struct IDBytesTests {
         #expect(bed.lines == ["new done"])
     }
 
+    @Test("two ids with the same hash are two countdowns: each is found by its own bytes, and one's end leaves the other")
+    func sameHashDistinctIDs() throws {
+        // "id522789" and "id739192" have the same 32-bit FNV-1a hash, which is all
+        // the id table keeps of an id beside its handle: the handle's own id
+        // tells them apart.
+        let bed = LuaTestbed()
+        bed.mustRun(#"a = countdown.start{ id = "id522789", seconds = 1, on_done = function(t, r) print("a", r, t.id) end }"#)
+        #expect(bed.eval("countdown.get('id739192') == nil") == "true")
+        bed.mustRun(#"b = countdown.start{ id = "id739192", seconds = 3, on_done = function(t, r) print("b", r, t.id) end }"#)
+        #expect(bed.eval("countdown.get('id522789') == a and countdown.get('id739192') == b") == "true")
+        #expect(bed.eval("#countdown.list()") == "2")
+        bed.mustRun("c = countdown.start{ id = 'id739192', seconds = 2, on_done = function(t, r) print('c', r, t.id) end }")
+        #expect(bed.eval("a:state() .. ' ' .. b:state() .. ' ' .. c:state()") == "running cancelled running")
+        #expect(bed.eval("countdown.get('id522789') == a and countdown.get('id739192') == c") == "true")
+        try bed.runAll()
+        #expect(bed.lines == ["a finished id522789", "c finished id739192"])
+        #expect(bed.eval("countdown.get('id522789') == nil and countdown.get('id739192') == nil") == "true")
+        #expect(bed.errors.isEmpty)
+    }
+
     @Test("an ended countdown frees its id: get finds nothing, from its own on_done too")
     func endFreesID() throws {
         let bed = LuaTestbed()

@@ -26,11 +26,11 @@ typedef struct cd_shared_tick_hook {
 
 /* Countdowns by id (ids.c): from an id (a Lua string, so any bytes) to the
  * registry reference of the handle of the running countdown started under it.
- * An open-addressing table, at most half full, 24 bytes a slot. `bytes` are those
- * of the handle's user value CD_UV_ID, which the handle keeps alive while it holds the id. */
+ * An open-addressing table, at most half full, 8 bytes a slot: the id's hash and
+ * the handle's reference, not the id. The id is kept once, as the handle's user
+ * value CD_UV_ID, and read from there when a hash matches (issue 53: with its
+ * bytes and length beside the hash, a slot took 24 bytes, 50 per id at 1,000,000). */
 typedef struct cd_id_entry {
-    const char *bytes;
-    size_t length;
     uint32_t hash;
     int ref;                                           /* 0: an empty slot */
 } cd_id_entry;

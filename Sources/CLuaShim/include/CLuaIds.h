@@ -19,6 +19,8 @@ int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, uint32_t h
 /* Returns the hash of the id `bytes`, and asks the processor for the table slot
  * where it would go: a hint, ahead of cd_bind_id_at. */
 uint32_t cd_prefetch_id_slot(const cd_hook_caller *caller, const char *bytes, size_t length);
+/* The bytes of the table's slots, by capacity (HeldCountdownMemoryTests). */
+size_t cd_id_map_bytes(const cd_id_map *map);
 /* Frees the table (when the state closes). */
 void cd_id_map_free(cd_id_map *map);
 /* The handle of a countdown that just ended, registry[ref] (where only

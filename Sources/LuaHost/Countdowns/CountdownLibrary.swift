@@ -155,7 +155,7 @@ extension CountdownBinding {
         let hooks = SlotHooks(handleRef: ref, flags: UInt8(truncatingIfNeeded: flags), sharedTickHook: UInt8(truncatingIfNeeded: sharedTickHook))
         // The fields as arguments, not a CountdownSpec: building one cost a copy of it per start.
         // No id: the host's id table replaces countdowns by id, and store.persistentIDs
-        // names the stored ones, neither of them hashing the id as a Swift String.
+        // marks the stored ones by slot, neither of them hashing the id as a Swift String.
         let key = scheduler.start(id: nil, deadline: deadline, every: handle.pointee.every_ns, wantsTicks: hasTick,
                                   length: resuming?.length, context: hooks.context)
         handle.pointee.slot = key.slot
@@ -164,7 +164,7 @@ extension CountdownBinding {
         // Before it is stored and before its first tick, so that both know it runs on past its end.
         if let overtime { scheduler.allowOvertime(key, endPassed: overtime == .pastEnd) }
         if persistent, let id = persistentID ?? storedID(L, handleIndex: handleIndex) {
-            store.persistentIDs.set(id, slot: key.slot)
+            store.persistentIDs.set(slot: key.slot)
             store.setAnnotations(annotations, forID: id)
             if resuming == nil { store.started(key, id: id) }
         }

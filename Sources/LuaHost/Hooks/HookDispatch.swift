@@ -116,7 +116,7 @@ extension LuaHost: BatchingSchedulerDelegate {
         }
         // Cleared before any hook runs: a countdown started there may take the slot.
         var settlement: EndSettlement?
-        if hooks.flags & UInt8(CD_HOOK_PERSISTENT) != 0, let id = store.persistentIDs.remove(slot: tick.key.slot) {
+        if hooks.flags & UInt8(CD_HOOK_PERSISTENT) != 0, store.persistentIDs.remove(slot: tick.key.slot), let id = store.handleID(ref: ref) {
             settlement = store.endActions.isEmpty ? { store.ended(tick, id: id, reason: reason); return nil }()
                 : store.endWithAction(tick, id: id, reason: reason)
         }

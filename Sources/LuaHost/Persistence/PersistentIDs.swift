@@ -1,48 +1,47 @@
 import CountdownCore
 
-/// The ids of the persistent countdowns a host runs, by scheduler slot: what the
-/// store hears about when one changes or ends.
+/// Which scheduler slots hold a persistent countdown: a bit each. The id itself
+/// is not kept here: it is the handle's (its user value `CD_UV_ID`), read through
+/// the slot's handle reference when the store needs it (`StoreBinding.persistentID`).
+/// Issue 53: a `String?` per slot was 16 bytes (32 after doubling) per countdown
+/// held, a second copy of every id beside Lua's.
 ///
-/// An array, not a dictionary: a fetch or a persistent start sets one entry and
-/// its end clears it, with no hashing of the id. Finding a countdown by id goes
-/// through the host's id table (ids.c), which every countdown with an id is in.
+/// An array, not a set: a fetch or a persistent start sets one bit and its end
+/// clears it, with no hashing of the id. Finding a countdown by id goes through
+/// the host's id table (ids.c), which every countdown with an id is in.
 struct PersistentIDs {
-    private var bySlot: [String?] = []
-    /// How many entries are set.
+    private var words: [UInt64] = []
+    /// How many slots are marked.
     private(set) var count = 0
 
-    /// The id of the persistent countdown in `slot`, if one is there.
-    subscript(slot: Int32) -> String? {
-        Int(slot) < bySlot.count ? bySlot[Int(slot)] : nil
+    /// Whether `slot` holds a persistent countdown.
+    subscript(slot: Int32) -> Bool {
+        let index = Int(slot)
+        return index >> 6 < words.count && words[index >> 6] & (1 << UInt64(index & 63)) != 0
     }
 
-    /// Records `id` for the persistent countdown that starts in `slot`.
-    mutating func set(_ id: String, slot: Int32) {
+    /// Marks `slot`, where a persistent countdown starts.
+    mutating func set(slot: Int32) {
         let index = Int(slot)
-        if index >= bySlot.count {
+        if index >> 6 >= words.count {
             // Grown by doubling: a script starting many persistent countdowns
-            // copies each entry a few times at most.
-            bySlot.append(contentsOf: repeatElement(nil, count: max(index + 1, 2 * bySlot.count) - bySlot.count))
+            // copies each word a few times at most.
+            words.append(contentsOf: repeatElement(0, count: max(index >> 6 + 1, 2 * words.count) - words.count))
         }
-        if bySlot[index] == nil { count += 1 }
-        bySlot[index] = id
+        let bit: UInt64 = 1 << UInt64(index & 63)
+        if words[index >> 6] & bit == 0 { count += 1 }
+        words[index >> 6] |= bit
     }
 
-    /// Clears the entry of `slot`, whose countdown ended, and returns its id.
-    mutating func remove(slot: Int32) -> String? {
+    /// Clears `slot`, whose countdown ended; whether it was marked.
+    mutating func remove(slot: Int32) -> Bool {
+        guard self[slot] else { return false }
         let index = Int(slot)
-        guard index < bySlot.count, let id = bySlot[index] else { return nil }
-        bySlot[index] = nil
+        words[index >> 6] &= ~(1 << UInt64(index & 63))
         count -= 1
-        return id
+        return true
     }
 
-    /// The bytes of its storage, by capacity (ids longer than a `String` holds
-    /// in place not counted; the Lua handle holds the same bytes).
-    var storageBytes: Int { bySlot.capacity * MemoryLayout<String?>.stride }
-
-    /// Every id held, in no particular order.
-    var all: [String] {
-        count == 0 ? [] : bySlot.compactMap { $0 }
-    }
+    /// The bytes of its storage, by capacity.
+    var storageBytes: Int { words.capacity * MemoryLayout<UInt64>.stride }
 }

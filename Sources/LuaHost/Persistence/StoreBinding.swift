@@ -30,7 +30,8 @@ public final class StoreBinding {
     /// taken as the same (StoreFollowing.swift): clocks read a moment apart, or a
     /// Redis server clock's offset measured again, are not a change.
     public var externalChangeTolerance: Nanoseconds = 2_000_000
-    /// The ids of the persistent countdowns running, by slot (the scheduler is given none).
+    /// Which scheduler slots run a persistent countdown, a bit each: the id is the
+    /// handle's own, not copied here (the scheduler is given none either).
     var persistentIDs = PersistentIDs()
     /// The last failure's message, for `countdown.fetch`'s third result.
     var lastError: String?
@@ -65,7 +66,7 @@ public final class StoreBinding {
     }
 
     /// The bytes this part keeps for the persistent countdowns it runs, by
-    /// capacity: their ids by slot, and titles, actions and end actions for the
+    /// capacity: a bit by slot for them, and titles, actions and end actions for the
     /// few that have them. What a process holding many pays here beside the
     /// scheduler's records, the Lua handles and the store's own copy
     /// (`cdbench memory`, docs/performance.md, "Memory of stored countdowns held").

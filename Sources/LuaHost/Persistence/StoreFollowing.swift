@@ -22,7 +22,7 @@ extension StoreBinding {
         switch changes {
         case .none: return
         case .ids(let ids): held = ids.filter { persistentKey(forID: $0.string) != nil }.sorted().map(\.string)
-        case .unknown: held = persistentIDs.all.sorted { $0.precedesInBytes($1) }
+        case .unknown: held = allPersistentIDs.sorted { $0.precedesInBytes($1) }
         }
         // Read together (one transaction, or one round trip per slice); a hook run
         // by an earlier change may write to the store, and what was read after

@@ -1,3 +1,4 @@
+import CLua
 import CLuaShim
 import CountdownCore
 
@@ -63,9 +64,25 @@ extension StoreBinding {
             title: annotations?.title, actions: annotations?.actions ?? [])
     }
 
-    /// The id of the persistent countdown `key`, while it runs.
+    /// The id of the persistent countdown `key`, while it runs: its handle's, read
+    /// through the handle reference the scheduler keeps for it.
     func persistentID(_ key: CountdownKey) -> String? {
-        scheduler.state(key) == nil ? nil : persistentIDs[key.slot]
+        guard persistentIDs[key.slot], let context = scheduler.context(key) else { return nil }
+        return handleID(ref: SlotHooks(context: context).handleRef)
+    }
+
+    /// The id of the handle registry[ref] (its user value `CD_UV_ID`), if it has one.
+    func handleID(ref: Int32) -> String? {
+        let L = host.current
+        L.pushRef(ref)
+        lua_getiuservalue(L.raw, -1, CD_UV_ID)
+        defer { L.pop(2) }
+        return L.string(at: -1)
+    }
+
+    /// The ids of every persistent countdown running here, in no particular order.
+    var allPersistentIDs: [String] {
+        persistentIDs.count == 0 ? [] : scheduler.activeKeys.compactMap { persistentID($0) }
     }
 
     /// The running persistent countdown stored under `id`, found through the id table.
@@ -78,7 +95,9 @@ extension StoreBinding {
         L.pop(2)
         guard let handle, handle.pointee.persistent != 0 else { return nil }
         let key = CountdownBinding.key(handle)
-        return persistentID(key)?.sameBytes(as: id) == true ? key : nil
+        // The id table found the handle by the id's bytes: what is left to check
+        // is that its countdown still runs here as a persistent one.
+        return persistentIDs[key.slot] && scheduler.state(key) != nil ? key : nil
     }
 
     /// Called by `launch` once a persistent countdown exists and before its first tick.
