@@ -22,28 +22,37 @@ struct SilentServerBrowserTests {
         window.sameDocument = true
         """
 
+    /// The page at `url`, once `shown` holds: no alarm through three intervals of
+    /// heartbeats (more than the 2¼ a page allows), `lost` once the server falls
+    /// silent, `shown` again once it beats again (with the status line cleared when
+    /// `clearsStatus`), in the same document, no error.
+    static func silenceCycle(_ url: String, shown: String, lost: String, clearsStatus: Bool = true,
+                             setSilent: (Bool) throws -> Void) throws {
+        let browser = try Browser()
+        defer { browser.close() }
+        try browser.open(url)
+        try browser.wait(shown)
+        _ = try browser.eval(recordLosses)
+        Thread.sleep(forTimeInterval: 3 * interval)
+        #expect(try browser.eval("window.lostSeen") as? Bool == false)
+
+        try setSilent(true)
+        #expect(try browser.wait("\(status) === 'reconnecting' && \(lost)", timeout: 20).value as? Bool == true)
+        try setSilent(false)
+        let resumed = clearsStatus ? "(\(shown)) && \(status) === ''" : shown
+        #expect(try browser.wait(resumed, timeout: 20).value as? Bool == true)
+        #expect(try browser.eval("window.sameDocument") as? Bool == true)
+        #expect(try browser.errors() == [])
+    }
+
     @Test("The overlay keeps its time while heartbeats come, says reconnecting and blanks the time once they stop, and resumes without a reload")
     func overlay() throws {
         let clock = RealClock()
         let server = try TestServer(clock: { clock.now }) { $0.heartbeatInterval = Self.interval }
         defer { server.stop() }
-        let browser = try Browser()
-        defer { browser.close() }
         try server.store(running("tea", seconds: 25 * 60, at: clock.now))
-        try browser.open("http://\(server.host)/overlay/tea")
-        try browser.wait("/^00:2/.test(\(Self.digits))")
-        _ = try browser.eval(Self.recordLosses)
-        // Three intervals of heartbeats: more than the silence a page allows (2¼), and no alarm.
-        Thread.sleep(forTimeInterval: 3 * Self.interval)
-        #expect(try browser.eval("window.lostSeen") as? Bool == false)
-
-        try server.server.setSilent(true)
-        let lost = try browser.wait("\(Self.status) === 'reconnecting' && \(Self.digits) === ''", timeout: 20)
-        #expect(lost.value as? Bool == true)
-        try server.server.setSilent(false)
-        #expect(try browser.wait("/^00:2/.test(\(Self.digits)) && \(Self.status) === ''", timeout: 20).value != nil)
-        #expect(try browser.eval("window.sameDocument") as? Bool == true)
-        #expect(try browser.errors() == [])
+        try Self.silenceCycle("http://\(server.host)/overlay/tea", shown: "/^00:2/.test(\(Self.digits))",
+                              lost: "\(Self.digits) === ''", setSilent: server.server.setSilent)
     }
 
     @Test("The list page keeps its times while heartbeats come, says reconnecting and blanks every time once they stop, and resumes without a reload")
@@ -51,25 +60,11 @@ struct SilentServerBrowserTests {
         let clock = RealClock()
         let server = try TestServer(clock: { clock.now }) { $0.heartbeatInterval = Self.interval }
         defer { server.stop() }
-        let browser = try Browser()
-        defer { browser.close() }
         try server.store(running("tea", seconds: 25 * 60, at: clock.now))
         try server.store(running("egg", seconds: 7 * 60, at: clock.now))
-        try browser.open("http://\(server.host)/")
         let times = "Array.from(document.querySelectorAll('#rows td.time')).map(c => c.textContent)"
-        let bothShown = "(t => t.length === 2 && /^00:06/.test(t[0]) && /^00:2/.test(t[1]))(\(times))"
-        try browser.wait(bothShown)
-        _ = try browser.eval(Self.recordLosses)
-        Thread.sleep(forTimeInterval: 3 * Self.interval)
-        #expect(try browser.eval("window.lostSeen") as? Bool == false)
-
-        try server.server.setSilent(true)
-        let lost = try browser.wait("\(Self.status) === 'reconnecting' && \(times).every(t => t === '')", timeout: 20)
-        #expect(lost.value as? Bool == true)
-        try server.server.setSilent(false)
-        #expect(try browser.wait("\(bothShown) && \(Self.status) === ''", timeout: 20).value as? Bool == true)
-        #expect(try browser.eval("window.sameDocument") as? Bool == true)
-        #expect(try browser.errors() == [])
+        try Self.silenceCycle("http://\(server.host)/", shown: "(t => t.length === 2 && /^00:06/.test(t[0]) && /^00:2/.test(t[1]))(\(times))",
+                              lost: "\(times).every(t => t === '')", setSilent: server.server.setSilent)
     }
 
     @Test("A script's view says reconnecting and hides the view once the heartbeats stop, and shows it again when they come back")
@@ -79,21 +74,8 @@ struct SilentServerBrowserTests {
         try s.publish(try scriptView { v in
             try v.add(.label, id: "status", fields: [("text", .string("Resend in 5s"))])
         })
-        let browser = try Browser()
-        defer { browser.close() }
-        try browser.open("http://\(s.server.host)/")
-        let shown = "document.querySelector('[data-id=\"status\"]') !== null && !document.getElementById('view').hidden"
-        try browser.wait(shown)
-        _ = try browser.eval(Self.recordLosses)
-        Thread.sleep(forTimeInterval: 3 * Self.interval)
-        #expect(try browser.eval("window.lostSeen") as? Bool == false)
-
-        try s.server.server.setSilent(true)
-        let lost = try browser.wait("\(Self.status) === 'reconnecting' && document.getElementById('view').hidden", timeout: 20)
-        #expect(lost.value as? Bool == true)
-        try s.server.server.setSilent(false)
-        #expect(try browser.wait(shown, timeout: 20).value as? Bool == true)
-        #expect(try browser.eval("window.sameDocument") as? Bool == true)
-        #expect(try browser.errors() == [])
+        try Self.silenceCycle("http://\(s.server.host)/",
+                              shown: "document.querySelector('[data-id=\"status\"]') !== null && !document.getElementById('view').hidden",
+                              lost: "document.getElementById('view').hidden", clearsStatus: false, setSilent: s.server.server.setSilent)
     }
 }
