@@ -231,7 +231,7 @@ let package = Package(
         .executableTarget(
             name: "cdscript-serve",
             dependencies: [
-                "cdscript", "CountdownWeb", "ScriptViewModel", "CountdownCore", "SQLiteStore", "SystemIdentity", "TerminalView", "StoreViews",
+                "cdscript", "CountdownWeb", "ScriptViewModel", "CountdownCore", "SQLiteStore", "SystemIdentity", "TerminalView", "StoreViews", "CommandEnding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseLinking

@@ -26,6 +26,13 @@ public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// One line on stderr. Never traps: stderr may be a closed pipe or a full disk
 /// too, and then there is nobody to tell.
-func printError(_ message: String) {
+public func printError(_ message: String) {
     StandardError.line(message)
+}
+
+/// Writes `text` to standard output through the output contract, `what` naming it
+/// in the message if it cannot be written (141 or 74). Commands print with this,
+/// never with Swift's `print` (which drops errors) or `FileHandle.write` (which traps).
+public func emit(_ text: String, terminator: String = "\n", what: String) {
+    OutputContract.emit(text, terminator: terminator, what: what)
 }

@@ -5,7 +5,6 @@ import ScriptTesting
 #if canImport(Glibc)
 import Glibc
 #endif
-import StoreViews
 
 /// `cdscript run --coverage`: the lines of the script's files that ran, in the
 /// reports `cdscript test --coverage` writes (luacov.stats.out, lcov.info and a

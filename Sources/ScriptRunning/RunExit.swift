@@ -4,7 +4,6 @@ import Glibc
 import CommandEnding
 import LuaHost
 import TerminalView
-import StoreViews
 
 /// How a run (`run`, `timer`, `watch`) ended, as far as its exit status goes:
 /// the facts each step of the run gathered, nothing decided yet.

@@ -2,7 +2,6 @@ import CommandEnding
 import EventLoop
 import LuaHost
 import TerminalView
-import StoreViews
 
 /// How a run is stopped from outside while Lua code runs: signals, Ctrl-Z and
 /// the CPU-time limit per callback (see docs/hardening.md, "Guarantees").
@@ -20,14 +19,8 @@ enum RunInterruption {
     /// silent while it sleeps.
     static func startCPULimit(seconds: Double) {
         guard seconds > 0 else { return }
-        let period = ScriptInterruption.configureCPULimit(seconds: seconds)
-        let message = "cdscript: a callback ran for more than \(ScriptRun.seconds(seconds)) s of CPU time (--cpu-limit) and could not be stopped (a finalizer or a loop in C); the run was ended\n"
-        do {
-            try MainLoop.startCPUTimer(periodNanoseconds: period, check: ScriptInterruption.cpuLimitCheck,
-                                       code: ExitStatus.hookError.rawValue, message: message)
-        } catch {
-            printError("cdscript: \(error); callbacks run without a CPU-time limit")
-        }
+        startCPUTimer(period: ScriptInterruption.configureCPULimit(seconds: seconds), command: "cdscript",
+                      ending: "a callback ran for more than \(ScriptRun.seconds(seconds)) s of CPU time", without: "callbacks run")
     }
 
     /// `cdscript test`'s CPU-time limit per test (`--cpu-limit`, 0: none): the same
@@ -38,12 +31,19 @@ enum RunInterruption {
         let limit = ScriptRun.seconds(seconds)
         let period = ScriptInterruption.configureCPULimit(
             seconds: seconds, message: "CPU time limit exceeded: the test ran for more than \(limit) s of CPU time (raise it with --cpu-limit SECONDS, 0 for none)")
-        let message = "cdscript test: a test ran for more than \(limit) s of CPU time (--cpu-limit) and could not be stopped (a finalizer or a loop in C); the run was ended\n"
+        startCPUTimer(period: period, command: "cdscript test",
+                      ending: "a test ran for more than \(limit) s of CPU time", without: "tests run")
+    }
+
+    /// The timer both limits start: past the limit, when the hook could not stop
+    /// what ran, `COMMAND: ENDING (--cpu-limit) and could not be stopped ...` and exit 1.
+    private static func startCPUTimer(period: Int64, command: String, ending: String, without: String) {
+        let message = "\(command): \(ending) (--cpu-limit) and could not be stopped (a finalizer or a loop in C); the run was ended\n"
         do {
             try MainLoop.startCPUTimer(periodNanoseconds: period, check: ScriptInterruption.cpuLimitCheck,
                                        code: ExitStatus.hookError.rawValue, message: message)
         } catch {
-            printError("cdscript test: \(error); tests run without a CPU-time limit")
+            printError("\(command): \(error); \(without) without a CPU-time limit")
         }
     }
 }

@@ -1,8 +1,8 @@
+import CommandEnding
 import CountdownCore
 import SystemIdentity
 import EventLoop
 import LuaHost
-import StoreViews
 
 /// What a run needs of the shared store (SQLite or Redis), whichever kind it
 /// is: the command line's stores conform. Asked what differs between the

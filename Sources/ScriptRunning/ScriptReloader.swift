@@ -7,7 +7,6 @@ import EventLoop
 import FoundationEssentials
 import LuaHost
 import TerminalView
-import StoreViews
 
 /// The host a run works with now: the first, or the version of the script that
 /// the last reload (`run --watch`) brought. Closures that outlive a reload (the

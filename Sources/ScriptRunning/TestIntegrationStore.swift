@@ -7,7 +7,6 @@ import ScriptTesting
 #if canImport(Glibc)
 import Glibc
 #endif
-import StoreViews
 
 /// `cdscript test --state-dir DIR` and `--store URL`: specs run against a real
 /// store, for integration tests. Each test works under an id prefix of its own

@@ -5,7 +5,6 @@ import ScriptTesting
 #if canImport(Glibc)
 import Glibc
 #endif
-import StoreViews
 
 /// busted's output handlers (`-o NAME`, with `-Xoutput` options), and where
 /// each writes: one place per format, so that write errors are handled alike.

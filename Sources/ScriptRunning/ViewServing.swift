@@ -5,7 +5,6 @@ import CommandEnding
 import EventLoop
 import ScriptViewModel
 import TerminalView
-import StoreViews
 
 /// `run --serve`: the script's view on a web page, beside the terminal's or
 /// instead of it. The page is served by a child, cdscript-serve (this binary

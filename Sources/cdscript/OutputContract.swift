@@ -33,13 +33,6 @@ extension CommandEnding.OutputContract {
     }
 }
 
-/// Writes `text` to standard output, through `StandardOutput`; `what` names it
-/// in the message if it cannot be written. Commands print with this, never with
-/// Swift's `print` (which drops errors) or `FileHandle.write` (which traps).
-func emit(_ text: String, terminator: String = "\n", what: String) {
-    OutputContract.emit(text, terminator: terminator, what: what)
-}
-
 /// Runs a library's part of a command: the exit it ends with and the bad usage
 /// it finds become ArgumentParser's (`ExitCode`, `ValidationError`: the usage
 /// and exit 64), so that every command exits as before the libraries were split off.

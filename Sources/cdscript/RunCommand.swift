@@ -100,9 +100,3 @@ final class RunSharedStoreBox: RunSharedStore {
     func chargeHeldChanges(to charge: @escaping (Int) -> Bool) { store.chargeHeldChanges(to: charge) }
     func finishRun(withinMilliseconds milliseconds: Int) -> Bool { store.finishRun(withinMilliseconds: milliseconds) }
 }
-
-/// One line on stderr. Never traps: stderr may be a closed pipe or a full disk
-/// too, and then there is nobody to tell.
-public func printError(_ message: String) {
-    StandardError.line(message)
-}

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import CommandEnding
 import Glibc
 #endif
 import ArgumentParser

@@ -1,3 +1,4 @@
+import CommandEnding
 import ArgumentParser
 import CountdownCore
 import FoundationEssentials
