@@ -79,6 +79,10 @@ public struct SQLiteMigrator: Sendable {
                 try db.execute("INSERT INTO \(Self.tableName) (identifier) VALUES (?)", [.text(migration.identifier)])
             }
         }
+        // A migration may edit a table's SQL in sqlite_master (SQLite's way to
+        // change a CHECK): this connection parsed the schema before, and reads
+        // it again only when told to.
+        try db.execute("PRAGMA writable_schema = RESET")
     }
 }
 
