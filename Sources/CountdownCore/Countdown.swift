@@ -115,10 +115,23 @@ public protocol SchedulerDelegate: AnyObject {
     /// An overtime countdown (`Scheduler.allowOvertime`) reached its deadline: its
     /// end, reported once, after which it ticks on with `remaining` below zero.
     func countdownDidPassEnd(_ tick: Tick)
+    /// Itself as a batching delegate, or nil (given by the extensions below).
+    var asBatchingDelegate: BatchingSchedulerDelegate? { get }
 }
 
 extension SchedulerDelegate {
     public func countdownDidPassEnd(_ tick: Tick) {}
+}
+
+extension SchedulerDelegate {
+    /// Itself when it is a `BatchingSchedulerDelegate` (that protocol's
+    /// extension says so), nil otherwise: what `Scheduler` asks instead of a
+    /// dynamic cast.
+    public var asBatchingDelegate: BatchingSchedulerDelegate? { nil }
+}
+
+extension BatchingSchedulerDelegate {
+    public var asBatchingDelegate: BatchingSchedulerDelegate? { self }
 }
 
 /// A delegate that takes ticks in a row where it can: the Lua host runs a row of

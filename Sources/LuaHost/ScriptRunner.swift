@@ -26,8 +26,11 @@ extension LuaHost {
         case .failure(let failure):
             return ScriptFailure(kind: .unreadable, message: "cannot read script \(path): \(failure)")
         }
-        let folder = path == "-" ? FileManager.default.currentDirectoryPath : URL(fileURLWithPath: path).deletingLastPathComponent().path
-        plugins.scriptDirectory = URL(fileURLWithPath: folder).standardizedFileURL.path
+        // As text, not through `URL` (0.44 million instructions a run: its path
+        // parsing builds generic sets at first use).
+        let current = path.hasPrefix("/") ? "/" : FileManager.default.currentDirectoryPath
+        plugins.scriptDirectory = path == "-" ? PathText.absolute(current, in: "/")
+            : PathText.folder(of: PathText.absolute(path, in: current))
         let chunkName = path == "-" ? ScriptSource.standardInputChunkName : "@" + path
         return runScript(source: Self.executableScriptText(source), chunkName: chunkName, arguments: [path] + arguments, settingArg: settingArg, prepareChunk: prepareChunk)
     }

@@ -31,18 +31,20 @@ extension SQLiteCountdownStore {
     /// The countdowns stored under `ids`, as `loadEach(ids:)` reads them, the
     /// cheapest way (see above): one indexed read of one row per id, in one read
     /// transaction, so `cdscript status ID` costs the same whatever else is stored.
-    public func glanceEach(ids: [String]) throws -> [(id: String, record: Swift.Result<StoredCountdown?, any Error>)] {
+    public func glanceEach(ids: [String]) throws -> [(id: String, record: LoadedCountdown)] {
         guard !hasOpened, fileExists, !isUnopenedEmptyFile,
               let loaded = try? glanceReadOnly({ db in
-                  ids.map { id in
-                      (id, Swift.Result { () throws -> StoredCountdown? in
-                          // No row can have such an id (`checkID`): none is stored.
-                          guard !id.utf8.contains(0) else { return nil }
-                          return try self.readRow(id: id, db)
-                      })
+                  ids.map { id -> (id: String, record: LoadedCountdown) in
+                      // No row can have such an id (`checkID`): none is stored.
+                      guard !id.utf8.contains(0) else { return (id, .success(nil)) }
+                      do {
+                          return (id, .success(try self.readRow(id: id, db)))
+                      } catch {
+                          return (id, .failure(error))
+                      }
                   }
               }) else {
-            return try loadEach(ids: ids)
+            return try loadEach(ids: ids).map { ($0.id, LoadedCountdown($0.record)) }
         }
         return loaded
     }
@@ -59,7 +61,7 @@ extension SQLiteCountdownStore {
             // The version this build writes, and exactly the migrations it knows (a newer
             // build's migration without a version number is refused by the full open).
             guard try db.value("PRAGMA user_version")?.integer == Int64(StoreSchema.version),
-                  Set(try db.texts("SELECT identifier FROM grdb_migrations")) == Set(StoreSchema.migrator.identifiers)
+                  try db.texts("SELECT identifier FROM grdb_migrations").sorted() == StoreSchema.migrator.identifiers.sorted()
             else { return nil }
             return try read(db)
         }

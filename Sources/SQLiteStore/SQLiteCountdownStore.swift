@@ -28,7 +28,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     /// How long a write waits for another process's transaction.
     public let busyTimeout: TimeInterval
     /// The outcome of opening (internal for `SQLiteCountdownStore+Replaced.swift`).
-    var opened: Result<SQLiteConnection, StoreError>?
+    var opened: OpenOutcome?
     /// The file that outcome is of: its device and inode when it was opened.
     var openedFile: FileIdentity?
     /// Countdown rows and change-log entries read so far: what tests bound the
@@ -237,7 +237,7 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
     @discardableResult
     public func open() throws(StoreError) -> SQLiteConnection {
         if let opened { return try opened.get() }
-        let result: Result<SQLiteConnection, StoreError>
+        let result: OpenOutcome
         do {
             result = .success(try openRetryingContention())
         } catch {
@@ -490,5 +490,22 @@ public final class SQLiteCountdownStore: CountdownStoreBackend {
 
     private static func upsert(_ countdown: StoredCountdown, _ db: SQLiteConnection) throws {
         try db.cached(StoredCountdown.upsertSQL).run(countdown.arguments)
+    }
+}
+
+/// The outcome of opening a store: the connection, or why every later operation
+/// fails. Not `Result<SQLiteConnection, StoreError>`: a generic type whose
+/// parameter must conform to a protocol is made at run time by its first user,
+/// who checks the conformance by scanning every conformance in the binary (0.18
+/// million instructions of a `cdscript status` call); this one costs nothing to make.
+enum OpenOutcome {
+    case success(SQLiteConnection)
+    case failure(StoreError)
+
+    func get() throws(StoreError) -> SQLiteConnection {
+        switch self {
+        case .success(let db): return db
+        case .failure(let error): throw error
+        }
     }
 }

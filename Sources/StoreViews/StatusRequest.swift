@@ -68,7 +68,7 @@ public struct StatusRequest: Equatable, Sendable {
             } else {
                 // Only the countdowns asked for are read: a bar's call costs the
                 // same at a thousand stored as at a million.
-                let loaded = store.exists ? try store.glanceEach(ids: ids) : ids.map { ($0, .success(nil)) }
+                let loaded = store.exists ? try store.glanceEach(ids: ids) : ids.map { ($0, LoadedCountdown.success(nil)) }
                 now = try store.now()
                 var found: [(record: StoredCountdown, countdown: ShownCountdown)] = []
                 for (id, result) in loaded {

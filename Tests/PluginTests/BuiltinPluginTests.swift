@@ -130,6 +130,26 @@ struct BuiltinPluginTests {
         #expect(objects[2]["id"] == nil)
     }
 
+    @Test("log's JSON encoder, compiled at its first line, calls none of the library functions a script replaced before it")
+    func logEncoderKeepsTheLibrary() throws {
+        let dir = try temporaryFolder()
+        let path = dir + "/events.jsonl"
+        let bed = HostBed()
+        bed.mustRun("""
+            use("log", { path = "\(path)" })
+            local function replaced() error("a script's replacement ran") end
+            string.gsub, string.format, string.byte, table.concat, table.sort = replaced, replaced, replaced, replaced, replaced
+            pairs, ipairs, tostring, type, math.type = replaced, replaced, replaced, replaced, replaced
+            countdown.start{ id = "tab\\tand \\"quote\\"", seconds = 1.5 }
+            """)
+        bed.advance(to: 2)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        #expect(objects.map { $0["event"] as? String } == ["start", "tick", "tick", "done"])
+        #expect(objects[0]["id"] as? String == "tab\tand \"quote\"")
+        #expect(objects[0]["remaining"] as? Double == 1.5)
+    }
+
     @Test("log says once why it cannot write, and the countdowns run on")
     func logUnwritable() {
         let bed = HostBed()

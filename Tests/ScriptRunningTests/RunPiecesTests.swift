@@ -63,6 +63,9 @@ struct MemorySizeTests {
         #expect(HardeningSettings.bytes("1g") == 1 << 30)
         #expect(HardeningSettings.bytes("64KB") == 64 << 10)
         #expect(HardeningSettings.bytes("0") == 0)
+        #expect(HardeningSettings.bytes("2kb") == 2 << 10)
+        #expect(HardeningSettings.bytes("3mB") == 3 << 20)
+        #expect(HardeningSettings.bytes("7b") == 7)
     }
 
     @Test("anything else, or a size past what a machine word holds, is refused")

@@ -91,3 +91,12 @@ end
 
 -- Built-in plugins call these, never the fields of the script's countdown table.
 H.plugin_api.on, H.plugin_api.formatter = countdown.on, countdown.formatter
+
+-- api.json compiles Lua/json.lua at its first call, so that a run that writes
+-- no JSON does not pay for compiling it (a tenth of every start), and hands it
+-- the library functions taken before any script ran.
+local load_json, plugin_std, json_encode = H.load_json, H.plugin_api.std, nil
+H.plugin_api.json = function(value)
+  if not json_encode then json_encode = load_json()(plugin_std) end
+  return json_encode(value)
+end

@@ -1,7 +1,10 @@
--- The JSON encoder built-in plugins get as api.json (HostPrelude.swift).
--- Taken when the host is made: a script's replacements never run in here.
-local gsub, format, byte, concat, sort = string.gsub, string.format, string.byte, table.concat, table.sort
-local type, tostring, pairs, ipairs, math_type, huge = type, tostring, pairs, ipairs, math.type, math.huge
+-- The JSON encoder built-in plugins get as api.json (host_prelude.lua compiles
+-- it at api.json's first call). Its library functions come from the snapshot
+-- taken when the host was made (std_snapshot.lua): a script's replacements
+-- never run in here.
+local std = ...
+local gsub, format, byte, concat, sort = std.gsub, std.format, std.byte, std.concat, std.sort
+local type, tostring, pairs, ipairs, math_type, huge = std.type, std.tostring, std.pairs, std.ipairs, std.math_type, std.huge
 local escapes = { ['"'] = '\\"', ['\\'] = '\\\\', ['\b'] = '\\b', ['\f'] = '\\f', ['\n'] = '\\n', ['\r'] = '\\r', ['\t'] = '\\t' }
 local function encode(v)
   local t = type(v)

@@ -18,9 +18,9 @@ enum HostPrelude {
     static let standardSnapshotChunkName = "=cdscript/std_snapshot.lua"
     static let standardSnapshot = String(decoding: PackageResources.std_snapshot_lua, as: UTF8.self)
 
-    /// Lua/json.lua: the JSON encoder built-in plugins get as `api.json`.
+    /// Lua/json.lua: the JSON encoder built-in plugins get as `api.json`,
+    /// compiled at its first call (`loadJSON`).
     static let jsonChunkName = "=cdscript/json.lua"
-    static let jsonSource = String(decoding: PackageResources.json_lua, as: UTF8.self)
 }
 
 extension PluginBinding {
@@ -35,7 +35,7 @@ extension PluginBinding {
         defer { (limits.pointee.cap, limits.pointee.budget) = (cap, budget) }
         let helpers = L.top + 1
         L.pushTable(fields: 16)
-        host.register([("hooks_changed", Self.hooksChanged)], into: L)
+        host.register([("hooks_changed", Self.hooksChanged), ("load_json", Self.loadJSON)], into: L)
         let installed = cd_stdlib_install(L.raw, vm.limits.sandbox ? 1 : 0, vm.limits.stringRepLimit)
         SetUpStep.check(installed == LUA_OK, "cdscript: the standard library replacements do not install")
         L.push(vm.limits.sandbox)
@@ -60,11 +60,6 @@ extension PluginBinding {
         // The prelude adds the host's countdown.on and countdown.formatter to it.
         L.pushValue(at: -1)
         L.setRawField(helpers, "plugin_api")
-        if L.load(HostPrelude.jsonSource, chunkName: HostPrelude.jsonChunkName) == LUA_OK, L.call(arguments: 0, results: 1) == LUA_OK {
-            L.setRawField(-2, "json")
-        } else {
-            SetUpStep.failed("cdscript: the JSON encoder does not load: \(L.string(at: -1) ?? "")")
-        }
         // require's searcher hands built-in plugins these helpers (stdlib_searchers.c).
         L.pushTable(fields: Int32(BuiltinPlugins.sources.count))
         for (name, source) in BuiltinPlugins.sources {
@@ -91,5 +86,19 @@ extension PluginBinding {
         formattersRef = L.ref()
         let status = L.call(arguments: 4, results: 0)
         SetUpStep.check(status == LUA_OK, "cdscript: the host prelude failed: \(L.string(at: -1) ?? "")")
+    }
+}
+
+extension PluginBinding {
+    /// `H.load_json()`: Lua/json.lua compiled, not run (host_prelude.lua runs it
+    /// with the library snapshot at `api.json`'s first call).
+    static let loadJSON: cd_host_function = { L, context in
+        LuaHost.hostCall(L, context) { _, L throws(APIError) in
+            let source = String(decoding: PackageResources.json_lua, as: UTF8.self)
+            guard L.load(source, chunkName: HostPrelude.jsonChunkName) == LUA_OK else {
+                throw APIError("cdscript: the JSON encoder does not compile: \(L.string(at: -1) ?? "")")
+            }
+            return 1
+        }
     }
 }

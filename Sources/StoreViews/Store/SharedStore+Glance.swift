@@ -14,9 +14,9 @@ extension SharedStore {
     /// which a status bar runs every second): one indexed read a countdown on
     /// SQLite, through the same read-only glance; one `HMGET` on Redis. Each
     /// id's record, nil when none is stored, or why it cannot be read.
-    public func glanceEach(ids: [String]) throws -> [(id: String, record: Result<StoredCountdown?, any Error>)] {
+    public func glanceEach(ids: [String]) throws -> [(id: String, record: LoadedCountdown)] {
         if let sqlite = self as? SQLiteSharedStore { return try sqlite.store.glanceEach(ids: ids) }
-        return try persistence.loadEach(ids: ids)
+        return try persistence.loadEach(ids: ids).map { ($0.id, LoadedCountdown($0.record)) }
     }
 }
 
