@@ -87,12 +87,14 @@ let package = Package(
         .target(name: "CountdownCore", swiftSettings: hotPath),
         .target(name: "CTerminal"),
         .target(name: "TerminalView", dependencies: ["CTerminal", "CUtf8proc"]),
-        // The host's own Lua (Lua/) and the built-in plugins (BuiltinPlugins/), compiled into the binary.
+        // The build's Lua compiler: the host's own Lua (LuaHost/Lua/*.lua) compiled at
+        // build time with the Lua library the binary links, so that no run compiles it.
+        .executableTarget(name: "LuaBytecode", dependencies: ["CLua"]),
+        .plugin(name: "LuaBytecodePlugin", capability: .buildTool(), dependencies: ["LuaBytecode"]),
+        // The host's own Lua (Lua/, as bytecode) and the built-in plugins (BuiltinPlugins/), compiled into the binary.
         .target(name: "LuaHost", dependencies: ["CLua", "CLuaShim", "CountdownCore", "TerminalView", "CTerminal"],
+                exclude: ["Lua"],
                 resources: [
-                    .embedInCode("Lua/host_prelude.lua"),
-                    .embedInCode("Lua/std_snapshot.lua"),
-                    .embedInCode("Lua/json.lua"),
                     .embedInCode("BuiltinPlugins/plugin_common.lua"),
                     .embedInCode("BuiltinPlugins/bell.lua"),
                     .embedInCode("BuiltinPlugins/notify.lua"),
@@ -103,7 +105,7 @@ let package = Package(
                     .embedInCode("BuiltinPlugins/timer_keys.lua"),
                     .embedInCode("BuiltinPlugins/sequence.lua"),
                     .embedInCode("Persistence/end_actions.lua"),
-                ], swiftSettings: hotPath),
+                ], swiftSettings: hotPath, plugins: ["LuaBytecodePlugin"]),
         .target(name: "CLinux"),
         .target(name: "EventLoop", dependencies: ["CLinux", "CountdownCore"]),
         // This boot's id and processes named so that others can tell they still run, read from /proc

@@ -180,6 +180,15 @@ public struct LuaState {
         }
     }
 
+    /// Pushes the precompiled chunk `bytecode` (what `lua_dump` wrote at build
+    /// time, Sources/LuaBytecode), or an error message; returns the status.
+    /// Binary chunks only: nothing a script gives reaches this.
+    func load(bytecode: [UInt8], chunkName: String) -> Int32 {
+        bytecode.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { luaL_loadbufferx(raw, $0.baseAddress, $0.count, chunkName, "b") }
+        }
+    }
+
     /// Calls the function below `arguments` values in protected mode with a
     /// traceback: leaves `results` values, or the message with its traceback;
     /// returns the status.

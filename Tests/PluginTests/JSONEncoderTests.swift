@@ -12,10 +12,11 @@ struct JSONEncoderTests {
         let L = luaL_newstate()!
         defer { lua_close(L) }
         luaL_openlibs(L)
-        // As the host runs it: compiled, then called with the library snapshot.
-        let encoder = String(decoding: PackageResources.json_lua, as: UTF8.self)
-        let snapshot = String(decoding: PackageResources.std_snapshot_lua, as: UTF8.self)
-        guard luaL_loadstring(L, encoder) == LUA_OK, luaL_loadstring(L, snapshot) == LUA_OK,
+        // As the host runs it: the build's bytecode, called with the library snapshot.
+        let load = { (bytes: [UInt8]) in
+            bytes.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { luaL_loadbufferx(L, $0.baseAddress, $0.count, "=json", "b") } }
+        }
+        guard load(HostBytecode.json) == LUA_OK, load(HostBytecode.std_snapshot) == LUA_OK,
               cd_pcall_traceback(L, 0, 1) == LUA_OK, cd_pcall_traceback(L, 1, 1) == LUA_OK else { return nil }
         lua_setglobal(L, "json")
         guard luaL_loadstring(L, "return json(\(expression))") == LUA_OK, cd_pcall_traceback(L, 0, 1) == LUA_OK,

@@ -8,18 +8,17 @@ import CLuaShim
 /// It runs once, when the host is made, with private helpers as `...` (host
 /// functions that scripts never see directly; built-in plugins get some of them).
 enum HostPrelude {
-    /// Lua/host_prelude.lua. Chunk names start with "=" rather than "@": they
-    /// show as file:line in tracebacks, and `--coverage` (which counts only "@"
-    /// chunks, as files on disk) still leaves the host's own code out.
-    static let chunkName = "=cdscript/host_prelude.lua"
-    static let source = String(decoding: PackageResources.host_prelude_lua, as: UTF8.self)
+    // Chunk names start with "=" rather than "@": they show as file:line in
+    // tracebacks, and `--coverage` (which counts only "@" chunks, as files on
+    // disk) still leaves the host's own code out. Each file is compiled at build
+    // time (Plugins/LuaBytecodePlugin) into `HostBytecode`, under its chunk name.
 
+    /// Lua/host_prelude.lua.
+    static let chunkName = "=cdscript/host_prelude.lua"
     /// Lua/std_snapshot.lua: the library functions built-in plugins call, taken before any script runs.
     static let standardSnapshotChunkName = "=cdscript/std_snapshot.lua"
-    static let standardSnapshot = String(decoding: PackageResources.std_snapshot_lua, as: UTF8.self)
-
     /// Lua/json.lua: the JSON encoder built-in plugins get as `api.json`,
-    /// compiled at its first call (`loadJSON`).
+    /// loaded at its first call (`loadJSON`).
     static let jsonChunkName = "=cdscript/json.lua"
 }
 
@@ -52,7 +51,7 @@ extension PluginBinding {
             ("wall_time", Self.wallTime),
             ("exited", Self.childExited),
         ], into: L)
-        if L.load(HostPrelude.standardSnapshot, chunkName: HostPrelude.standardSnapshotChunkName) == LUA_OK, L.call(arguments: 0, results: 1) == LUA_OK {
+        if L.load(bytecode: HostBytecode.std_snapshot, chunkName: HostPrelude.standardSnapshotChunkName) == LUA_OK, L.call(arguments: 0, results: 1) == LUA_OK {
             L.setRawField(-2, "std")
         } else {
             SetUpStep.failed("cdscript: the library snapshot does not load: \(L.string(at: -1) ?? "")")
@@ -69,7 +68,7 @@ extension PluginBinding {
         SetUpStep.check(cd_stdlib_set_builtins(L.raw) == LUA_OK, "cdscript: the built-in plugins do not register")
         updateSearchFolders()
 
-        guard L.load(HostPrelude.source, chunkName: HostPrelude.chunkName) == LUA_OK else {
+        guard L.load(bytecode: HostBytecode.host_prelude, chunkName: HostPrelude.chunkName) == LUA_OK else {
             SetUpStep.failed("cdscript: the host prelude does not compile: \(L.string(at: -1) ?? "")")
         }
         L.pushValue(at: helpers)
@@ -90,13 +89,12 @@ extension PluginBinding {
 }
 
 extension PluginBinding {
-    /// `H.load_json()`: Lua/json.lua compiled, not run (host_prelude.lua runs it
+    /// `H.load_json()`: Lua/json.lua loaded, not run (host_prelude.lua runs it
     /// with the library snapshot at `api.json`'s first call).
     static let loadJSON: cd_host_function = { L, context in
         LuaHost.hostCall(L, context) { _, L throws(APIError) in
-            let source = String(decoding: PackageResources.json_lua, as: UTF8.self)
-            guard L.load(source, chunkName: HostPrelude.jsonChunkName) == LUA_OK else {
-                throw APIError("cdscript: the JSON encoder does not compile: \(L.string(at: -1) ?? "")")
+            guard L.load(bytecode: HostBytecode.json, chunkName: HostPrelude.jsonChunkName) == LUA_OK else {
+                throw APIError("cdscript: the JSON encoder does not load: \(L.string(at: -1) ?? "")")
             }
             return 1
         }
