@@ -80,6 +80,12 @@ extension StoreBinding {
             guard let writer = StoreBinding.exitWriter else { return }
             StoreBinding.exitWriter = nil
             let binding = Unmanaged<StoreBinding>.fromOpaque(writer).takeUnretainedValue()
+            // What is written now is the host's work, as at a callback's end: at
+            // depth 0, outside the callback's CPU time (`--cpu-limit` stops Lua
+            // code; a write cannot be stopped, and ending the process in it lost
+            // what the script was told was kept: 1,000,000 started and then
+            // os.exit() ran past 10 s of CPU on a busy machine).
+            if let limits = cd_get_limits(binding.vm.state.raw) { limits.pointee.depth = 0 }
             binding.writeHeldDeletes()
             binding.writeHeldSaves()
         }
