@@ -11,12 +11,12 @@ import StoreViews
 /// in, they cost every command about 3 ms of CPU at start and 12 MB
 /// (docs/performance.md). `serve` hands its process over to it; `run --serve`
 /// starts it as a child that serves the page (ViewServing).
-enum ServeProgram {
-    static let name = "cdscript-serve"
+public enum ServeProgram {
+    public static let name = "cdscript-serve"
 
     /// Beside the running executable (its real path: a symlink to cdscript
     /// names the folder it points into).
-    static var path: String {
+    public static var path: String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return name }
@@ -27,7 +27,7 @@ enum ServeProgram {
 
     /// Why `path` cannot be run, or nil when it can (checked before a child is started:
     /// its failure would otherwise show only as its exit).
-    static func unusable(_ path: String) -> String? {
+    public static func unusable(_ path: String) -> String? {
         if access(path, F_OK) != 0 {
             return "\(path) is missing: it is installed beside cdscript (scripts/install installs both)"
         }
@@ -39,7 +39,7 @@ enum ServeProgram {
 
     /// Replaces this process with cdscript-serve given `arguments` (execv: the
     /// pid, signals and exit status are then serve's own), or exits 14 saying why not.
-    static func handOver(arguments: [String]) throws -> Never {
+    public static func handOver(arguments: [String]) throws -> Never {
         let program = path
         _ = StandardOutput.flush()
         // A mask and handlers of this process must not follow it into serve.
