@@ -13,7 +13,7 @@ struct CommandLineLayerTests {
 
     /// The most lines Sources/cdscript may hold: issue 47's 1,500. (It held 6,703
     /// before the store-facing and run logic moved out, 2,355 before the option
-    /// groups and word readers moved to CommandLineWords, 1,255 after.)
+    /// groups and word readers moved to CommandLineWords, 1,256 after.)
     static let lineBudget = 1_500
 
     /// ArgumentParser's protocols a command file's types conform to.
