@@ -215,7 +215,9 @@ let package = Package(
         // a library's ending (exitingAsCommand). A library of its own rather than part of `cdscript`:
         // what is not a command type is tested in process here (CommandLineWordsTests), and the
         // executable's library keeps the command types only. Not in StoreViews or ScriptRunning,
-        // which stay free of ArgumentParser.
+        // which stay free of ArgumentParser. Public only what the command line uses (the tests read
+        // the rest through @testable): every public symbol is exported by the executable, and one
+        // dladdr at start-up scans them all (about 31 instructions each, on every command).
         .target(
             name: "CommandLineWords",
             dependencies: [

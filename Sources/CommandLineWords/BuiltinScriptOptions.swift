@@ -9,11 +9,11 @@ import ScriptRunning
 public struct BuiltinScriptOptions: ParsableArguments {
     public init() {}
 
-    @OptionGroup public var storeOptions: StoreOptions
-    @OptionGroup public var hardening: HardeningOptions
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var hardening: HardeningOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Let time flow N times faster.", valueName: "N"))
-    public var speed: Double?
+    var speed: Double?
 
     @OptionGroup public var viewOptions: ViewOptions
 
@@ -21,7 +21,7 @@ public struct BuiltinScriptOptions: ParsableArguments {
     public var every: String?
 
     /// The shortest `--every`, as help shows it (0.1): countdown.start's bound.
-    public static let shortestEvery = Time.seconds(CountdownRange.shortestTick)
+    static let shortestEvery = Time.seconds(CountdownRange.shortestTick)
 
     /// The checks of `every` and `speed`; not `validate()`, which the parser
     /// would run for `--eject` too, where neither matters.

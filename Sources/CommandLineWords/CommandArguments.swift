@@ -29,7 +29,7 @@ public enum CommandArguments {
 
     /// True for a word that is an option's name rather than a value: not `-`,
     /// not a number, not a negative duration (`-5m`).
-    public static func isOption(_ word: String) -> Bool {
+    static func isOption(_ word: String) -> Bool {
         guard word.hasPrefix("-"), word != "-", Double(word) == nil else { return false }
         return (try? DeadlineParser.parseSignedDuration(word)) == nil
     }

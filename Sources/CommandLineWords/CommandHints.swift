@@ -7,7 +7,7 @@ public enum CommandHints {
     /// The subcommands' names in their order, `help` included: `CommandOptionTable`'s
     /// list (CommandOptionTableTests holds it to the subcommands), not read from the
     /// subcommands' configurations, which every run would otherwise build.
-    public static let commandNames: [String] = CommandOptionTable.commandNames + ["help"]
+    static let commandNames: [String] = CommandOptionTable.commandNames + ["help"]
 
     /// For `cdscript lsit`: a missing "script" that looks like a command's name.
     public static func mistypedCommand(script: String) -> String? {
@@ -31,13 +31,13 @@ public enum CommandHints {
     }
 
     /// The name within two edits of `word` (and closer than the word is long), if any.
-    public static func closest(to word: String, in names: [String]) -> String? {
+    static func closest(to word: String, in names: [String]) -> String? {
         let scored = names.map { ($0, editDistance($0, word)) }.filter { $0.1 <= min(2, max(1, word.count / 2)) }
         return scored.min { $0.1 < $1.1 }?.0
     }
 
     /// Optimal string alignment distance: a swap of two neighbours counts as one edit.
-    public static func editDistance(_ a: String, _ b: String) -> Int {
+    static func editDistance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)

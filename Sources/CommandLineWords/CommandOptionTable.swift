@@ -4,33 +4,33 @@
 /// options is outside its stability promise; CommandOptionTableTests holds every
 /// row to what ArgumentParser declares, so a command or option added without a
 /// row here fails a test.
-public enum CommandOptionTable {
+enum CommandOptionTable {
     /// The options of the command named `name` (not `help`), ArgumentParser's
     /// `--help`, `-h` and `--version` included; nil for a name that is not a command's.
-    public static func options(of name: String) -> CommandOptions? {
+    static func options(of name: String) -> CommandOptions? {
         commands[name].map { $0.merging(CommandOptions(flags: ["--help", "-h", "--version"])) }
     }
 
     // The option groups several commands share (StoreOptions, HardeningOptions, ViewOptions, ...).
 
-    public static let redisTLS = CommandOptions(
+    static let redisTLS = CommandOptions(
         values: ["--redis-cacert", "--redis-cacert-dir", "--redis-cert", "--redis-key", "--redis-sni"],
         flags: ["--redis-insecure"])
-    public static let store = CommandOptions(values: ["--state-dir", "--store", "--redis-wait", "--redis-wait-timeout"])
+    static let store = CommandOptions(values: ["--state-dir", "--store", "--redis-wait", "--redis-wait-timeout"])
         .merging(redisTLS)
-    public static let hardening = CommandOptions(values: ["--budget", "--memory-limit", "--cpu-limit", "--plugin-path"],
+    static let hardening = CommandOptions(values: ["--budget", "--memory-limit", "--cpu-limit", "--plugin-path"],
                                           flags: ["--sandbox", "--allow-store"])
-    public static let view = CommandOptions(flags: ["--plain", "--no-color"])
+    static let view = CommandOptions(flags: ["--plain", "--no-color"])
     /// What the built-in timer and stopwatch share (BuiltinScriptOptions).
-    public static let builtinScript = store.merging(hardening).merging(view)
+    static let builtinScript = store.merging(hardening).merging(view)
         .merging(CommandOptions(values: ["--speed", "--every", "--title", "--quit-after"], flags: ["--eject", "--no-window-title"]))
 
     /// The names of `CDScript`'s subcommands in their order, but those starting with `_`.
-    public static let commandNames = ["run", "test", "list", "cancel", "clear", "plugins", "timer", "stopwatch", "new", "start",
+    static let commandNames = ["run", "test", "list", "cancel", "clear", "plugins", "timer", "stopwatch", "new", "start",
                                "append", "pause", "resume", "watch", "status", "serve", "check"]
 
     /// By command name: every subcommand of `CDScript` whose name does not start with `_`.
-    public static let commands: [String: CommandOptions] = [
+    static let commands: [String: CommandOptions] = [
         "run": store.merging(hardening).merging(view).merging(CommandOptions(
             values: ["--speed", "--serve", "--token-file", "--allow-host", "-e"], flags: ["--coverage", "--watch"],
             positionalEndsOptions: true)),

@@ -3,7 +3,7 @@
 /// first, not even the default ./src one. ArgumentParser refuses an empty
 /// value written with `=`, so `test`'s arguments give it as a word of its own.
 public enum EmptyPathOptions {
-    public static let names: Set = ["--lpath=", "-m=", "--cpath="]
+    static let names: Set = ["--lpath=", "-m=", "--cpath="]
 
     public static func split(_ arguments: [String]) -> [String] {
         // Only for `cdscript test ...`: a script's own arguments are left as they are.

@@ -10,27 +10,27 @@ public struct HardeningOptions: ParsableArguments {
     // Off by default: --cpu-limit bounds every callback without tracing each instruction,
     // which halves the speed of Lua code (docs/hardening.md, "Which limit is which").
     @Option(parsing: .unconditional, help: ArgumentHelp("Lua instructions one callback (the main chunk, a hook, a formatter), with the callbacks and coroutines it causes, may run: a deterministic limit, at about half the speed for Lua code. 0 (the default): no count; --cpu-limit bounds each callback.", valueName: "N"))
-    public var budget: Int64 = 0
+    var budget: Int64 = 0
 
     @Option(name: .customLong("memory-limit"), parsing: .unconditional, help: ArgumentHelp("Memory the script's Lua state and the elements and text its view holds may take: bytes, or with K, M or G (512M); 0 for no limit.", valueName: "SIZE"))
-    public var memoryLimit: String = "512M"
+    var memoryLimit: String = "512M"
 
     @Option(name: .customLong("cpu-limit"), parsing: .unconditional, help: ArgumentHelp("CPU seconds one callback, with all it causes (finalizers and loops in C included), may run before it fails; when even that cannot stop it, the run ends (exit 1). 0 for no limit.", valueName: "SECONDS"))
-    public var cpuLimit: Double = Self.defaultCPULimit
+    var cpuLimit: Double = Self.defaultCPULimit
 
     /// The CPU-time limit per callback by default, in seconds.
-    public static let defaultCPULimit: Double = HardeningSettings.defaultCPULimit
+    static let defaultCPULimit: Double = HardeningSettings.defaultCPULimit
 
     @Flag(help: "Remove io, os.execute, os.exit, os.remove, os.rename, package.loadlib, C modules and debug; refuse bytecode; read files only in the script's folder and the plugin folders; os.getenv only for locale, time zone and terminal variables.")
-    public var sandbox = false
+    var sandbox = false
 
     // Off by default: the store is shared by every script and command of the user,
     // so a sandboxed script could read, change, cancel or fill anyone's countdowns.
     @Flag(name: .customLong("allow-store"), help: "With --sandbox: let the script use the countdown store (--state-dir, --store), where it can fetch, change and cancel any stored countdown. Without it a sandboxed script's persistent countdowns are kept in memory for the run only.")
-    public var allowStore = false
+    var allowStore = false
 
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"), completion: .directory)
-    public var pluginPath: [String] = []
+    var pluginPath: [String] = []
 
     public func validate() throws {
         guard budget >= 0 else { throw ValidationError("--budget must be 0 (no limit) or a positive number of instructions, got \(budget)") }
@@ -40,15 +40,15 @@ public struct HardeningOptions: ParsableArguments {
         }
     }
 
-    public var limits: ScriptLimits {
+    var limits: ScriptLimits {
         ScriptLimits(memoryLimit: (try? Self.bytes(memoryLimit)) ?? ScriptLimits.defaultMemoryLimit, instructionBudget: budget, sandbox: sandbox)
     }
 
     /// Whether the run opens the countdown store: always, except under `--sandbox`
     /// without `--allow-store`, when persistent countdowns live in memory.
-    public var opensStore: Bool { !sandbox || allowStore }
+    var opensStore: Bool { !sandbox || allowStore }
 
-    public var pluginDirectories: [PluginDirectory] { PluginPath.standard(extra: pluginPath) }
+    var pluginDirectories: [PluginDirectory] { PluginPath.standard(extra: pluginPath) }
 
     /// The limits as a run takes them.
     public var settings: HardeningSettings {

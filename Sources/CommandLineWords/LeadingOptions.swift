@@ -26,22 +26,22 @@ public enum LeadingOptions {
 
 /// What a command's options are: their names, and whether each takes a value
 /// (one row of `CommandOptionTable` each).
-public struct CommandOptions: Equatable, Sendable {
+struct CommandOptions: Equatable, Sendable {
     /// Long and short names with their dashes (`--speed`, `-o`), and whether each takes a value.
-    public var takesValue: [String: Bool] = [:]
+    var takesValue: [String: Bool] = [:]
     /// Options after which every word is theirs (`timer --exec PROGRAM ARGS...`).
-    public var takesRest: Set<String> = []
+    var takesRest: Set<String> = []
     /// True when the command's first positional ends its options (`run SCRIPT ARGS...`).
-    public var positionalEndsOptions = false
+    var positionalEndsOptions = false
 
-    public init(takesValue: [String: Bool] = [:], takesRest: Set<String> = [], positionalEndsOptions: Bool = false) {
+    init(takesValue: [String: Bool] = [:], takesRest: Set<String> = [], positionalEndsOptions: Bool = false) {
         self.takesValue = takesValue
         self.takesRest = takesRest
         self.positionalEndsOptions = positionalEndsOptions
     }
 
     /// Options spelt `values` take a value, `flags` none; `rest` take every word after them.
-    public init(values: [String] = [], flags: [String] = [], rest: [String] = [], positionalEndsOptions: Bool = false) {
+    init(values: [String] = [], flags: [String] = [], rest: [String] = [], positionalEndsOptions: Bool = false) {
         var takesValue = [String: Bool]()
         for name in values + rest { takesValue[name] = true }
         for name in flags { takesValue[name] = false }
@@ -49,25 +49,25 @@ public struct CommandOptions: Equatable, Sendable {
     }
 
     /// These options and `other`'s together (an option declared by both takes what it takes here).
-    public func merging(_ other: CommandOptions) -> CommandOptions {
+    func merging(_ other: CommandOptions) -> CommandOptions {
         CommandOptions(takesValue: takesValue.merging(other.takesValue) { mine, _ in mine },
                        takesRest: takesRest.union(other.takesRest),
                        positionalEndsOptions: positionalEndsOptions || other.positionalEndsOptions)
     }
 
     /// The options of the command named `name` (the root's `--help` and `--version` included).
-    public static func of(_ name: String) -> CommandOptions? {
+    static func of(_ name: String) -> CommandOptions? {
         CommandOptionTable.options(of: name)
     }
 
     /// The options of every command together (an option's taking a value is the
     /// same wherever it is declared).
-    public static var ofAny: CommandOptions? {
+    static var ofAny: CommandOptions? {
         CommandHints.commandNames.compactMap(of).reduce(CommandOptions()) { $0.merging($1) }
     }
 
     /// True when `words` are options of this command, each followed by its value if it takes one.
-    public func consumesAll(_ words: ArraySlice<String>) -> Bool {
+    func consumesAll(_ words: ArraySlice<String>) -> Bool {
         var index = words.startIndex
         while index < words.endIndex {
             let word = words[index]
@@ -81,7 +81,7 @@ public struct CommandOptions: Equatable, Sendable {
     /// The first option among `arguments` (a whole command line, command first
     /// unless it is the default one) that this command does not have, with the
     /// name closest to it; nil when every option is known or none is close.
-    public func misspelt(in arguments: ArraySlice<String>) -> (typed: String, meant: String)? {
+    func misspelt(in arguments: ArraySlice<String>) -> (typed: String, meant: String)? {
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let word = arguments[index]

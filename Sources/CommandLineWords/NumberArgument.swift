@@ -12,7 +12,7 @@ public enum NumberArgument {
     }
 
     /// `value` as a message quotes it: a whole number without ".0" (60, not 60.0).
-    public static func text(_ value: Double) -> String {
+    static func text(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }

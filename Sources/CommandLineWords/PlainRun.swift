@@ -14,8 +14,8 @@ import ScriptRunning
 public struct PlainRun: Equatable {
     public var stateDir: String?
     public var store: String?
-    public var script: String
-    public var arguments: [String]
+    var script: String
+    var arguments: [String]
 
     /// The run for plain words (see above); nil for anything else.
     public static func plainWords(_ words: [String]) -> PlainRun? {
@@ -73,7 +73,7 @@ extension StoreOptions {
 }
 
 extension HardeningOptions {
-    public static var plainDefaults: HardeningOptions {
+    static var plainDefaults: HardeningOptions {
         var options = HardeningOptions()
         options.budget = 0
         options.memoryLimit = "512M"
@@ -86,7 +86,7 @@ extension HardeningOptions {
 }
 
 extension ViewOptions {
-    public static var plainDefaults: ViewOptions {
+    static var plainDefaults: ViewOptions {
         var options = ViewOptions()
         options.plain = false
         options.noColor = false

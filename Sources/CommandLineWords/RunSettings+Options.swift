@@ -14,7 +14,7 @@ extension RunSettings {
 
 /// The command line's store (SharedStore) as a run uses it.
 final class RunSharedStoreBox: RunSharedStore {
-    let store: SharedStore
+    public let store: SharedStore
     init(_ store: SharedStore) { self.store = store }
     var persistence: CountdownStoreBackend { store.persistence }
     var bootID: String? { store.bootID }

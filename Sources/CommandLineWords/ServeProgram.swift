@@ -12,11 +12,11 @@ import StoreViews
 /// (docs/performance.md). `serve` hands its process over to it; `run --serve`
 /// starts it as a child that serves the page (ViewServing).
 public enum ServeProgram {
-    public static let name = "cdscript-serve"
+    static let name = "cdscript-serve"
 
     /// Beside the running executable (its real path: a symlink to cdscript
     /// names the folder it points into).
-    public static var path: String {
+    static var path: String {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard length > 0 else { return name }
@@ -27,7 +27,7 @@ public enum ServeProgram {
 
     /// Why `path` cannot be run, or nil when it can (checked before a child is started:
     /// its failure would otherwise show only as its exit).
-    public static func unusable(_ path: String) -> String? {
+    static func unusable(_ path: String) -> String? {
         if access(path, F_OK) != 0 {
             return "\(path) is missing: it is installed beside cdscript (scripts/install installs both)"
         }

@@ -23,32 +23,32 @@ public struct StoreOptions: ParsableArguments {
     // each level above it, which made every command of the tests' binary spend
     // 80-140 ms more on parsing (list 127 -> 45 ms of CPU, run 210 -> 70 ms).
     @Option(name: .customLong(RedisTLSHelp.caFileName), help: RedisTLSHelp.caFile, completion: .file())
-    public var redisCAFile: String?
+    var redisCAFile: String?
 
     @Option(name: .customLong(RedisTLSHelp.caDirectoryName), help: RedisTLSHelp.caDirectory, completion: .directory)
-    public var redisCADirectory: String?
+    var redisCADirectory: String?
 
     @Option(name: .customLong(RedisTLSHelp.certificateFileName), help: RedisTLSHelp.certificateFile, completion: .file())
-    public var redisCertificateFile: String?
+    var redisCertificateFile: String?
 
     @Option(name: .customLong(RedisTLSHelp.keyFileName), help: RedisTLSHelp.keyFile, completion: .file())
-    public var redisKeyFile: String?
+    var redisKeyFile: String?
 
     @Option(name: .customLong(RedisTLSHelp.serverNameName), help: RedisTLSHelp.serverName)
-    public var redisServerName: String?
+    var redisServerName: String?
 
     @Flag(name: .customLong(RedisTLSHelp.insecureName), help: RedisTLSHelp.insecure)
-    public var redisInsecure = false
+    var redisInsecure = false
 
     @Option(name: .customLong("redis-wait"), help: ArgumentHelp(
         "Redis: a change counts as done once N replicas hold it (WAIT; also $CDSCRIPT_REDIS_WAIT, ?wait=N). Fewer in time: the change is made, said, exit 12.",
         valueName: "N"))
-    public var redisWait: String?
+    var redisWait: String?
 
     @Option(name: .customLong("redis-wait-timeout"), help: ArgumentHelp(
         "Redis: the longest a change waits for the replicas of --redis-wait: 500ms, 2s (default 1s; also $CDSCRIPT_REDIS_WAIT_TIMEOUT, ?wait-timeout=…).",
         valueName: "DURATION"))
-    public var redisWaitTimeout: String?
+    var redisWaitTimeout: String?
 
     /// What the --redis-* TLS options say (nil where they say nothing).
     public var tlsSettings: RedisTLSSettings {

@@ -7,7 +7,7 @@ public struct ViewServeOptions: ParsableArguments {
     public init() {}
 
     @Option(name: .customLong("serve"), help: ArgumentHelp("Show the script's view in a browser too, at http://HOST:PORT/ (port 0: any free port, said on start): its labels, big digits, bars and buttons, live; a click presses the button's key (with the control token). With stdout a terminal the terminal view runs as well; otherwise the browser is the only view, and the run goes on until the view is closed or a signal ends it.", valueName: "HOST:PORT"))
-    public var serve: String?
+    var serve: String?
 
     @Option(name: .customLong("token-file"), help: ArgumentHelp("With --serve: the control token's file (default: serve-token in the state folder, shared with `cdscript serve`; made with mode 0600, and the token printed, on first start).", valueName: "PATH"), completion: .file())
     public var tokenFile: String?

@@ -10,7 +10,7 @@ public struct WatchSelectionOptions: ParsableArguments {
     @Option(name: .customLong("match"), help: ArgumentHelp(
         "Show only the ids matching this shell pattern (* ? [...], as in a shell; quote it).",
         valueName: "PATTERN"))
-    public var pattern: String?
+    var pattern: String?
 
     @Flag(help: "With --plain (or output that is not a terminal): also print a line on every tick, not only when a countdown starts, changes, ends or goes.")
     public var ticks = false
