@@ -6,7 +6,7 @@ import PackageDescription
 //   CountdownCore (pure Swift: clocks, countdowns, scheduler, formatting) ->
 //   LuaHost, EventLoop (adapters) -> CommandEnding (how a command exits) ->
 //   StoreViews (stored countdowns from outside), ScriptRunning (a script's run, `cdscript test`) ->
-//   cdscript (command types only: parse, call, exit)
+//   CommandLineWords (the option groups and the word readers) -> cdscript (command types only: parse, call, exit)
 // TerminalView (elements, layout, diffing renderer; TerminalSession is its only
 // I/O) sits beside CountdownCore; LuaHost binds it as the `view` library.
 
@@ -206,17 +206,37 @@ let package = Package(
         // `status`, `watch` (StoreWatcher, WatchIndex) and its bars (Bars/), `start`'s and the change
         // commands' single changes, `cancel`, `clear`, `check`, serve's end-action runner as the
         // command starts it, and the completions that read the store. No ArgumentParser: the
-        // commands read their words and call this, which does the work, tested in process.
+        // commands read their words and call this, which does the work, tested in process. Also the
+        // seam to serve's web side (ServeWeb) and the journal set aside that makes a command exit 6.
         .target(name: "StoreViews", dependencies: ["CountdownCore", "SQLiteStore", "RedisStore", "SystemIdentity", "EventLoop", "TerminalView", "StoredEndActions", "CommandEnding"]),
-        // The command line's code: one type per command, its words, help and checks, and a run()
-        // that calls the libraries above (StoreViews, ScriptRunning, CommandEnding) and exits (a
-        // library, so that both executables below run it; the tests in cdscriptTests read its
-        // decisions in process).
+        // The command line's vocabulary: the option groups several commands share (StoreOptions,
+        // HardeningOptions, ViewOptions, ...: ArgumentParser's ParsableArguments, public, turned into
+        // the libraries' plain settings) and the word readers that skip ArgumentParser at start-up
+        // (`--version`, a plain script call, `status`: PlainRun, StatusRequest+PlainWords), or read
+        // around it (LeadingOptions, CommandHints, CommandOptionTable), and ArgumentParser's side of
+        // a library's ending (exitingAsCommand). A library of its own rather than part of `cdscript`:
+        // what is not a command type is tested in process here (CommandLineWordsTests), and the
+        // executable's library keeps the command types only. Not in StoreViews or ScriptRunning,
+        // which stay free of ArgumentParser. Public only what the command line uses (the tests read
+        // the rest through @testable): every public symbol is exported by the executable, and one
+        // dladdr at start-up scans them all (about 31 instructions each, on every command).
+        .target(
+            name: "CommandLineWords",
+            dependencies: [
+                "CountdownCore", "LuaHost", "EventLoop", "SQLiteStore", "RedisStore", "TerminalView",
+                "CommandEnding", "ScriptRunning", "StoreViews",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The command line's code: one type per command, its options, help and checks, and a run()
+        // that calls the libraries above (StoreViews, ScriptRunning, CommandEnding, CommandLineWords)
+        // and exits (a library, so that both executables below run it; the tests in cdscriptTests
+        // hold the word readers to ArgumentParser's reading of these commands).
         .target(
             name: "cdscript",
             dependencies: [
                 "CountdownCore", "LuaHost", "EventLoop", "SQLiteStore", "RedisStore", "SystemIdentity", "ScriptTesting", "TerminalView",
-                "StoredEndActions", "ScriptViewModel", "CommandEnding", "ScriptRunning", "StoreViews",
+                "StoredEndActions", "ScriptViewModel", "CommandEnding", "ScriptRunning", "StoreViews", "CommandLineWords",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // Built-in Lua scripts (`cdscript timer`, `cdscript new`), compiled into the binary.
@@ -233,7 +253,7 @@ let package = Package(
         .executableTarget(
             name: "cdscript-serve",
             dependencies: [
-                "cdscript", "CountdownWeb", "ScriptViewModel", "CountdownCore", "SQLiteStore", "SystemIdentity", "TerminalView", "StoreViews", "CommandEnding",
+                "cdscript", "CommandLineWords", "CountdownWeb", "ScriptViewModel", "CountdownCore", "SQLiteStore", "SystemIdentity", "TerminalView", "StoreViews", "CommandEnding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseLinking
@@ -293,8 +313,13 @@ let package = Package(
         // Plugins, global hooks, limits, the sandbox, hostile scripts, the annotation file (issue 6).
         .testTarget(name: "PluginTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore", "ScriptTesting", "TerminalView"]),
         // The command line's own decisions, in process: the option table, the plain words of
-        // `status`, `--version` and a script call against ArgumentParser's reading.
-        .testTarget(name: "cdscriptTests", dependencies: ["cdscript", "CountdownCore", "TerminalView", "StoreViews"]),
+        // `status`, `--version` and a script call against ArgumentParser's reading of the commands.
+        .testTarget(name: "cdscriptTests", dependencies: ["cdscript", "CommandLineWords", "CommandEnding", "CountdownCore", "TerminalView", "StoreViews"]),
+        // CommandLineWords in process: the option groups' checks, the leading options, the hints,
+        // the positional values and durations, listen addresses, busted's empty paths, and how a
+        // library's ending becomes the parser's.
+        .testTarget(name: "CommandLineWordsTests", dependencies: ["CommandLineWords", "CommandEnding", "StoreViews", "CountdownCore",
+                                                               .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // A script's run and `cdscript test`'s settings, in process: every run's ending mapped to its
         // exit status (RunExit), report files, the reloader's files, the interpreter's arguments,
         // .busted merged with flags, output handlers, the timer's checks.

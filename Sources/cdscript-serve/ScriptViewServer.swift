@@ -7,6 +7,7 @@ import CountdownCore
 import CountdownWeb
 import ScriptViewModel
 import cdscript
+import CommandLineWords
 import StoreViews
 
 /// `cdscript-serve --script-view --serve HOST:PORT [--token-file F]

@@ -1,4 +1,5 @@
 import cdscript
+import StoreViews
 
 // cdscript-serve: the command line with the web server linked in. `cdscript serve`
 // hands its process over to it (same arguments), and `run --serve` starts it with

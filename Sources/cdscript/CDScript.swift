@@ -7,6 +7,7 @@ import LuaHost
 import Glibc
 #endif
 import StoreViews
+import CommandLineWords
 
 /// The command line. The `cdscript` executable (Sources/cdscript-main) calls
 /// `CommandLineEntry.main()`, and so does `cdscript-serve`, with the web server
@@ -71,7 +72,7 @@ extension CDScript {
             }
             // What a command printed that could not be written: 141 or 74.
             try OutputContract.check()
-            try UnreadableJournal.check()
+            try exitingAsCommand { try UnreadableJournal.check() }
         } catch let exit as ExitCode where exit.rawValue != ExitStatus.usage.rawValue {
             // A command's own exit code (`status` of an id not stored: 7, every
             // second under a bar) prints nothing: ArgumentParser's `exit(withError:)`
@@ -82,7 +83,7 @@ extension CDScript {
                 printError(hint)
                 Glibc.exit(ExitStatus.usage.rawValue)
             }
-            exit(withError: OutputContract.failureExit() ?? OutputContract.printedRequest(error) ?? error)
+            exit(withError: OutputContract.failureExit() ?? OutputContract.printedRequest(error, of: CDScript.self) ?? error)
         }
     }
 }

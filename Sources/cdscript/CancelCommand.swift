@@ -1,6 +1,7 @@
 import ArgumentParser
 import CountdownCore
 import StoreViews
+import CommandLineWords
 
 struct CancelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

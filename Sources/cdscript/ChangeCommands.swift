@@ -1,6 +1,7 @@
 import ArgumentParser
 import CountdownCore
 import StoreViews
+import CommandLineWords
 
 /// `cdscript append ID DURATION`: moves a stored countdown's end later (or, with
 /// a negative DURATION, earlier), in one transaction on the stored record, as

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CountdownCore
 import StoreViews
+import CommandLineWords
 
 /// `cdscript check`: reads the whole store, changes nothing, and says whether it
 /// is whole: one line per problem, then a summary; exit 0 when whole, 9 when

@@ -1,5 +1,6 @@
 import ArgumentParser
 import StoreViews
+import CommandLineWords
 
 struct ClearCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import CommandEnding
 import ArgumentParser
 import StoreViews
+import CommandLineWords
 
 /// `cdscript __complete-ids`: the stored ids, one a line, from the store of
 /// `--store` or `--state-dir` (the same list the completions of cancel, append,

@@ -1,5 +1,6 @@
 import ArgumentParser
 import StoreViews
+import CommandLineWords
 
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

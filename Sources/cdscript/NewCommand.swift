@@ -1,5 +1,6 @@
 import ArgumentParser
 import ScriptRunning
+import CommandLineWords
 
 /// `cdscript new NAME`: a script, its tests and an editor setup to start from.
 struct NewCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ScriptRunning
+import CommandLineWords
 
 /// `cdscript plugins`: the plugins `use` would find, where from, and whether each loads.
 struct PluginsCommand: ParsableCommand {

@@ -6,6 +6,7 @@ import LuaHost
 import ScriptRunning
 import TerminalView
 import StoreViews
+import CommandLineWords
 
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,17 +40,9 @@ struct RunCommand: ParsableCommand {
     var scriptArguments: [String] = []
 
     func validate() throws {
-        try Self.validate(speed: speed)
+        try NumberArgument.checkSpeed(speed)
         if watch && coverage { throw ValidationError("--watch and --coverage cannot go together: coverage counts one version of the script") }
         if watch && script == "-" { throw ValidationError("--watch reloads a script file when it is saved; standard input (-) is read once") }
-    }
-
-    /// `--speed`, as `run` and `timer` take it.
-    static func validate(speed: Double?) throws {
-        if let speed, !(speed.isFinite && speed > 0) {
-            let why = speed.isFinite && speed <= 0 ? " (time cannot stand still or run backwards)" : ""
-            throw ValidationError("--speed must be a finite number greater than 0\(why), got \(TimerCommand.format(speed))")
-        }
     }
 
     func run() throws {
@@ -78,25 +71,4 @@ struct RunCommand: ParsableCommand {
     static func exit(afterSignal signal: Int32) throws {
         try exitingAsCommand { try RunExit.end(afterSignal: signal) }
     }
-}
-
-extension RunSettings {
-    /// The run's settings as the options give them.
-    init(options: StoreOptions, hardening: HardeningOptions, speed: Double?, view: ViewOptions, serve: ViewServeOptions? = nil) {
-        let store = RunStoreSettings(named: options.stateDir != nil || options.store != nil) { try RunSharedStoreBox(options.openShared()) }
-        self.init(store: store, hardening: hardening.settings, speed: speed, view: view.settings,
-                  serve: serve?.settings(stateDir: options.stateDir))
-    }
-}
-
-/// The command line's store (SharedStore) as a run uses it.
-final class RunSharedStoreBox: RunSharedStore {
-    let store: SharedStore
-    init(_ store: SharedStore) { self.store = store }
-    var persistence: CountdownStoreBackend { store.persistence }
-    var bootID: String? { store.bootID }
-    var externalChangeTolerance: Nanoseconds? { store.externalChangeTolerance }
-    func changeFeed(timers: WakeUpTimerSource) throws -> CountdownChangeFeed { try store.changeFeed(timers: timers) }
-    func chargeHeldChanges(to charge: @escaping (Int) -> Bool) { store.chargeHeldChanges(to: charge) }
-    func finishRun(withinMilliseconds milliseconds: Int) -> Bool { store.finishRun(withinMilliseconds: milliseconds) }
 }

@@ -2,6 +2,8 @@ import CountdownCore
 import RedisStore
 import SQLiteStore
 import SystemIdentity
+import CommandLineWords
+import StoreViews
 
 /// The web side of `serve` as its options say it, for the server that
 /// cdscript-serve starts (ServeWeb): where it listens, whom it lets in, and its

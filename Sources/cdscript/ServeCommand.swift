@@ -4,6 +4,7 @@ import RedisStore
 import StoredEndActions
 import TerminalView
 import StoreViews
+import CommandLineWords
 
 /// `cdscript serve`: the long-running process that gives stored countdowns a
 /// home: it runs their end actions (StoredEndActions) and serves them on web

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CountdownCore
 import StoreViews
+import CommandLineWords
 
 /// `cdscript start ID DURATION|DEADLINE`: stores a countdown and returns at once.
 /// Nothing runs it here: `status`, `list`, `watch`, the bars and every process

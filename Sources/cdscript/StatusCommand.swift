@@ -1,6 +1,7 @@
 import ArgumentParser
 import CountdownCore
 import StoreViews
+import CommandLineWords
 
 /// `cdscript status [ID...]`: one line for a status bar that runs a command
 /// every second (tmux's `#(cdscript status tea)`) or a shell prompt. One read of

@@ -4,6 +4,7 @@ import FoundationEssentials
 import LuaHost
 #if canImport(Glibc)
 import Glibc
+import CommandLineWords
 #endif
 
 /// `cdscript stopwatch`: counts up, with laps. The work is done by a built-in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ScriptRunning
+import CommandLineWords
 
 /// `cdscript test`: runs Lua test files (busted specs unchanged) on a virtual clock,
 /// with busted's command line and `.busted` file (ScriptRunning's TestRun and TestSettings).

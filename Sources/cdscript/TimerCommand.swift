@@ -3,6 +3,7 @@ import ArgumentParser
 import CountdownCore
 import FoundationEssentials
 import ScriptRunning
+import CommandLineWords
 
 /// `cdscript timer SPEC`: a countdown without a script file. The work is done by
 /// a built-in Lua script (BuiltinScripts/timer.lua), which `--eject` prints.
@@ -149,9 +150,5 @@ struct TimerCommand: ParsableCommand {
         if let execShell { arguments += ["--exec-shell", execShell] }
         if !exec.isEmpty { arguments += ["--exec"] + exec }
         return arguments
-    }
-
-    static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }

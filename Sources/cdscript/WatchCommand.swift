@@ -3,6 +3,8 @@ import CountdownCore
 import EventLoop
 import StoreViews
 import TerminalView
+import CommandLineWords
+import CommandEnding
 
 /// `cdscript watch [ID...]`: a live view of stored countdowns, following changes
 /// made by any process (or machine, with Redis) as they are committed.

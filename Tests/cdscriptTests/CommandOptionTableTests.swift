@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 @testable import cdscript
+@testable import CommandLineWords
 
 /// The options of one command as ArgumentParser itself describes them (the JSON of
 /// `--experimental-dump-help`). Read only here: `_dumpHelp()` is outside

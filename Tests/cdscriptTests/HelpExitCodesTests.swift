@@ -1,5 +1,6 @@
 import Testing
 @testable import cdscript
+import CommandEnding
 
 @Suite("The command line's help lists the exit codes")
 struct HelpExitCodesTests {

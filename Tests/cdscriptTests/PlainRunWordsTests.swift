@@ -1,6 +1,7 @@
 import ArgumentParser
 import Testing
 @testable import cdscript
+@testable import CommandLineWords
 
 /// `cdscript FILE.lua [ARGS...]` is read without ArgumentParser (RunCommand+PlainWords.swift),
 /// so these tests hold the two readings together: every call the plain reader accepts,

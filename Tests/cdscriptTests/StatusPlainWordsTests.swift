@@ -1,6 +1,7 @@
 import ArgumentParser
 import Testing
 @testable import cdscript
+@testable import CommandLineWords
 import StoreViews
 
 /// `status` reads its plain calls without ArgumentParser (StatusRequest+PlainWords.swift),

@@ -5,17 +5,17 @@ import CountdownCore
 /// swift-argument-parser reads `-30` as an option; such positionals are declared
 /// `.allUnrecognized`, and this tells an unknown option from a value in them.
 /// `--` ends the options: every word after it is a value (`append ID -- -1`).
-enum CommandArguments {
+public enum CommandArguments {
     /// The values among `words` (what an `.allUnrecognized` positional holds),
     /// without the `--` that ends the options.
-    static func values(_ words: [String]) -> [String] {
+    public static func values(_ words: [String]) -> [String] {
         guard let end = words.firstIndex(of: "--") else { return words }
         return Array(words[..<end] + words[(end + 1)...])
     }
 
     /// Throws for an unknown option among `words` before `--`, or for other than
     /// exactly one value; `missing` says what to give when there is none.
-    static func checkValues(_ words: [String], names: String, missing: String) throws {
+    public static func checkValues(_ words: [String], names: String, missing: String) throws {
         let options = words.firstIndex(of: "--").map { Array(words[..<$0]) } ?? words
         if let option = options.first(where: { isOption($0) }) {
             throw ValidationError("Unknown option '\(option)'")
@@ -38,9 +38,9 @@ enum CommandArguments {
 /// An option or argument that takes a duration (`--every 0.5`, `--critical 1m`,
 /// `--quit-after 10s`, `append ID -5m`): read in the one grammar and range of
 /// `DurationRange`, and refused when parsed with the range it must be in.
-enum DurationArgument {
+public enum DurationArgument {
     /// `text` as nanoseconds, or a usage error (exit 64) naming `name` and the range.
-    static func read(_ text: String, as name: String, in range: DurationRange) throws -> Nanoseconds {
+    public static func read(_ text: String, as name: String, in range: DurationRange) throws -> Nanoseconds {
         do {
             return try range.read(text)
         } catch {

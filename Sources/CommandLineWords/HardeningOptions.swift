@@ -3,7 +3,9 @@ import LuaHost
 import ScriptRunning
 
 /// `run`'s options for scripts from elsewhere: limits, the sandbox, the plugin path.
-struct HardeningOptions: ParsableArguments {
+public struct HardeningOptions: ParsableArguments {
+    public init() {}
+
     // .unconditional: `--budget -5` reaches validate() and its message, not "Missing value".
     // Off by default: --cpu-limit bounds every callback without tracing each instruction,
     // which halves the speed of Lua code (docs/hardening.md, "Which limit is which").
@@ -30,7 +32,7 @@ struct HardeningOptions: ParsableArguments {
     @Option(name: .customLong("plugin-path"), help: ArgumentHelp("Also look for plugins in DIR (repeatable; after ./plugins and ~/.config/cdscript/plugins).", valueName: "DIR"), completion: .directory)
     var pluginPath: [String] = []
 
-    func validate() throws {
+    public func validate() throws {
         guard budget >= 0 else { throw ValidationError("--budget must be 0 (no limit) or a positive number of instructions, got \(budget)") }
         _ = try Self.bytes(memoryLimit)
         guard cpuLimit.isFinite, cpuLimit == 0 || (cpuLimit >= 0.1 && cpuLimit <= 86400) else {
@@ -49,12 +51,12 @@ struct HardeningOptions: ParsableArguments {
     var pluginDirectories: [PluginDirectory] { PluginPath.standard(extra: pluginPath) }
 
     /// The limits as a run takes them.
-    var settings: HardeningSettings {
+    public var settings: HardeningSettings {
         HardeningSettings(limits: limits, cpuLimit: cpuLimit, opensStore: opensStore, pluginDirectories: pluginDirectories)
     }
 
     /// "512M" -> 536870912; plain numbers are bytes.
-    static func bytes(_ text: String) throws -> Int {
+    public static func bytes(_ text: String) throws -> Int {
         guard let bytes = HardeningSettings.bytes(text) else {
             throw ValidationError("--memory-limit must be a size such as 512M, 1G or 1048576 (bytes), got '\(text)'")
         }

@@ -4,11 +4,11 @@
 /// command (the completions set a store once, then pick the command).
 /// ArgumentParser reads options only after the command's name: without this,
 /// `timer` would be taken for the default command's script.
-enum LeadingOptions {
+public enum LeadingOptions {
     /// `arguments` with a command's name moved ahead of the options that precede
     /// it; unchanged when they do not start with an option, or no command's name
     /// follows the leading options (a script's name does: `cdscript --speed 60 tea.lua`).
-    static func reordered(_ arguments: [String]) -> [String] {
+    public static func reordered(_ arguments: [String]) -> [String] {
         guard let first = arguments.first, first.hasPrefix("-"), first != "--" else { return arguments }
         let commands = CommandHints.commandNames.filter { $0 != "help" }
         // The words before it must all be that command's options with their values;
@@ -26,7 +26,7 @@ enum LeadingOptions {
 
 /// What a command's options are: their names, and whether each takes a value
 /// (one row of `CommandOptionTable` each).
-struct CommandOptions: Equatable {
+struct CommandOptions: Equatable, Sendable {
     /// Long and short names with their dashes (`--speed`, `-o`), and whether each takes a value.
     var takesValue: [String: Bool] = [:]
     /// Options after which every word is theirs (`timer --exec PROGRAM ARGS...`).
@@ -107,9 +107,9 @@ struct CommandOptions: Equatable {
 
 /// What to say for `cdscript --verison` or `cdscript list --jsno`: the option
 /// meant, where ArgumentParser would name only the argument it then missed.
-enum OptionHints {
+public enum OptionHints {
     /// The message for a misspelt option on `arguments` (already reordered), if any.
-    static func misspelt(_ arguments: [String]) -> String? {
+    public static func misspelt(_ arguments: [String]) -> String? {
         let commandGiven = arguments.first.map { CommandHints.commandNames.contains($0) } ?? false
         let name = commandGiven ? arguments[0] : "run"
         guard name != "help", let options = CommandOptions.of(name),

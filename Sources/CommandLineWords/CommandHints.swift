@@ -3,21 +3,21 @@ import FoundationEssentials
 
 /// Messages for what people type at the edges: a command name mistyped as a
 /// script, `help` with an unknown command, `-v` for the version.
-enum CommandHints {
+public enum CommandHints {
     /// The subcommands' names in their order, `help` included: `CommandOptionTable`'s
     /// list (CommandOptionTableTests holds it to the subcommands), not read from the
     /// subcommands' configurations, which every run would otherwise build.
     static let commandNames: [String] = CommandOptionTable.commandNames + ["help"]
 
     /// For `cdscript lsit`: a missing "script" that looks like a command's name.
-    static func mistypedCommand(script: String) -> String? {
+    public static func mistypedCommand(script: String) -> String? {
         guard !script.contains("/"), !script.hasSuffix(".lua"), !FileManager.default.fileExists(atPath: script),
               let command = closest(to: script, in: commandNames) else { return nil }
         return "cdscript: there is no script `\(script)`; did you mean `cdscript \(command)`?"
     }
 
     /// What to say before parsing, with the exit code; nil when parsing may go ahead.
-    static func preflight(_ arguments: [String]) -> String? {
+    public static func preflight(_ arguments: [String]) -> String? {
         guard let first = arguments.first else { return nil }
         if first == "-v" || first == "-V" || first == "-version" {
             return "cdscript: unknown option '\(first)'; for the version, use --version"

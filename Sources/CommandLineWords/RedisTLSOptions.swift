@@ -31,7 +31,9 @@ enum RedisTLSHelp {
 }
 
 /// `cdscript test`'s --redis-* TLS options (its --store is a test store of its own).
-struct RedisTLSOptions: ParsableArguments {
+public struct RedisTLSOptions: ParsableArguments {
+    public init() {}
+
     @Option(name: .customLong(RedisTLSHelp.caFileName), help: RedisTLSHelp.caFile, completion: .file())
     var caFile: String?
 
@@ -51,7 +53,7 @@ struct RedisTLSOptions: ParsableArguments {
     var insecure = false
 
     /// What the options say (nil where they say nothing).
-    var settings: RedisTLSSettings {
+    public var settings: RedisTLSSettings {
         RedisTLSSettings(caFile: caFile, caDirectory: caDirectory, certificateFile: certificateFile, keyFile: keyFile,
                          serverName: serverName, insecure: insecure ? true : nil)
     }

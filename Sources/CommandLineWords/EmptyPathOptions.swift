@@ -2,10 +2,10 @@
 /// runs `busted -v --lpath= --cpath= -Xoutput --color`): no module path is put
 /// first, not even the default ./src one. ArgumentParser refuses an empty
 /// value written with `=`, so `test`'s arguments give it as a word of its own.
-enum EmptyPathOptions {
+public enum EmptyPathOptions {
     static let names: Set = ["--lpath=", "-m=", "--cpath="]
 
-    static func split(_ arguments: [String]) -> [String] {
+    public static func split(_ arguments: [String]) -> [String] {
         // Only for `cdscript test ...`: a script's own arguments are left as they are.
         guard let test = arguments.firstIndex(where: { !$0.hasPrefix("-") }), arguments[test] == "test" else { return arguments }
         var out = Array(arguments[...test])

@@ -41,7 +41,7 @@ extension StatusRequest {
     }
 
     /// The request for plain words (see above), its format checked; nil for anything else.
-    static func plainWords(_ arguments: [String]) -> StatusRequest? {
+    public static func plainWords(_ arguments: [String]) -> StatusRequest? {
         guard arguments.first == commandName else { return nil }
         var request = StatusRequest()
         var given: [String] = []

@@ -11,7 +11,7 @@ import StoreViews
 /// in, they cost every command about 3 ms of CPU at start and 12 MB
 /// (docs/performance.md). `serve` hands its process over to it; `run --serve`
 /// starts it as a child that serves the page (ViewServing).
-enum ServeProgram {
+public enum ServeProgram {
     static let name = "cdscript-serve"
 
     /// Beside the running executable (its real path: a symlink to cdscript
@@ -39,7 +39,7 @@ enum ServeProgram {
 
     /// Replaces this process with cdscript-serve given `arguments` (execv: the
     /// pid, signals and exit status are then serve's own), or exits 14 saying why not.
-    static func handOver(arguments: [String]) throws -> Never {
+    public static func handOver(arguments: [String]) throws -> Never {
         let program = path
         _ = StandardOutput.flush()
         // A mask and handlers of this process must not follow it into serve.

@@ -5,7 +5,7 @@ import EventLoop
 
 extension MainLoop {
     /// The run loop for a command, or exit 5 with the system error on stderr.
-    static func forCommand(scheduler: Scheduler) throws -> MainLoop {
+    public static func forCommand(scheduler: Scheduler) throws -> MainLoop {
         try exitingAsCommand { try MainLoop.forRun(scheduler: scheduler) }
     }
 }

@@ -26,6 +26,22 @@ public enum ServeWeb {
         public let openStore: @Sendable () throws -> CountdownStoreBackend
         /// The instant stored countdowns are read at, as every command reads it.
         public let now: @Sendable () -> StoreInstant
+
+        public init(listen: String, host: String, port: Int, tokenFile: String?, stateDir: String?, publicRead: Bool,
+                    allowedHosts: [String], tlsCertificate: String?, tlsKey: String?,
+                    openStore: @escaping @Sendable () throws -> CountdownStoreBackend, now: @escaping @Sendable () -> StoreInstant) {
+            self.listen = listen
+            self.host = host
+            self.port = port
+            self.tokenFile = tokenFile
+            self.stateDir = stateDir
+            self.publicRead = publicRead
+            self.allowedHosts = allowedHosts
+            self.tlsCertificate = tlsCertificate
+            self.tlsKey = tlsKey
+            self.openStore = openStore
+            self.now = now
+        }
     }
 
     /// A running web side: told of each change the end-action runner's feed reports; stopped once.

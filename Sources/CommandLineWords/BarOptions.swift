@@ -3,20 +3,22 @@ import CountdownCore
 import StoreViews
 
 /// The options of `watch --bar`.
-struct BarOptions: ParsableArguments {
+public struct BarOptions: ParsableArguments {
+    public init() {}
+
     @Option(help: ArgumentHelp("Write updates in a status bar's protocol instead of showing a view: waybar, i3bar (also swaybar) or polybar.", valueName: "BAR"))
-    var bar: BarProtocol?
+    public var bar: BarProtocol?
 
     @Option(help: ArgumentHelp("With --bar: what to show for each countdown (default: \"\(StatusFormat.defaultText)\"; placeholders as in `cdscript status`).", valueName: "TEXT"))
-    var format: String = StatusFormat.defaultText
+    public var format: String = StatusFormat.defaultText
 
     @Option(help: ArgumentHelp("With --bar: put between countdowns (default: two spaces).", valueName: "TEXT"))
-    var separator: String = "  "
+    public var separator: String = "  "
 
     @Option(help: ArgumentHelp("With --bar: the last SECONDS of a running countdown are critical (waybar's class, i3bar's colour); 0 for never (default: 60).", valueName: "SECONDS"))
-    var critical: Double = 60
+    public var critical: Double = 60
 
-    func validate() throws {
+    public func validate() throws {
         guard bar != nil else {
             for (name, given) in [("--format", format != StatusFormat.defaultText), ("--separator", separator != "  "), ("--critical", critical != 60)] where given {
                 throw ValidationError("\(name) goes with --bar")
@@ -29,7 +31,7 @@ struct BarOptions: ParsableArguments {
             throw ValidationError("--format: \(error)")
         }
         guard critical.isFinite, critical >= 0, Time.nanoseconds(fromSeconds: critical) != nil else {
-            throw ValidationError("--critical must be a number of seconds from 0 to \(CountdownRange.longestDuration / Time.nanosecondsPerSecond), got \(TimerCommand.format(critical))")
+            throw ValidationError("--critical must be a number of seconds from 0 to \(CountdownRange.longestDuration / Time.nanosecondsPerSecond), got \(NumberArgument.text(critical))")
         }
     }
 }

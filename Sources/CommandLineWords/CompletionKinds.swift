@@ -5,20 +5,20 @@ import StoreViews
 /// `cdscript ---completion ...`, which calls these closures in-process.
 extension CompletionKind {
     /// Stored ids, from the store named by `--store` / `--state-dir` already on the line.
-    static var storedIDs: CompletionKind { storedIDs(.any) }
+    public static var storedIDs: CompletionKind { storedIDs(.any) }
 
     /// The stored ids a command can act on (`pause` running ones, `resume` paused ones).
-    static func storedIDs(_ states: StoredIDs.States) -> CompletionKind {
+    public static func storedIDs(_ states: StoredIDs.States) -> CompletionKind {
         .custom { words, index, _ in StoredIDs.sorted(StoredIDs.location(typed: Array(words.prefix(index))), states) }
     }
 
     /// Folders and test files (`*_spec.lua`, `*_test.lua`), as `cdscript test` finds them.
-    static var testPaths: CompletionKind {
+    public static var testPaths: CompletionKind {
         .custom { _, _, prefix in PathCompletion.entries(under: prefix, markFolders: marksFolders) { $0.hasSuffix("_spec.lua") || $0.hasSuffix("_test.lua") } }
     }
 
     /// Programs on PATH, for `timer --exec`.
-    static var programs: CompletionKind {
+    public static var programs: CompletionKind {
         .custom { _, _, prefix in PathCompletion.programs(prefix: prefix, markFolders: marksFolders) }
     }
 

@@ -5,16 +5,18 @@ import RedisStore
 import StoreViews
 
 /// `--state-dir`, shared by run, list, cancel and clear.
-struct StoreOptions: ParsableArguments {
+public struct StoreOptions: ParsableArguments {
+    public init() {}
+
     @Option(name: .customLong("state-dir"), help: ArgumentHelp(
         "Where persistent countdowns are kept (default: $CDSCRIPT_STATE_DIR, else $XDG_STATE_HOME/cdscript, else ~/.local/state/cdscript).",
         valueName: "DIR"), completion: .directory)
-    var stateDir: String?
+    public var stateDir: String?
 
     @Option(name: .customLong("store"), help: ArgumentHelp(
         "Keep persistent countdowns in Redis, shared across machines: redis://[[USER]:PASSWORD@]HOST[:PORT][/DB], rediss://… over TLS, redis-sentinel://HOST[:PORT][,…]/MASTERNAME[/DB], or rediss-sentinel://… through Sentinel over TLS (default: $CDSCRIPT_STORE, else the SQLite store of --state-dir).",
         valueName: "URL"))
-    var store: String?
+    public var store: String?
 
     // The --redis-* options are declared here, not as nested option groups: in a
     // debug build ArgumentParser validates a nested group once per validator at
@@ -49,31 +51,31 @@ struct StoreOptions: ParsableArguments {
     var redisWaitTimeout: String?
 
     /// What the --redis-* TLS options say (nil where they say nothing).
-    var tlsSettings: RedisTLSSettings {
+    public var tlsSettings: RedisTLSSettings {
         RedisTLSSettings(caFile: redisCAFile, caDirectory: redisCADirectory, certificateFile: redisCertificateFile, keyFile: redisKeyFile,
                          serverName: redisServerName, insecure: redisInsecure ? true : nil)
     }
 
     /// What --redis-wait and --redis-wait-timeout say (`StoreLocation.replicaWait`); a value
     /// that does not read is bad usage (exit 64).
-    func waitSettings() throws -> RedisReplicaWait {
+    public func waitSettings() throws -> RedisReplicaWait {
         try exitingAsCommand { try StoreLocation.replicaWait(replicas: redisWait, timeout: redisWaitTimeout) }
     }
 
     /// The SQLite store of --state-dir; nothing is opened or created until it is used.
-    func makeStore() -> SQLiteCountdownStore { Self.makeStore(stateDir: stateDir) }
+    public func makeStore() -> SQLiteCountdownStore { Self.makeStore(stateDir: stateDir) }
 
-    static func makeStore(stateDir: String?) -> SQLiteCountdownStore { StoreLocation(stateDir: stateDir).sqliteStore() }
+    public static func makeStore(stateDir: String?) -> SQLiteCountdownStore { StoreLocation(stateDir: stateDir).sqliteStore() }
 
     /// The store chosen by `--store` / `CDSCRIPT_STORE`, else the SQLite one.
     /// `quiet`: no warning about `--redis-insecure` (shell completion).
-    func openShared(quiet: Bool = false) throws -> SharedStore {
+    public func openShared(quiet: Bool = false) throws -> SharedStore {
         try Self.openShared(stateDir: stateDir, store: store, tls: tlsSettings, wait: try waitSettings(), quiet: quiet)
     }
 
     /// The same from plain values. A Redis outage journal set aside makes the
     /// command exit 6 (`UnreadableJournal`).
-    static func openShared(stateDir: String?, store: String?, tls: RedisTLSSettings = RedisTLSSettings(),
+    public static func openShared(stateDir: String?, store: String?, tls: RedisTLSSettings = RedisTLSSettings(),
                            wait: RedisReplicaWait = RedisReplicaWait(), quiet: Bool = false) throws -> SharedStore {
         try exitingAsCommand {
             try StoreLocation(stateDir: stateDir, store: store, tls: tls, wait: wait)
@@ -83,7 +85,7 @@ struct StoreOptions: ParsableArguments {
 
     /// The store URL `text` with its TLS and replica settings (`StoreLocation.redisURL`);
     /// a bad URL is bad usage (exit 64).
-    static func redisURL(_ text: String, tls: RedisTLSSettings, wait: RedisReplicaWait = RedisReplicaWait(),
+    public static func redisURL(_ text: String, tls: RedisTLSSettings, wait: RedisReplicaWait = RedisReplicaWait(),
                          quiet: Bool = false, prefix: String = "cdscript") throws -> RedisURL {
         try exitingAsCommand { try StoreLocation.redisURL(text, tls: tls, wait: wait, quiet: quiet, prefix: prefix) }
     }

@@ -11,14 +11,14 @@ import ScriptRunning
 /// name does); every word after SCRIPT is the script's, as `run` reads them.
 /// Anything else goes to ArgumentParser as before. PlainRunWordsTests reads
 /// many calls both ways and fails when the two differ.
-struct PlainRun: Equatable {
-    var stateDir: String?
-    var store: String?
+public struct PlainRun: Equatable {
+    public var stateDir: String?
+    public var store: String?
     var script: String
     var arguments: [String]
 
     /// The run for plain words (see above); nil for anything else.
-    static func plainWords(_ words: [String]) -> PlainRun? {
+    public static func plainWords(_ words: [String]) -> PlainRun? {
         var stateDir: String?, store: String?
         var rest = words[...]
         while let word = rest.first, word.hasPrefix("-") {
@@ -39,7 +39,7 @@ struct PlainRun: Equatable {
     }
 
     /// Runs it as `cdscript run` does with these options and every other at its default.
-    func run() throws {
+    public func run() throws {
         let settings = RunSettings(options: .plain(stateDir: stateDir, store: store), hardening: .plainDefaults, speed: nil, view: .plainDefaults)
         try exitingAsCommand {
             try ScriptRun.run(settings) { host in
@@ -56,7 +56,7 @@ struct PlainRun: Equatable {
 // property added to a group without a value here fails there.
 
 extension StoreOptions {
-    static func plain(stateDir: String?, store: String?) -> StoreOptions {
+    public static func plain(stateDir: String?, store: String?) -> StoreOptions {
         var options = StoreOptions()
         options.stateDir = stateDir
         options.store = store
