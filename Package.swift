@@ -314,7 +314,7 @@ let package = Package(
         .testTarget(name: "PluginTests", dependencies: ["LuaHost", "CLua", "CLuaShim", "CountdownCore", "ScriptTesting", "TerminalView"]),
         // The command line's own decisions, in process: the option table, the plain words of
         // `status`, `--version` and a script call against ArgumentParser's reading of the commands.
-        .testTarget(name: "cdscriptTests", dependencies: ["cdscript", "CommandLineWords", "CommandEnding", "CountdownCore", "TerminalView", "StoreViews"]),
+        .testTarget(name: "cdscriptTests", dependencies: ["cdscript", "CommandLineWords", "CommandEnding", "CountdownCore", "TerminalView", "StoreViews", "ScriptRunning", "RedisStore"]),
         // CommandLineWords in process: the option groups' checks, the leading options, the hints,
         // the positional values and durations, listen addresses, busted's empty paths, and how a
         // library's ending becomes the parser's.

@@ -1,5 +1,7 @@
 import ArgumentParser
+import RedisStore
 import ScriptRunning
+import StoreViews
 
 /// `cdscript FILE.lua [ARGS...]`, the commonest call, read without parsing the
 /// whole command tree: ArgumentParser's parse of it was about half of a one-line
@@ -40,13 +42,29 @@ public struct PlainRun: Equatable {
 
     /// Runs it as `cdscript run` does with these options and every other at its default.
     public func run() throws {
-        let settings = RunSettings(options: .plain(stateDir: stateDir, store: store), hardening: .plainDefaults, speed: nil, view: .plainDefaults)
+        let settings = settings
         try exitingAsCommand {
             try ScriptRun.run(settings) { host in
                 host.setArgTable(script: script, arguments: arguments, interpreter: InterpreterArguments.beforeScript(scriptArguments: arguments))
                 return host.runScript(atPath: script, arguments: arguments, settingArg: false)
             }
         }
+    }
+}
+
+extension PlainRun {
+    /// The run's settings, made from these words without making the option
+    /// groups: an ArgumentParser `@Option` builds its names into a set when it is
+    /// made, and the three groups cost a run 0.34 million instructions, a sixth
+    /// of a one-line script. PlainRunWordsTests holds these to
+    /// `RunSettings(options:hardening:speed:view:)` of ArgumentParser's parse.
+    var settings: RunSettings {
+        let (stateDir, store) = (stateDir, store)
+        let storeSettings = RunStoreSettings(named: stateDir != nil || store != nil) {
+            let wait = try exitingAsCommand { try StoreLocation.replicaWait(replicas: nil, timeout: nil) }
+            return try RunSharedStoreBox(StoreOptions.openShared(stateDir: stateDir, store: store, tls: RedisTLSSettings(), wait: wait))
+        }
+        return RunSettings(store: storeSettings, hardening: HardeningSettings(), speed: nil, view: ViewSettings(plain: false, noColor: false))
     }
 }
 

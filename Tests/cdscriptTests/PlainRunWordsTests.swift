@@ -2,6 +2,8 @@ import ArgumentParser
 import Testing
 @testable import cdscript
 @testable import CommandLineWords
+import RedisStore
+import ScriptRunning
 
 /// `cdscript FILE.lua [ARGS...]` is read without ArgumentParser (RunCommand+PlainWords.swift),
 /// so these tests hold the two readings together: every call the plain reader accepts,
@@ -37,6 +39,15 @@ struct PlainRunWordsTests {
         #expect(String(reflecting: command.storeOptions) == String(reflecting: StoreOptions.plain(stateDir: plain.stateDir, store: plain.store)))
         #expect(String(reflecting: command.hardening) == String(reflecting: HardeningOptions.plainDefaults))
         #expect(String(reflecting: command.viewOptions) == String(reflecting: ViewOptions.plainDefaults))
+        // The settings the plain call runs with, made without the groups, are those of ArgumentParser's.
+        let parsed = RunSettings(options: command.storeOptions, hardening: command.hardening, speed: command.speed, view: command.viewOptions)
+        let settings = plain.settings
+        #expect(settings.store.named == parsed.store.named, "\(words)")
+        #expect(command.storeOptions.tlsSettings == RedisTLSSettings() && command.storeOptions.redisWait == nil && command.storeOptions.redisWaitTimeout == nil)
+        #expect(settings.hardening.limits == parsed.hardening.limits && settings.hardening.cpuLimit == parsed.hardening.cpuLimit)
+        #expect(settings.hardening.opensStore == parsed.hardening.opensStore && settings.hardening.pluginDirectories == parsed.hardening.pluginDirectories)
+        #expect(settings.view == parsed.view && settings.speed == parsed.speed && settings.serve == nil && parsed.serve == nil)
+        #expect(settings.coverage == parsed.coverage && settings.watching == nil && parsed.watching == nil)
     }
 
     @Test("the plain reader takes the plain shapes and leaves the rest")
