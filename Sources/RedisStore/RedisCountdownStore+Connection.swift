@@ -77,11 +77,11 @@ extension RedisCountdownStore {
         scriptSHA = nil
         dropAllPending()
         replayedSinceReconnect = 0
-        for id in cache.markedIDs.sorted() {
-            guard let record = cache[id], record.state != .finished else { continue }
-            lostIDs.append(id.string)
-            notice("cdscript: the store lost countdown \(id.string.debugDescription) (\(url) came back without its data); it runs on here and is written back")
-            var restore = PendingChange(id: id.string, before: nil, after: record, instant: clock.serverNow(),
+        for (id, record) in usedLastSeen.sorted(by: { $0.id.precedesInBytes($1.id) }) {
+            guard let record, record.state != .finished else { continue }
+            lostIDs.append(id)
+            notice("cdscript: the store lost countdown \(id.debugDescription) (\(url) came back without its data); it runs on here and is written back")
+            var restore = PendingChange(id: id, before: nil, after: record, instant: clock.serverNow(),
                                         unconditional: false, restore: true)
             // Kept whatever the limit: the server has nothing else of it.
             restore.charged = chargeMemory(PendingChanges.entryBytes(restore))
