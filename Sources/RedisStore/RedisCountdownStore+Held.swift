@@ -16,6 +16,21 @@ extension RedisCountdownStore: HandsOverHeldCountdowns {
         cache.forget(CountdownID(id))
     }
 
+    public func holderGoes(_ going: any HeldCountdowns) {
+        guard let holder, holder === going else { return }
+        // A run that ends with changes still queued, or offline, may yet meet a
+        // server that lost its data: what it runs is kept to be written back.
+        if !pending.isEmpty || isOffline {
+            let shift = clock.wallShift()
+            for id in holder.heldIDs {
+                guard let record = holder.heldRecord(id: id) else { continue }
+                cache[CountdownID(id)] = RedisRecord.shifted(record, by: shift)
+                cache.mark(CountdownID(id))
+            }
+        }
+        self.holder = nil
+    }
+
     /// What this process last saw of `id`, server terms: the copy's record, or the
     /// process's own while it runs it.
     func lastSeen(_ id: String) -> StoredCountdown? {

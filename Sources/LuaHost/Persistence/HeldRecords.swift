@@ -14,18 +14,20 @@ import CountdownCore
 /// it over. An ending countdown is gone from the scheduler when the store is
 /// told: its record is made from the end's tick (`recordAtEnd`).
 extension StoreBinding: HeldCountdowns {
+    // Nothing is held once the Lua state is closed (the store is told before: `LuaHost.closeState`).
     public func holds(id: String) -> Bool {
-        persistentKey(forID: id) != nil
+        !vm.isClosed && persistentKey(forID: id) != nil
     }
 
     public func heldRecord(id: String) -> StoredCountdown? {
+        guard !vm.isClosed else { return nil }
         if let changingRecord, changingRecord.id == id { return changingRecord }
         if let endingRecord, endingRecord.id == id { return endingRecord }
         guard let key = persistentKey(forID: id) else { return nil }
         return storedRecord(key, id: id, now: currentInstant())
     }
 
-    public var heldIDs: [String] { allPersistentIDs }
+    public var heldIDs: [String] { vm.isClosed ? [] : allPersistentIDs }
 
     /// A countdown fetched from the store runs here from now on.
     func fetched(_ id: String) {
