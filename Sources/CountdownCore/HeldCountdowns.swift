@@ -27,10 +27,9 @@ public protocol HandsOverHeldCountdowns: AnyObject {
     var holder: (any HeldCountdowns)? { get set }
     /// The process runs `id` from now on: any copy the store keeps of it goes.
     func handedOver(id: String)
-    /// `holder`'s countdowns go (its Lua state is about to close): the store keeps
-    /// what it may still need of them (with changes queued, to write back should
-    /// the server come back without its data) and asks it nothing more. Nothing
-    /// changes when another holder took its place (a reloaded script's).
+    /// `holder`'s countdowns go (its Lua state is about to close): the store asks
+    /// it nothing more. Nothing changes when another holder took its place (a
+    /// reloaded script's).
     func holderGoes(_ holder: any HeldCountdowns)
     /// `saveAll` of records of countdowns the process runs (`heldHere`): the store
     /// need not ask which it runs.

@@ -75,9 +75,17 @@ extension RedisCountdownStore {
     /// queued for it is in the record written back.
     func serverLostItsData() {
         scriptSHA = nil
+        // What was queued for a countdown is in the record written back; for one a
+        // process that has closed its Lua state ran (it is asked nothing more),
+        // the last record queued is what is known of it.
+        var used = usedLastSeen
+        var named = Set(used.map { CountdownID($0.id) })
+        for change in pending.waiting.reversed() where named.insert(CountdownID(change.id)).inserted {
+            used.append((change.id, change.after))
+        }
         dropAllPending()
         replayedSinceReconnect = 0
-        for (id, record) in usedLastSeen.sorted(by: { $0.id.precedesInBytes($1.id) }) {
+        for (id, record) in used.sorted(by: { $0.id.precedesInBytes($1.id) }) {
             guard let record, record.state != .finished else { continue }
             lostIDs.append(id)
             notice("cdscript: the store lost countdown \(id.debugDescription) (\(url) came back without its data); it runs on here and is written back")
