@@ -298,7 +298,7 @@ let package = Package(
         // Loopback ports below the kernel's ephemeral range, for servers a test restarts on the same port.
         .target(name: "TestPorts", path: "Tests/Support/TestPorts"),
         .target(name: "RedisTestServer", dependencies: ["TestPorts"], path: "Tests/Support/RedisTestServer"),
-        .testTarget(name: "RedisStoreTests", dependencies: ["RedisStore", "CountdownCore", "EventLoop", "RedisTestServer", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "RedisStoreTests", dependencies: ["RedisStore", "CountdownCore", "EventLoop", "RedisTestServer", "LuaHost", .product(name: "GRDB", package: "GRDB.swift")]),
         // What every store promises, checked on each of them: in memory, SQLite and Redis.
         .testTarget(name: "StoreConformanceTests", dependencies: ["CountdownCore", "SQLiteStore", "RedisStore", "EventLoop", "RedisTestServer", .product(name: "GRDB", package: "GRDB.swift")]),
         // Runs the real binary against real stores: kill -9, SIGSTOP, clock jumps, bad files.

@@ -110,6 +110,19 @@ public struct StoredCountdownTable: Sendable {
         }
     }
 
+    /// Removes `id`'s entry, marked or not (the Redis store, once the process runs
+    /// the countdown: its view replaces the copy).
+    public mutating func forget(_ id: CountdownID) {
+        let found = find(id)
+        guard let number = found.row else { return }
+        if rows[Int(number)].flags.contains(.hasRecord) { count -= 1 }
+        if !annotations.isEmpty { annotations[number] = nil }
+        removeSlot(found.slot)
+        rows[Int(number)].flags = []
+        ids[Int(number)] = ""
+        freeRows.append(number)
+    }
+
     /// The ids marked, in no particular order.
     public var markedIDs: [CountdownID] {
         rows.indices.compactMap { rows[$0].flags.contains(.marked) ? ids[$0] : nil }

@@ -167,6 +167,8 @@ extension LuaHost {
     /// signal's hook can stop one: bound the time with a watchdog around this call.
     public func closeState() {
         owner.assertCurrent("the Lua state")
+        // A store that asked this host for the countdowns it runs asks no more (HeldRecords.swift).
+        store.copyKeeper?.holderGoes(store)
         vm.close()
     }
 

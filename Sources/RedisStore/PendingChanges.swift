@@ -60,6 +60,8 @@ struct PendingChanges {
     }
 
     var isEmpty: Bool { head == slots.count }
+    /// The entries waiting, oldest first.
+    var waiting: [PendingChange] { slots[head...].compactMap { $0 } }
     /// Entries waiting (countdowns with changes, give or take a change whose reply was lost).
     var entryCount: Int { slots.count - head }
     var first: PendingChange? { isEmpty ? nil : slots[head] }

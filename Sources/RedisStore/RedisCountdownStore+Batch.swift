@@ -9,6 +9,14 @@ extension RedisCountdownStore {
     static let saveSlice = 500
 
     public func saveAll(_ records: [StoredCountdown]) throws {
+        try saveAll(records, heldHere: false)
+    }
+
+    /// `saveAll`; `heldHere`: every record is of a countdown this process runs
+    /// (its persistent starts of one callback), so the copy keeps none of them,
+    /// and no id is looked up in the process to find that out (two look-ups of
+    /// each id in its Lua id table, for an answer known beforehand).
+    public func saveAll(_ records: [StoredCountdown], heldHere: Bool) throws {
         for record in records { try checkStorable(record) }
         guard !records.isEmpty else { return }
         let shift = try shiftForOperation()
@@ -21,7 +29,7 @@ extension RedisCountdownStore {
                     // rows on disk written together.
                     try queueingTogether { for record in slice { try save(record) } }
                 } else {
-                    _ = try pipeline(slice.map { ($0.id, $0) }, shift: shift)
+                    _ = try pipeline(slice.map { ($0.id, $0) }, shift: shift, heldHere: heldHere)
                 }
             } catch {
                 throw PartialSaveError(stored: start, total: records.count, underlying: error)
@@ -62,7 +70,7 @@ extension RedisCountdownStore {
     /// before. A server that lost the connection part way: each change whose reply was
     /// lost is queued under its own sequence number (applied at most once when sent
     /// again), and what was never sent is made as an offline change.
-    private func pipeline(_ local: [(id: String, after: StoredCountdown?)], shift: Nanoseconds) throws -> [Bool] {
+    private func pipeline(_ local: [(id: String, after: StoredCountdown?)], shift: Nanoseconds, heldHere: Bool = false) throws -> [Bool] {
         let changes = local.map { (id: $0.id, after: $0.after.map { RedisRecord.shifted($0, by: shift) }) }
         guard let connection else { throw RedisError(connectionLost: true, message: "\(url): not connected") }
         if scriptSHA == nil {
@@ -72,7 +80,7 @@ extension RedisCountdownStore {
         var existed: [Bool] = []
         do {
             for change in changes {
-                cache.mark(CountdownID(change.id))
+                if heldHere { cache.forget(CountdownID(change.id)) } else { markUsed(change.id) }
                 forgetReadAhead(change.id)
                 let sequence = nextSequence()
                 try connection.send(["EVALSHA", scriptSHA ?? "", "2", Self.hashKey, writerKey, change.id, "",
@@ -89,7 +97,7 @@ extension RedisCountdownStore {
                     var drained = existed.count + 1
                     while drained < sequences.count { _ = try connection.reply(); drained += 1 }
                     for rest in changes[existed.count...] {
-                        existed.append(try write(id: rest.id, before: cache[CountdownID(rest.id)], after: rest.after, unconditional: true))
+                        existed.append(try write(id: rest.id, before: lastSeen(rest.id), after: rest.after, unconditional: true))
                     }
                     return existed
                 }
@@ -98,7 +106,7 @@ extension RedisCountdownStore {
                 } else {
                     existed.append(false)
                 }
-                cache[CountdownID(change.id)] = change.after
+                if !heldHere { remember(change.id, change.after) }
             }
         } catch let error as RedisError where error.connectionLost {
             wentOffline(error)
@@ -124,13 +132,13 @@ extension RedisCountdownStore {
                                 sequences: [Int], existed: [Bool]) throws -> [Bool] {
         var existed = existed
         for (change, sequence) in zip(changes[existed.count...], sequences[existed.count...]) {
-            existed.append(cache[CountdownID(change.id)] != nil)
+            existed.append(lastSeen(change.id) != nil)
             try queue(PendingChange(id: change.id, before: nil, after: change.after, instant: clock.serverNow(),
                                     unconditional: true, sequence: sequence))
         }
         for change in local.dropFirst(existed.count) {
             if let record = change.after {
-                existed.append(cache[CountdownID(change.id)] != nil)
+                existed.append(lastSeen(change.id) != nil)
                 try save(record)
             } else {
                 existed.append(try delete(id: change.id))

@@ -40,7 +40,7 @@ extension RedisCountdownStore {
         // What is still finished, with the exact text it is stored as.
         var candidates: [(id: String, stored: String)] = []
         for (id, value) in zip(ids, values) {
-            cache.mark(CountdownID(id))
+            markUsed(id)
             guard let text = value.string, let record = RedisRecord.decode(id: id, text),
                   RedisRecord.shifted(record, by: -shift).effectiveState(at: now) == .finished else { continue }
             candidates.append((id, text))

@@ -75,13 +75,21 @@ extension RedisCountdownStore {
     /// queued for it is in the record written back.
     func serverLostItsData() {
         scriptSHA = nil
+        // What was queued for a countdown is in the record written back; for one a
+        // process that has closed its Lua state ran (it is asked nothing more),
+        // the last record queued is what is known of it.
+        var used = usedLastSeen
+        var named = Set(used.map { CountdownID($0.id) })
+        for change in pending.waiting.reversed() where named.insert(CountdownID(change.id)).inserted {
+            used.append((change.id, change.after))
+        }
         dropAllPending()
         replayedSinceReconnect = 0
-        for id in cache.markedIDs.sorted() {
-            guard let record = cache[id], record.state != .finished else { continue }
-            lostIDs.append(id.string)
-            notice("cdscript: the store lost countdown \(id.string.debugDescription) (\(url) came back without its data); it runs on here and is written back")
-            var restore = PendingChange(id: id.string, before: nil, after: record, instant: clock.serverNow(),
+        for (id, record) in used.sorted(by: { $0.id.precedesInBytes($1.id) }) {
+            guard let record, record.state != .finished else { continue }
+            lostIDs.append(id)
+            notice("cdscript: the store lost countdown \(id.debugDescription) (\(url) came back without its data); it runs on here and is written back")
+            var restore = PendingChange(id: id, before: nil, after: record, instant: clock.serverNow(),
                                         unconditional: false, restore: true)
             // Kept whatever the limit: the server has nothing else of it.
             restore.charged = chargeMemory(PendingChanges.entryBytes(restore))

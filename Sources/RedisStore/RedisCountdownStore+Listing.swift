@@ -186,7 +186,7 @@ extension RedisCountdownStore {
             }
         }
         if connection == nil || answersFromCache {
-            finishedIDs = cache.records.filter { RedisRecord.shifted($0, by: -shift).effectiveState(at: now) == .finished }.map(\.id)
+            finishedIDs = allLastSeen.filter { RedisRecord.shifted($0, by: -shift).effectiveState(at: now) == .finished }.map(\.id)
         }
         Self.sortOnce(&finishedIDs)
         // Each unreadable id once (a rehash may show one twice), in byte order.

@@ -6,7 +6,7 @@ import CountdownCore
 extension RedisCountdownStore {
     public func load(id: String) throws -> StoredCountdown? {
         let shift = try shiftForOperation()
-        cache.mark(CountdownID(id))
+        markUsed(id)
         if let connection, !answersFromCache {
             do {
                 let answer = try readAhead(id, connection: connection)
@@ -19,13 +19,13 @@ extension RedisCountdownStore {
                 recordsRead += 1
                 let record: StoredCountdown?
                 if case .record(let found)? = answer { record = found } else { record = try decode(id: id, reply) }
-                cache[CountdownID(id)] = record
+                remember(id, record)
                 return record.map { RedisRecord.shifted($0, by: -shift) }
             } catch let error as RedisError where error.connectionLost {
                 wentOffline(error)
             }
         }
-        return cache[CountdownID(id)].map { RedisRecord.shifted($0, by: -shift) }
+        return lastSeen(id).map { RedisRecord.shifted($0, by: -shift) }
     }
 
     /// The countdowns stored under `ids`, with one `HMGET` per slice of
@@ -33,7 +33,7 @@ extension RedisCountdownStore {
     /// Offline: what this process last saw.
     public func loadEach(ids: [String]) throws -> [(id: String, record: Result<StoredCountdown?, any Error>)] {
         let shift = try shiftForOperation()
-        for id in ids { cache.mark(CountdownID(id)) }
+        for id in ids { markUsed(id) }
         if let connection, !answersFromCache {
             do {
                 var loaded: [(id: String, record: Result<StoredCountdown?, any Error>)] = []
@@ -47,7 +47,7 @@ extension RedisCountdownStore {
                     }
                     for (id, value) in zip(slice, values) {
                         let record = Result { try decode(id: id, value) }
-                        if case .success(let found) = record { cache[CountdownID(id)] = found }
+                        if case .success(let found) = record { remember(id, found) }
                         recordsRead += 1
                         loaded.append((id, record.map { $0.map { RedisRecord.shifted($0, by: -shift) } }))
                     }
@@ -57,7 +57,7 @@ extension RedisCountdownStore {
                 wentOffline(error)
             }
         }
-        return ids.map { id in (id, .success(cache[CountdownID(id)].map { RedisRecord.shifted($0, by: -shift) })) }
+        return ids.map { id in (id, .success(lastSeen(id).map { RedisRecord.shifted($0, by: -shift) })) }
     }
 
     /// Every stored countdown; fails on the first record that cannot be read
@@ -73,30 +73,33 @@ extension RedisCountdownStore {
     public func listing() throws -> StoredCountdownListing {
         let shift = try shiftForOperation()
         if let scanned = try scannedListing() {
-            cache.replaceRecords(with: scanned.all)
+            rememberListed(scanned.all)
             return StoredCountdownListing(
                 countdowns: scanned.all.values.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) },
                 unreadable: scanned.unreadable.sorted { $0.id.precedesInBytes($1.id) })
         }
-        return StoredCountdownListing(countdowns: cache.records.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) })
+        return StoredCountdownListing(countdowns: allLastSeen.sorted { $0.id.precedesInBytes($1.id) }.map { RedisRecord.shifted($0, by: -shift) })
     }
 
     public func save(_ countdown: StoredCountdown) throws {
         try checkStorable(countdown)
         let shift = try shiftForOperation()
         let record = RedisRecord.shifted(countdown, by: shift)
-        cache.mark(CountdownID(countdown.id))
-        try write(id: countdown.id, before: cache[CountdownID(countdown.id)], after: record, unconditional: true)
+        markUsed(countdown.id)
+        // Unconditional: what it replaces matters only to a queued change (a
+        // countdown this process runs is not looked up for nothing at its start).
+        let before = answersFromCache ? lastSeen(countdown.id) : cache[CountdownID(countdown.id)]
+        try write(id: countdown.id, before: before, after: record, unconditional: true)
     }
 
     @discardableResult
     public func delete(id: String) throws -> Bool {
         _ = try shiftForOperation()
-        cache.mark(CountdownID(id))
+        markUsed(id)
         if answersFromCache {
-            let existed = cache[CountdownID(id)] != nil
-            try write(id: id, before: cache[CountdownID(id)], after: nil, unconditional: true)
-            return existed
+            let before = lastSeen(id)
+            try write(id: id, before: before, after: nil, unconditional: true)
+            return before != nil
         }
         return try write(id: id, before: nil, after: nil, unconditional: true)
     }
@@ -104,7 +107,7 @@ extension RedisCountdownStore {
     @discardableResult
     public func modify<Result>(id: String, _ change: (inout StoredCountdown?) -> Result) throws -> Result {
         var shift = try shiftForOperation()
-        cache.mark(CountdownID(id))
+        markUsed(id)
         var attempts = 0
         while true {
             attempts += 1
@@ -118,7 +121,7 @@ extension RedisCountdownStore {
                     continue
                 }
             } else {
-                before = cache[CountdownID(id)]
+                before = lastSeen(id)
             }
             var record = before.map { RedisRecord.shifted($0, by: -shift) }
             let result = change(&record)

@@ -88,7 +88,8 @@ extension RedisCountdownStore {
         copy.records.reserveCapacity(Int(length))
         // The loads that follow put their records in the cache, marked:
         // room made once, not by doubling (growing it was a tenth of fetching 100,000).
-        cache.reserveCapacity(Int(length))
+        // Not for a process that runs what it loads: the copy keeps none of those.
+        if holder == nil { cache.reserveCapacity(Int(length)) }
         do {
             try forEachSlice(connection, command: .hash(Self.hashKey)) { items in
                 var i = 0

@@ -99,7 +99,7 @@ extension RedisCountdownStore {
         while true {
             if change.restore, known, current != nil {
                 // Written back (or started again) by another process meanwhile.
-                cache[CountdownID(change.id)] = current
+                remember(change.id, current)
                 return
             }
             // Given up, not dropped in silence: replayPending tells the user.
@@ -112,13 +112,13 @@ extension RedisCountdownStore {
                                String(sequence)]
             switch try evaluate(keysAndArgs, connection: connection, id: change.id) {
             case .written:
-                cache[CountdownID(change.id)] = target
+                remember(change.id, target)
                 // Its row leaves the journal only once the replicas asked for
                 // have it: a primary lost meanwhile leaves it to be sent again.
                 try confirmOnReplicas(connection, subject: Self.subject(change.id))
                 return
             case .alreadyApplied(_, let stored):
-                cache[CountdownID(change.id)] = stored
+                remember(change.id, stored)
                 try confirmOnReplicas(connection, subject: Self.subject(change.id))
                 return
             case .conflict(let stored):

@@ -20,13 +20,13 @@ extension RedisCountdownStore {
             let outcome = try runScript(id: id, sequence: sequence, expected: before, new: after, unconditional: unconditional)
             switch outcome {
             case .written(let existed, _), .alreadyApplied(let existed, _):
-                cache[CountdownID(id)] = after
+                remember(id, after)
                 // Done only once the replicas asked for have it; a connection
                 // lost meanwhile is a lost reply (below).
                 if let connection { try confirmOnReplicas(connection, subject: Self.subject(id)) }
                 return unconditional ? existed : true
             case .conflict(let current):
-                cache[CountdownID(id)] = current
+                remember(id, current)
                 return false
             }
         } catch let error as RedisError where error.connectionLost {
@@ -57,7 +57,7 @@ extension RedisCountdownStore {
             }
         }
         enqueue(change)
-        cache[CountdownID(change.id)] = change.after
+        remember(change.id, change.after)
     }
 
     func dropFirstPending() {

@@ -33,7 +33,8 @@ import FoundationEssentials
 ///
 /// This file holds its state; the rest is in extensions: `+Persistence` (what the
 /// host asks of a store), `+Writing` (the script and the queue), `+Connection`
-/// (connecting, going offline, a server that lost its data) and `+Replay`.
+/// (connecting, going offline, a server that lost its data), `+Replay` and
+/// `+Held` (what it last saw: its copy, or the countdowns the process runs).
 public final class RedisCountdownStore: CountdownStoreBackend {
     public let url: RedisURL
     let clock: ServerClock
@@ -50,6 +51,9 @@ public final class RedisCountdownStore: CountdownStoreBackend {
     /// lost its data. Compact (`StoredCountdownTable`): a process holding all
     /// of a million countdowns keeps a million of these.
     var cache = StoredCountdownTable()
+    /// The process's countdowns (its Lua host): the copy keeps none of those it
+    /// runs, and asks it for them instead (`+Held`).
+    public weak var holder: (any HeldCountdowns)?
     /// Changes not on the server yet, in order.
     var pending = PendingChanges()
     /// The queue on local disk; nil keeps it in memory only (tests, or a state

@@ -166,7 +166,7 @@ extension CountdownBinding {
         if persistent, let id = persistentID ?? storedID(L, handleIndex: handleIndex) {
             store.persistentIDs.set(slot: key.slot)
             store.setAnnotations(annotations, forID: id)
-            if resuming == nil { store.started(key, id: id) }
+            if resuming == nil { store.started(key, id: id) } else { store.fetched(id) }
         }
         if let resuming, resuming.paused { scheduler.pause(key) }
         if pausedBySpace { host.view?.pausedBySpace.append(key) }

@@ -76,6 +76,7 @@ extension CountdownBinding {
                max(total, remaining) > Time.maximumDuration - amount {
                 throw APIError("append: the countdown would be longer than \(StartOptions.format(Time.seconds(Time.maximumDuration).rounded(.down))) seconds")
             }
+            host.store.willChange(key)
             if amount < 0, let left = host.scheduler.remaining(key), left + amount <= 0 {
                 // Taking off all that is left ends it inside append, and its stored
                 // copy must say so before on_done runs: stored first, finished.
@@ -123,6 +124,7 @@ extension CountdownBinding {
         stored: (inout StoredCountdown, StoreInstant) -> Void
     ) throws(APIError) -> Int32 {
         let key = CountdownBinding.key(try CountdownBinding.handle(L, method: method))
+        host.store.willChange(key)
         let changed = scheduler(self.scheduler, key)
         if changed {
             host.store.change(key, stored)

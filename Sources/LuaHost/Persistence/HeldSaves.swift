@@ -46,7 +46,8 @@ extension StoreBinding {
         if Self.exitWriter == Unmanaged.passUnretained(self).toOpaque() { Self.exitWriter = nil }
         guard let store = configuredStore() else { return }
         do {
-            try store.saveAll(records)
+            // Each runs here (a store that keeps no copy of those need not ask: HeldRecords.swift).
+            if let copyKeeper { try copyKeeper.saveAll(records, heldHere: true) } else { try store.saveAll(records) }
         } catch {
             let partial = error as? PartialSaveError
             let (underlying, stored) = (partial?.underlying ?? error, partial?.stored ?? 0)

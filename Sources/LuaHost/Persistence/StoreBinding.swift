@@ -21,7 +21,20 @@ public final class StoreBinding {
     let scheduler: Scheduler
     /// Where `persist = true` countdowns are kept; nil: persistence is unavailable
     /// in this host.
-    public var persistence: CountdownStoreBackend?
+    public var persistence: CountdownStoreBackend? {
+        didSet {
+            // A store that would keep a copy of every countdown run here asks for them instead (HeldRecords.swift).
+            copyKeeper = persistence as? HandsOverHeldCountdowns
+            copyKeeper?.holder = self
+        }
+    }
+    /// `persistence`, when it leaves the countdowns run here to this process.
+    var copyKeeper: HandsOverHeldCountdowns?
+    /// For such a store: the records of countdowns about to be changed, by slot,
+    /// as they were (`willChange`); the one being changed and the one ending now.
+    var recordsBeforeChange: [Int32: (generation: UInt32, record: StoredCountdown)] = [:]
+    var changingRecord: StoredCountdown?
+    var endingRecord: StoredCountdown?
     /// The current boot's id, stored with boot-clock deadlines.
     public var bootID: String?
     /// Distinct store failures so far; the run ends non-zero when there were any.

@@ -113,9 +113,12 @@ extension StoreBinding {
     /// Applies a change made to a running countdown to its stored record. When the
     /// record is gone (removed by `cdscript cancel`, say), this process's view is stored.
     func change(_ key: CountdownKey, _ change: (inout StoredCountdown, StoreInstant) -> Void) {
+        let before = copyKeeper == nil ? nil : takeRecordBeforeChange(key)
         guard let id = persistentID(key) else { return }
         let now = currentInstant()
         let local = storedRecord(key, id: id, now: now)
+        changingRecord = before
+        defer { changingRecord = nil }
         withStore { store in
             try store.modify(id: id) { record in
                 if record == nil || record?.state == .finished {
@@ -132,7 +135,10 @@ extension StoreBinding {
     /// marked finished (for `cdscript clear`).
     func ended(_ tick: Tick, id: String, reason: EndReason) {
         guard reason == .finished || reason == .cancelled || reason == .cancelledPastEnd else { return }
-        if !annotationsByID.isEmpty { annotationsByID[id] = nil }
+        let annotations = annotationsByID.isEmpty ? nil : annotationsByID[id]
+        if annotations != nil { annotationsByID[id] = nil }
+        if copyKeeper != nil { endingRecord = recordAtEnd(tick, id: id, annotations: annotations) }
+        defer { endingRecord = nil }
         if reason != .finished, holdDelete(id) { return }
         var now = currentInstant()
         now.wall -= now.boot - tick.instant

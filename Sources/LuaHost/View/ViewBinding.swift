@@ -104,7 +104,9 @@ public final class ViewBinding {
         pausedBySpace = []
         if controller.isPausedBySpace {
             controller.setPausedBySpace(false)
-            for key in paused where scheduler.resume(key) && host.store.persistentID(key) != nil {
+            for key in paused {
+                host.store.willChange(key)
+                guard scheduler.resume(key), host.store.persistentID(key) != nil else { continue }
                 host.store.change(key) { record, now in record.resume(at: now) }
                 scheduler.tickNow(key)
             }
@@ -113,6 +115,8 @@ public final class ViewBinding {
         let running = scheduler.activeKeys.filter { scheduler.state($0) == .running && scheduler.followsWallClock($0) == false }
         guard !running.isEmpty else { return false }
         controller.setPausedBySpace(true)
+        // Each record as it was before its pause, for a store that keeps no copy of it (HeldRecords.swift).
+        for key in running { host.store.willChange(key) }
         pausedBySpace = running.filter { scheduler.pause($0) }
         // A stored countdown is paused for everyone who follows it, as
         // `h:pause()` and `cdscript pause` pause it, and its view shows it at once.
