@@ -23,7 +23,6 @@ struct OptionGroupsTests {
         let options = try HardeningOptions.parse([])
         #expect(options.budget == 0 && options.memoryLimit == "512M" && options.cpuLimit == HardeningOptions.defaultCPULimit)
         #expect(options.opensStore && options.limits.memoryLimit == 512 * 1024 * 1024 && !options.limits.sandbox)
-        #expect(String(reflecting: options) == String(reflecting: HardeningOptions.plainDefaults))
     }
 
     @Test("--sandbox keeps the store closed unless --allow-store opens it")
@@ -81,13 +80,6 @@ struct OptionGroupsTests {
         #expect(Self.refusal(WatchSelectionOptions.self, ["--match", "["]) != nil)
         #expect(Self.refusal(WatchSelectionOptions.self, ["--match", "tea*"]) == nil)
         #expect(try !WatchSelectionOptions.parse([]).ticks)
-    }
-
-    @Test("the store options as a plain call makes them are what ArgumentParser makes of the same words")
-    func plainStoreOptions() throws {
-        let parsed = try StoreOptions.parse(["--state-dir", "/tmp/s", "--store", "redis://h"])
-        #expect(String(reflecting: parsed) == String(reflecting: StoreOptions.plain(stateDir: "/tmp/s", store: "redis://h")))
-        #expect(String(reflecting: try ViewOptions.parse([])) == String(reflecting: ViewOptions.plainDefaults))
     }
 
     @Test("the --redis-* TLS options become the store's TLS settings, --redis-insecure only when given")
