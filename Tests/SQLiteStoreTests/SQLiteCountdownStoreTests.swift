@@ -71,7 +71,7 @@ struct SQLiteCountdownStoreTests {
         #expect(journal == "wal")
         #expect(synchronous == 2)
         #expect(version == SQLiteCountdownStore.schemaVersion)
-        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7"])
+        #expect(migrations == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
     }
 }
 
