@@ -24,7 +24,7 @@ public final class StoreBinding {
     public var persistence: CountdownStoreBackend? {
         didSet {
             // A store that would keep a copy of every countdown run here asks for them instead (HeldRecords.swift).
-            copyKeeper = persistence as? HandsOverHeldCountdowns
+            copyKeeper = persistence?.handsOverHeldCountdowns
             copyKeeper?.holder = self
         }
     }
