@@ -1,7 +1,6 @@
 import ArgumentParser
 import RedisStore
 import ScriptRunning
-import StoreViews
 
 /// `cdscript FILE.lua [ARGS...]`, the commonest call, read without parsing the
 /// whole command tree: ArgumentParser's parse of it was about half of a one-line
@@ -61,7 +60,7 @@ extension PlainRun {
     var settings: RunSettings {
         let (stateDir, store) = (stateDir, store)
         let storeSettings = RunStoreSettings(named: stateDir != nil || store != nil) {
-            let wait = try exitingAsCommand { try StoreLocation.replicaWait(replicas: nil, timeout: nil) }
+            let wait = try StoreOptions.waitSettings(replicas: nil, timeout: nil)
             return try RunSharedStoreBox(StoreOptions.openShared(stateDir: stateDir, store: store, tls: RedisTLSSettings(), wait: wait))
         }
         return RunSettings(store: storeSettings, hardening: HardeningSettings(), speed: nil, view: ViewSettings(plain: false, noColor: false))

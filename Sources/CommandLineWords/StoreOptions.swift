@@ -59,7 +59,12 @@ public struct StoreOptions: ParsableArguments {
     /// What --redis-wait and --redis-wait-timeout say (`StoreLocation.replicaWait`); a value
     /// that does not read is bad usage (exit 64).
     public func waitSettings() throws -> RedisReplicaWait {
-        try exitingAsCommand { try StoreLocation.replicaWait(replicas: redisWait, timeout: redisWaitTimeout) }
+        try Self.waitSettings(replicas: redisWait, timeout: redisWaitTimeout)
+    }
+
+    /// The same from plain values (nil: the option was not given).
+    static func waitSettings(replicas: String?, timeout: String?) throws -> RedisReplicaWait {
+        try exitingAsCommand { try StoreLocation.replicaWait(replicas: replicas, timeout: timeout) }
     }
 
     /// The SQLite store of --state-dir; nothing is opened or created until it is used.

@@ -110,6 +110,12 @@ struct BuiltinPluginTests {
         #expect(sandboxed.reports.notices == ["cdscript exec: not run for countdown \"x\": running commands is disabled by --sandbox"])
     }
 
+    /// The JSON objects of a file of JSON lines, as `log` writes them.
+    static func jsonLines(at path: String) throws -> [[String: Any]] {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+            .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+    }
+
     @Test("log writes every event as one JSON line")
     func logWritesJSONLines() throws {
         let dir = try temporaryFolder()
@@ -121,8 +127,7 @@ struct BuiltinPluginTests {
             countdown.start{ seconds = 5 }:cancel()
             """)
         bed.advance(to: 3)
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let objects = try Self.jsonLines(at: path)
         #expect(objects.map { $0["event"] as? String } == ["start", "tick", "start", "tick", "cancel", "tick", "done"])
         #expect(objects[0]["id"] as? String == "q\"uote")
         #expect(objects[0]["time"] as? String == "2027-01-01T00:00:00.000Z")
@@ -143,8 +148,7 @@ struct BuiltinPluginTests {
             countdown.start{ id = "tab\\tand \\"quote\\"", seconds = 1.5 }
             """)
         bed.advance(to: 2)
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let objects = try Self.jsonLines(at: path)
         #expect(objects.map { $0["event"] as? String } == ["start", "tick", "tick", "done"])
         #expect(objects[0]["id"] as? String == "tab\tand \"quote\"")
         #expect(objects[0]["remaining"] as? Double == 1.5)
