@@ -14,14 +14,15 @@ import PackageDescription
 // dynamic exclusivity checks (debug builds and tests keep them).
 let hotPath: [SwiftSetting] = [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
 
-// The release executables are linked at a fixed address (-no-pie: nothing of the
-// executable itself for the dynamic loader to relocate at start) with the C
-// libraries' static archives (scripts/link-release: lld, finding Debian's .a files
-// before the shared objects), so that the loader maps, relocates and binds libc
-// alone: `cdscript status` about 3 ms of CPU instead of 5.4 (docs/performance.md,
-// "Linked as one file"). Debug builds and tests link as SwiftPM does by default.
+// The release executables are linked static (-static: glibc's archives too, so no
+// dynamic loader runs at all; at a fixed address, nothing to relocate at start) with
+// the C libraries' static archives (scripts/link-release: lld, finding Debian's .a
+// files before the shared objects): `cdscript status` about 3 ms of CPU instead of
+// 5.4 (docs/performance.md, "Linked as one file"), and without the loader's symbol
+// lookups `--version` halves again ("Linked static"). Debug builds and tests link as
+// SwiftPM does by default.
 let releaseLinking: [LinkerSetting] = [
-    .unsafeFlags(["-use-ld=\(Context.packageDirectory)/scripts/link-release", "-Xclang-linker", "-no-pie"],
+    .unsafeFlags(["-use-ld=\(Context.packageDirectory)/scripts/link-release", "-Xclang-linker", "-static"],
                  .when(platforms: [.linux], configuration: .release)),
 ]
 

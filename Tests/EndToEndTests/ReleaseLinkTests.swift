@@ -3,8 +3,9 @@ import Testing
 
 /// scripts/link-release, the release executables' linker (Package.swift's
 /// `releaseLinking`): a program linked through it carries the C libraries it
-/// uses, so the dynamic loader has only libc's own to map at start. Tried on a
-/// small C program, since CI builds no release binary.
+/// uses, so the dynamic loader has only libc's own to map at start; with -static,
+/// which Package.swift asks for, glibc's too and no loader runs. Tried on small C
+/// programs, since CI's tests build no release binary.
 @Suite("The release linker takes the C libraries' archives")
 struct ReleaseLinkTests {
     static let program = """
@@ -38,6 +39,43 @@ struct ReleaseLinkTests {
         #expect(libraries.output.contains("libc.so"), "\(libraries.output)")
         let ran = try Self.run(binary.path, [])
         #expect(ran.status == 0 && ran.output.hasPrefix("3.") && ran.output.hasSuffix(" 0\n"), "\(ran.output)")
+    }
+
+    /// What a static glibc could lose: the names a Redis URL or a missing $HOME make
+    /// cdscript look up (hiredis's getaddrinfo, Foundation's getpwuid_r).
+    static let lookups = """
+        #include <netdb.h>
+        #include <pwd.h>
+        #include <stdio.h>
+        #include <string.h>
+        #include <unistd.h>
+        int main(void) {
+            struct addrinfo hints, *found = NULL;
+            memset(&hints, 0, sizeof hints);
+            hints.ai_socktype = SOCK_STREAM;
+            int resolved = getaddrinfo("localhost", "6379", &hints, &found);
+            struct passwd *user = getpwuid(getuid());
+            printf("%s %s\\n", resolved == 0 && found != NULL ? "resolved" : gai_strerror(resolved),
+                   user != NULL && user->pw_dir != NULL && user->pw_dir[0] == '/' ? "home" : "no-home");
+            if (found != NULL) freeaddrinfo(found);
+            return 0;
+        }
+        """
+
+    @Test("a program linked by it with -static, as Package.swift asks, loads nothing and still resolves localhost and the user's home")
+    func linksStatic() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("link-release-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = folder.appendingPathComponent("lookups.c"), binary = folder.appendingPathComponent("lookups")
+        try Self.lookups.write(to: source, atomically: true, encoding: .utf8)
+        let linker = BinaryRunner.packageRoot.appendingPathComponent("scripts/link-release").path
+        let built = try Self.run("/usr/bin/env", ["clang", "-fuse-ld=\(linker)", "-static", source.path, "-o", binary.path])
+        #expect(built.status == 0, "\(built.output)")
+        let libraries = try Self.run("/usr/bin/env", ["ldd", binary.path])
+        #expect(libraries.output.contains("not a dynamic executable"), "\(libraries.output)")
+        let ran = try Self.run(binary.path, [])
+        #expect(ran.status == 0 && ran.output == "resolved home\n", "\(ran.output)")
     }
 
     /// Runs `path` with `arguments`; its status and its stdout and stderr together.
