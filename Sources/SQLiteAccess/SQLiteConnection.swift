@@ -26,6 +26,7 @@ public final class SQLiteConnection {
     /// database fails here (SQLITE_NOTADB), not at its first use.
     public init(path: String, readOnly: Bool = false, create: Bool = true, busyTimeout: Double = 0, setUp: String? = nil) throws(SQLiteError) {
         self.path = path
+        _ = Self.configureOnce
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         var opened: OpaquePointer?
@@ -46,6 +47,10 @@ public final class SQLiteConnection {
             throw error
         }
     }
+
+    /// SQLite's process-wide settings, made before its first connection: pages
+    /// of the cache as they are read (csqlite_page_cache_on_demand).
+    private static let configureOnce: Void = { _ = csqlite_page_cache_on_demand() }()
 
     deinit {
         close()
