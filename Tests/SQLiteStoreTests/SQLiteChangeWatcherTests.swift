@@ -18,6 +18,14 @@ private func changes(_ watcher: SQLiteChangeWatcher, within timeout: Double = 1)
     return seen
 }
 
+/// The inotify watches the watcher holds, as the kernel lists them (one
+/// `inotify wd:` line each in the descriptor's /proc fdinfo).
+private func inotifyWatches(_ watcher: SQLiteChangeWatcher) -> Int {
+    guard let fd = watcher.descriptors.first,
+          let info = try? String(contentsOfFile: "/proc/self/fdinfo/\(fd)", encoding: .utf8) else { return -1 }
+    return info.split(separator: "\n").filter { $0.hasPrefix("inotify wd:") }.count
+}
+
 /// How many times the watcher's descriptors woke a poll within `timeout` seconds.
 private func wakes(_ watcher: SQLiteChangeWatcher, within timeout: Double) -> Int {
     var wakes = 0
@@ -75,24 +83,46 @@ struct SQLiteChangeWatcherTests {
         #expect(changes(watcher) == .ids(["a"]))
     }
 
-    @Test("a commit from elsewhere before this process ever opened the store is reported")
+    @Test("for a process that shows the store, a commit from elsewhere before this process ever opened the store is reported")
     func changeBeforeFirstUse() throws {
         let dir = temporaryDirectory()
         let other = SQLiteCountdownStore(directory: dir)
         try other.save(record("a"))
         let mine = SQLiteCountdownStore(directory: dir)
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        watcher.followsReplacedFile = true
         try other.modify(id: "a") { $0?.total += 1 }
         #expect(changes(watcher) == .unknown, "nothing was seen before it: what changed since cannot be told")
         #expect(mine.hasOpened, "opened by the watcher, to read data_version")
         #expect(changes(watcher, within: 0.8) == .none, "its own open is not a change")
     }
 
-    @Test("a store whose directory does not exist yet is reported when another process creates it")
+    /// A run holds nothing of the store's until it first uses it (any use opens the
+    /// store, and takes the baseline): so it adds no inotify watch before then. A
+    /// watch, once added, costs its process about 7 ms of waiting when it is closed
+    /// (the kernel's grace period), which every one-line script paid at its exit.
+    @Test("a run's watcher adds its watch at this process's first use of the store, not before, and then reports what others change")
+    func watchAtFirstUse() throws {
+        let dir = temporaryDirectory()
+        let other = SQLiteCountdownStore(directory: dir)
+        try other.save(record("a"))
+        let mine = SQLiteCountdownStore(directory: dir)
+        let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        #expect(inotifyWatches(watcher) == 0)
+        try other.modify(id: "a") { $0?.total += 1 }
+        #expect(changes(watcher, within: 0.3) == .none, "nothing of the store's is held yet")
+        #expect(try mine.load(id: "a")?.total == other.load(id: "a")?.total, "the first use reads what others changed")
+        #expect(inotifyWatches(watcher) == 1)
+        try other.modify(id: "a") { $0?.total += 1 }
+        #expect(changes(watcher) == .ids(["a"]))
+    }
+
+    @Test("for a process that shows the store, a store whose directory does not exist yet is reported when another process creates it")
     func directoryCreatedLater() throws {
         let root = temporaryDirectory()
         let mine = SQLiteCountdownStore(directory: root + "/x/y")
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        watcher.followsReplacedFile = true
         #expect(!FileManager.default.fileExists(atPath: root))
         let other = SQLiteCountdownStore(directory: root + "/x/y")
         try other.save(record("late"))
@@ -100,13 +130,14 @@ struct SQLiteChangeWatcherTests {
         #expect(try mine.load(id: "late") != nil)
     }
 
-    @Test("a store folder moved away and replaced by a new one is followed: the new store's commits are reported")
+    @Test("for a process that shows the store, a store folder moved away and replaced by a new one is followed: the new store's commits are reported")
     func folderReplaced() throws {
         let root = temporaryDirectory()
         let dir = root + "/state"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let mine = SQLiteCountdownStore(directory: dir)
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        watcher.followsReplacedFile = true
         #expect(rename(dir, root + "/state.old") == 0)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: false)
         #expect(changes(watcher, within: 0.3) == .none, "an empty folder is no change")
@@ -169,7 +200,7 @@ struct SQLiteChangeWatcherTests {
         #expect(!FileManager.default.fileExists(atPath: dir))
     }
 
-    @Test("a file where the store folder should be is not watched as the folder; the folder that replaces it is")
+    @Test("for a process that shows the store, a file where the store folder should be is not watched as the folder; the folder that replaces it is")
     func fileInPlaceOfFolder() throws {
         let root = temporaryDirectory()
         let dir = root + "/state"
@@ -177,6 +208,7 @@ struct SQLiteChangeWatcherTests {
         try "not a folder".write(toFile: dir, atomically: false, encoding: .utf8)
         let mine = SQLiteCountdownStore(directory: dir)
         let watcher = try SQLiteChangeWatcher(store: mine, recheck: try LoopTimer())
+        watcher.followsReplacedFile = true
         try "still not".write(toFile: dir, atomically: false, encoding: .utf8)
         #expect(wakes(watcher, within: 0.3) == 0, "writes to the file woke the watcher")
         try FileManager.default.removeItem(atPath: dir)
