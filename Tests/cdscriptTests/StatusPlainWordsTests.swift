@@ -34,7 +34,13 @@ struct StatusPlainWordsTests {
                 return pieces[next]
             })
         }
-        return calls + [["status"], ["list"], ["--state-dir", "/x", "status"]]
+        // Options before the command's name, as a bar's configuration may put them.
+        for (index, piece) in pieces.enumerated() where piece.first?.hasPrefix("-") == true {
+            calls.append(piece + ["status"] + pieces[(index * 3) % pieces.count])
+        }
+        return calls + [["status"], ["list"], ["--state-dir", "/x", "status"], ["--state-dir", "/x", "status", "tea"],
+                        ["--store", "redis://127.0.0.1:1", "--for", "tmux", "status", "tea", "--format", "{id}"],
+                        ["--state-dir", "/x", "tea", "status"], ["--state-dir", "/x", "list"], ["--version", "status"]]
     }
 
     @Test("every call the plain reader accepts is the same request to ArgumentParser")
@@ -43,12 +49,21 @@ struct StatusPlainWordsTests {
         for call in Self.calls {
             guard let plain = StatusRequest.plainWords(call) else { continue }
             accepted += 1
-            let parsed = try? CDScript.parseAsRoot(call) as? StatusCommand
+            // As CDScript.main hands words to ArgumentParser: options before a command's name after it.
+            let parsed = try? CDScript.parseAsRoot(EmptyPathOptions.split(LeadingOptions.reordered(call))) as? StatusCommand
             #expect(parsed?.request == plain, "\(call)")
         }
         // The plain path is the one a bar takes: most simple calls must go by it. (Each
         // parse in a debug build costs about 0.1 s of ArgumentParser's validation: few calls.)
         #expect(accepted >= 25, "only \(accepted) of \(Self.calls.count) calls were read plainly")
+    }
+
+    @Test("options before status are read plainly, as after it")
+    func leadingOptions() throws {
+        let leading = try #require(StatusRequest.plainWords(["--state-dir", "/x", "--for", "tmux", "status", "tea"]))
+        let trailing = try #require(StatusRequest.plainWords(["status", "tea", "--state-dir", "/x", "--for", "tmux"]))
+        #expect(leading == trailing)
+        #expect(leading.stateDir == "/x" && leading.ids == ["tea"] && leading.destination == .tmux)
     }
 
     @Test("the defaults are ArgumentParser's: a bare status and status with ids")
@@ -64,7 +79,8 @@ struct StatusPlainWordsTests {
     func leftToArgumentParser() {
         for call in [["status", "--format=x"], ["status", "--"], ["status", "--help"], ["status", "--for", "html"],
                      ["status", "--store", "a", "--store", "b"], ["status", "--format", "{nope}"], ["status", "-x"],
-                     ["status", "--json"], ["status", "--state-dir"], ["--state-dir", "/x", "status"]] {
+                     ["status", "--json"], ["status", "--state-dir"], ["--state-dir", "/x", "tea", "status"],
+                     ["--json", "status"], ["--state-dir", "/x", "list"], ["--version", "status"], ["--state-dir", "/x"]] {
             #expect(StatusRequest.plainWords(call) == nil, "\(call)")
         }
     }
