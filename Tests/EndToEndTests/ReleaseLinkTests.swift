@@ -24,15 +24,9 @@ struct ReleaseLinkTests {
 
     @Test("a program linked by it with -no-pie needs neither libsqlite3 nor liblua5.4 at run time, and runs")
     func linksArchives() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("link-release-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent("program.c"), binary = folder.appendingPathComponent("program")
-        try Self.program.write(to: source, atomically: true, encoding: .utf8)
-        let linker = BinaryRunner.packageRoot.appendingPathComponent("scripts/link-release").path
-        let built = try Self.run("/usr/bin/env", ["clang", "-fuse-ld=\(linker)", "-no-pie", source.path, "-o", binary.path,
-                                                  "-lsqlite3", "-llua5.4", "-lm", "-ldl"])
-        #expect(built.status == 0, "\(built.output)")
+        let binary = try Self.link(Self.program, in: folder, flags: ["-no-pie"], libraries: ["-lsqlite3", "-llua5.4", "-lm", "-ldl"])
         let libraries = try Self.run("/usr/bin/env", ["ldd", binary.path])
         #expect(libraries.status == 0, "\(libraries.output)")
         #expect(!libraries.output.contains("libsqlite3") && !libraries.output.contains("liblua5.4"), "\(libraries.output)")
@@ -64,18 +58,31 @@ struct ReleaseLinkTests {
 
     @Test("a program linked by it with -static, as Package.swift asks, loads nothing and still resolves localhost and the user's home")
     func linksStatic() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("link-release-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent("lookups.c"), binary = folder.appendingPathComponent("lookups")
-        try Self.lookups.write(to: source, atomically: true, encoding: .utf8)
-        let linker = BinaryRunner.packageRoot.appendingPathComponent("scripts/link-release").path
-        let built = try Self.run("/usr/bin/env", ["clang", "-fuse-ld=\(linker)", "-static", source.path, "-o", binary.path])
-        #expect(built.status == 0, "\(built.output)")
+        let binary = try Self.link(Self.lookups, in: folder, flags: ["-static"])
         let libraries = try Self.run("/usr/bin/env", ["ldd", binary.path])
         #expect(libraries.output.contains("not a dynamic executable"), "\(libraries.output)")
         let ran = try Self.run(binary.path, [])
         #expect(ran.status == 0 && ran.output == "resolved home\n", "\(ran.output)")
+    }
+
+    /// A folder of its own under the temporary directory, for one test's files.
+    static func scratchFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("link-release-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// `source` compiled by clang and linked through scripts/link-release with
+    /// `flags` before it and `libraries` after it: the program's path (expected built).
+    static func link(_ source: String, in folder: URL, flags: [String], libraries: [String] = []) throws -> URL {
+        let file = folder.appendingPathComponent("program.c"), binary = folder.appendingPathComponent("program")
+        try source.write(to: file, atomically: true, encoding: .utf8)
+        let linker = BinaryRunner.packageRoot.appendingPathComponent("scripts/link-release").path
+        let built = try run("/usr/bin/env", ["clang", "-fuse-ld=\(linker)"] + flags + [file.path, "-o", binary.path] + libraries)
+        #expect(built.status == 0, "\(built.output)")
+        return binary
     }
 
     /// Runs `path` with `arguments`; its status and its stdout and stderr together.
