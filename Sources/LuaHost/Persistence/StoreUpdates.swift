@@ -134,7 +134,7 @@ extension StoreBinding {
     /// removed (an overtime one cancelled past its end too), a finished one is
     /// marked finished (for `cdscript clear`).
     func ended(_ tick: Tick, id: String, reason: EndReason) {
-        guard reason == .finished || reason == .cancelled || reason == .cancelledPastEnd else { return }
+        guard Self.storeRecords(reason) else { return }
         let annotations = annotationsByID.isEmpty ? nil : annotationsByID[id]
         if annotations != nil { annotationsByID[id] = nil }
         if copyKeeper != nil { endingRecord = recordAtEnd(tick, id: id, annotations: annotations) }
