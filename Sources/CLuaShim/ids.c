@@ -17,7 +17,7 @@ static uint32_t id_hash(const char *bytes, size_t length) {
  * is read only for a slot whose hash matched, mostly the id's own. When it does
  * and `holder` is not NULL, *holder is that handle (a start that replaces the
  * countdown of its id needs it, and would otherwise push the handle again). */
-static int holds_id(lua_State *L, int ref, const char *bytes, size_t length, cd_handle **holder) {
+static __attribute__((noinline)) int holds_id(lua_State *L, int ref, const char *bytes, size_t length, cd_handle **holder) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);            /* h */
     int same = 0;
     /* A string (ids are), so lua_tolstring converts nothing. */
@@ -32,9 +32,10 @@ static int holds_id(lua_State *L, int ref, const char *bytes, size_t length, cd_
     return same;
 }
 
-/* The slot of the id, or of the empty slot where it would go; *holder as holds_id sets it. */
-static uint32_t id_slot(lua_State *L, const cd_id_map *map, const char *bytes, size_t length, uint32_t hash,
-                        cd_handle **holder) {
+/* The slot of the id, or of the empty slot where it would go; *holder as holds_id sets it.
+ * Inlined into its callers, holds_id not: a start with a new id only probes. */
+static inline __attribute__((always_inline)) uint32_t id_slot(lua_State *L, const cd_id_map *map, const char *bytes,
+                                                               size_t length, uint32_t hash, cd_handle **holder) {
     uint32_t i = hash & map->mask;
     for (;;) {
         const cd_id_entry *e = &map->entries[i];
