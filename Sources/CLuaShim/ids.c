@@ -14,25 +14,32 @@ static uint32_t id_hash(const char *bytes, size_t length) {
 }
 
 /* Whether the handle registry[ref] holds the id `bytes`: its user value CD_UV_ID
- * is read only for a slot whose hash matched, mostly the id's own. */
-static int holds_id(lua_State *L, int ref, const char *bytes, size_t length) {
+ * is read only for a slot whose hash matched, mostly the id's own. When it does
+ * and `holder` is not NULL, *holder is that handle (a start that replaces the
+ * countdown of its id needs it, and would otherwise push the handle again). */
+static __attribute__((noinline)) int holds_id(lua_State *L, int ref, const char *bytes, size_t length, cd_handle **holder) {
     lua_rawgeti(L, LUA_REGISTRYINDEX, ref);            /* h */
-    lua_getiuservalue(L, -1, CD_UV_ID);                /* h id */
-    size_t held_length;
+    int same = 0;
     /* A string (ids are), so lua_tolstring converts nothing. */
-    const char *held = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &held_length) : NULL;
-    /* Interned (short) strings are equal when their addresses are. */
-    int same = held != NULL && held_length == length && (held == bytes || memcmp(held, bytes, length) == 0);
+    if (lua_getiuservalue(L, -1, CD_UV_ID) == LUA_TSTRING) {   /* h id */
+        size_t held_length;
+        const char *held = lua_tolstring(L, -1, &held_length);
+        /* Interned (short) strings are equal when their addresses are. */
+        same = held_length == length && (held == bytes || memcmp(held, bytes, length) == 0);
+    }
+    if (same && holder) *holder = (cd_handle *)lua_touserdata(L, -2);
     lua_settop(L, -3);
     return same;
 }
 
-/* The slot of the id, or of the empty slot where it would go. */
-static uint32_t id_slot(lua_State *L, const cd_id_map *map, const char *bytes, size_t length, uint32_t hash) {
+/* The slot of the id, or of the empty slot where it would go; *holder as holds_id sets it.
+ * Inlined into its callers, holds_id not: a start with a new id only probes. */
+static inline __attribute__((always_inline)) uint32_t id_slot(lua_State *L, const cd_id_map *map, const char *bytes,
+                                                               size_t length, uint32_t hash, cd_handle **holder) {
     uint32_t i = hash & map->mask;
     for (;;) {
         const cd_id_entry *e = &map->entries[i];
-        if (e->ref == 0 || (e->hash == hash && holds_id(L, e->ref, bytes, length))) return i;
+        if (e->ref == 0 || (e->hash == hash && holds_id(L, e->ref, bytes, length, holder))) return i;
         i = (i + 1) & map->mask;
     }
 }
@@ -97,14 +104,12 @@ int cd_bind_id_at(lua_State *L, cd_hook_caller *caller, int id_index, uint32_t h
     cd_id_map *map = &caller->ids;
     *replaced = NULL;
     if (!id_reserve(map)) return 0;
-    cd_id_entry *e = &map->entries[id_slot(L, map, bytes, length, hash)];
+    cd_handle *old = NULL;
+    cd_id_entry *e = &map->entries[id_slot(L, map, bytes, length, hash, &old)];
     if (e->ref == 0) {
         map->count++;
-    } else if (e->ref != ref) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, e->ref);
-        cd_handle *old = (cd_handle *)lua_touserdata(L, -1);
-        lua_settop(L, -2);
-        if (old != handle) *replaced = old;
+    } else if (e->ref != ref && old != handle) {
+        *replaced = old;
     }
     /* The id itself stays the handle's (user value CD_UV_ID), read through `ref`. */
     *e = (cd_id_entry){hash, ref};
@@ -129,7 +134,7 @@ static cd_id_entry *find_id(lua_State *L, cd_hook_caller *caller, int index) {
     if (map->count == 0) return NULL;
     size_t length;
     const char *bytes = lua_tolstring(L, index, &length);
-    cd_id_entry *e = &map->entries[id_slot(L, map, bytes, length, id_hash(bytes, length))];
+    cd_id_entry *e = &map->entries[id_slot(L, map, bytes, length, id_hash(bytes, length), NULL)];
     return e->ref ? e : NULL;
 }
 

@@ -20,6 +20,27 @@ struct CountdownIDTests {
         #expect(!CountdownChanges.ids([CountdownID(nfd)]).contains(nfc))
     }
 
+    @Test("same bytes means every byte: ids of one length apart in their first or last byte, short (inline) and long (heap) ones, and prefixes, are different")
+    func everyByteCompared() {
+        // Made apart, so that no two share their storage.
+        let long = String(repeating: "x", count: 40), longAgain = String(repeating: "x", count: 40)
+        let longFirst = "y" + String(repeating: "x", count: 39), longLast = String(repeating: "x", count: 39) + "y"
+        #expect(long.sameBytes(as: longAgain))
+        #expect(CountdownID(long) == CountdownID(longAgain))
+        #expect(!long.sameBytes(as: longFirst))
+        #expect(!long.sameBytes(as: longLast))
+        #expect(CountdownID(long) != CountdownID(longLast))
+        #expect("kept".sameBytes(as: String("_kept_".dropFirst().dropLast())))
+        #expect(!"kept".sameBytes(as: "kepu"))
+        #expect(!"kept".sameBytes(as: "lept"))
+        #expect(!"kept".sameBytes(as: "kep"))
+        #expect(!"kep".sameBytes(as: "kept"))
+        #expect("".sameBytes(as: ""))
+        #expect(!"".sameBytes(as: "k"))
+        #expect(!nfc.sameBytes(as: nfd))
+        #expect(nfc.sameBytes(as: "caf\u{E9}"))
+    }
+
     @Test("the in-memory store keeps both, loads each, and removes one without the other")
     func inMemoryStore() throws {
         let store = InMemoryCountdownStore()

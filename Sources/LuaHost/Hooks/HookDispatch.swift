@@ -116,9 +116,8 @@ extension LuaHost: BatchingSchedulerDelegate {
         }
         // Cleared before any hook runs: a countdown started there may take the slot.
         var settlement: EndSettlement?
-        if hooks.flags & UInt8(CD_HOOK_PERSISTENT) != 0, store.persistentIDs.remove(slot: tick.key.slot), let id = store.handleID(ref: ref) {
-            settlement = store.endActions.isEmpty ? { store.ended(tick, id: id, reason: reason); return nil }()
-                : store.endWithAction(tick, id: id, reason: reason)
+        if hooks.flags & UInt8(CD_HOOK_PERSISTENT) != 0, store.persistentIDs.remove(slot: tick.key.slot) {
+            settlement = store.persistentEnded(tick, handleRef: ref, reason: reason)
         }
         // After this process's on_done: the end action, once across processes (EndActions.swift).
         defer { if let settlement { store.settle(settlement) } }

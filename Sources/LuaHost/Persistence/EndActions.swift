@@ -85,6 +85,46 @@ extension StoreBinding {
         }
     }
 
+    /// The persistent countdown in `tick`'s slot, whose handle is registry[`handleRef`],
+    /// ended here: the store hears of an end it records (`ended`, or `endWithAction`
+    /// when the countdown has an end action). A replaced countdown (its successor
+    /// holds the id and the record) and a stopped one leave the record as it is:
+    /// their id is not read from the handle at all, which a fetch that replaces
+    /// the countdown it picked up before paid on every call (issue 53: 350
+    /// instructions of a fetch, mostly a Swift String made of the id).
+    /// Inlined to the test a replaced countdown stops at.
+    @inline(__always)
+    func persistentEnded(_ tick: Tick, handleRef: Int32, reason: EndReason) -> EndSettlement? {
+        guard Self.storeRecords(reason) else {
+            if !endActions.isEmpty { dropEndAction(tick.key) }
+            return nil
+        }
+        return recordEnd(tick, handleRef: handleRef, reason: reason)
+    }
+
+    /// Lets go of the end action of `key`, which ended with no end to record.
+    private func dropEndAction(_ key: CountdownKey) {
+        if let action = endActions.removeValue(forKey: key.slot), action.generation == key.generation {
+            cd_unref(host.current.raw, action.ref)
+        }
+    }
+
+    /// `persistentEnded` for an end the store records.
+    private func recordEnd(_ tick: Tick, handleRef: Int32, reason: EndReason) -> EndSettlement? {
+        guard let id = handleID(ref: handleRef) else { return nil }
+        if endActions.isEmpty {
+            ended(tick, id: id, reason: reason)
+            return nil
+        }
+        return endWithAction(tick, id: id, reason: reason)
+    }
+
+    /// Whether the store records an end for this reason: a finish marks the record
+    /// finished, a cancel removes it; a replacement or a stop leaves it.
+    static func storeRecords(_ reason: EndReason) -> Bool {
+        reason == .finished || reason == .cancelled || reason == .cancelledPastEnd
+    }
+
     /// At the end of the persistent countdown in `tick`'s slot: records a finished
     /// end and, when the countdown has an end action, claims the end in the same
     /// transaction. Returns what the runner is to do after on_done.

@@ -35,9 +35,15 @@ extension StoreBinding: HeldCountdowns {
     }
 
     /// Called before the scheduler changes `key` (append, pause, resume): keeps its
-    /// record as it is now, for `change` to hand the store.
+    /// record as it is now, for `change` to hand the store. Inlined to the one test
+    /// most callers stop at (no store that wants it: no call at all).
+    @inline(__always)
     func willChange(_ key: CountdownKey) {
-        guard copyKeeper != nil, let id = persistentID(key), let record = storedRecord(key, id: id, now: currentInstant()) else { return }
+        if copyKeeper != nil { keepRecordBeforeChange(key) }
+    }
+
+    private func keepRecordBeforeChange(_ key: CountdownKey) {
+        guard let id = persistentID(key), let record = storedRecord(key, id: id, now: currentInstant()) else { return }
         recordsBeforeChange[key.slot] = (key.generation, record)
     }
 

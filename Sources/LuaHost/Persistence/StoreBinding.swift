@@ -69,7 +69,9 @@ public final class StoreBinding {
     var annotationsByID: [String: StoredAnnotations] = [:]
 
     /// Keeps `annotations` for the countdown stored under `id` (forgets any an
-    /// earlier countdown of that id had).
+    /// earlier countdown of that id had). Inlined: every persistent start and
+    /// fetch calls it, nearly always with none to keep and none kept.
+    @inline(__always)
     func setAnnotations(_ annotations: StoredAnnotations, forID id: String) {
         if annotations.isEmpty {
             if !annotationsByID.isEmpty { annotationsByID[id] = nil }

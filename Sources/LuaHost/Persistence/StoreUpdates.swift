@@ -113,8 +113,14 @@ extension StoreBinding {
     /// Applies a change made to a running countdown to its stored record. When the
     /// record is gone (removed by `cdscript cancel`, say), this process's view is stored.
     func change(_ key: CountdownKey, _ change: (inout StoredCountdown, StoreInstant) -> Void) {
-        let before = copyKeeper == nil ? nil : takeRecordBeforeChange(key)
-        guard let id = persistentID(key) else { return }
+        // The countdowns that are not stored (most) leave at once, with nothing
+        // made or taken (issue 53: an append paid about 60 instructions here for
+        // an empty record before the change otherwise).
+        guard let id = persistentID(key) else {
+            if !recordsBeforeChange.isEmpty { _ = takeRecordBeforeChange(key) }
+            return
+        }
+        let before = recordsBeforeChange.isEmpty ? nil : takeRecordBeforeChange(key)
         let now = currentInstant()
         let local = storedRecord(key, id: id, now: now)
         changingRecord = before
@@ -134,7 +140,7 @@ extension StoreBinding {
     /// removed (an overtime one cancelled past its end too), a finished one is
     /// marked finished (for `cdscript clear`).
     func ended(_ tick: Tick, id: String, reason: EndReason) {
-        guard reason == .finished || reason == .cancelled || reason == .cancelledPastEnd else { return }
+        guard Self.storeRecords(reason) else { return }
         let annotations = annotationsByID.isEmpty ? nil : annotationsByID[id]
         if annotations != nil { annotationsByID[id] = nil }
         if copyKeeper != nil { endingRecord = recordAtEnd(tick, id: id, annotations: annotations) }
