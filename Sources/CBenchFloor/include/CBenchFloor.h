@@ -19,6 +19,10 @@ int64_t cdb_pcall_floor_bursts(lua_State *L, int fn_ref, int64_t burst, int64_t 
  * lateness in nanoseconds to `lateness`. */
 void cdb_nanosleep_schedule(int64_t period_ns, int count, int64_t *lateness);
 
+/* Sets the global `start_floor` (start_floor.c): countdown.start's common case
+ * done with Lua's C API alone, nothing of cdscript's around it. */
+void cdb_register_start_floor(lua_State *L);
+
 /* CPU time of this process in nanoseconds. */
 int64_t cdb_process_cpu_ns(void);
 #endif
