@@ -104,9 +104,14 @@ extension StoreBinding {
 
     /// Lets go of the end action of `key`, which ended with no end to record.
     private func dropEndAction(_ key: CountdownKey) {
-        if let action = endActions.removeValue(forKey: key.slot), action.generation == key.generation {
-            cd_unref(host.current.raw, action.ref)
-        }
+        if let action = takeEndAction(key) { cd_unref(host.current.raw, action.ref) }
+    }
+
+    /// The end action of `key`, taken out of `endActions`; nil when it has none
+    /// (an entry of its slot's earlier countdown is taken out all the same).
+    private func takeEndAction(_ key: CountdownKey) -> EndAction? {
+        guard let action = endActions.removeValue(forKey: key.slot), action.generation == key.generation else { return nil }
+        return action
     }
 
     /// `persistentEnded` for an end the store records.
@@ -129,7 +134,7 @@ extension StoreBinding {
     /// end and, when the countdown has an end action, claims the end in the same
     /// transaction. Returns what the runner is to do after on_done.
     func endWithAction(_ tick: Tick, id: String, reason: EndReason) -> EndSettlement? {
-        guard let action = endActions.removeValue(forKey: tick.key.slot), action.generation == tick.key.generation else {
+        guard let action = takeEndAction(tick.key) else {
             ended(tick, id: id, reason: reason)
             return nil
         }
