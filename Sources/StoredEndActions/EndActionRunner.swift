@@ -121,6 +121,14 @@ public final class EndActionRunner {
         if let failure = DetachedThread.start({ ended(runner.run()) }) { ended(.failed("cannot start a thread: \(failure)")) }
     }
 
+    /// Catches the signals `run` answers (SIGTERM, SIGINT, SIGHUP, SIGCHLD) from
+    /// now on, for a process with work to do before `run` (serve starts its web
+    /// server and says where it listens): a signal sent meanwhile waits for `run`
+    /// instead of ending the process by its default action. False when they
+    /// cannot be caught; `run` then fails and says why.
+    @discardableResult
+    public static func catchSignals() -> Bool { cdl_service_signals_install() >= 0 }
+
     /// Runs on the calling thread until stopped.
     public func run() -> Ending {
         let signals = configuration.handlesSignals ? cdl_service_signals_install() : -1

@@ -59,6 +59,9 @@ struct ServeCommand: ParsableCommand {
         guard let startWeb = ServeWeb.start else {
             try ServeProgram.handOver(arguments: Array(CommandLine.arguments.dropFirst()))
         }
+        // Caught from here on, not only once the runner runs: a SIGTERM sent just
+        // after "serving http://…" is printed must stop serve cleanly (exit 0).
+        EndActionRunner.catchSignals()
         let shared = try storeOptions.openShared()
         let served = EndActionServing.served(shared, location: StoreLocation(stateDir: storeOptions.stateDir))
         var configuration = EndActionRunner.Configuration(owner: ActionCatalogSource.owner())

@@ -70,6 +70,29 @@ struct ServeWebTests {
         #expect(mode == 0o600)
     }
 
+    @Test("a SIGTERM sent the moment serve says where it listens stops it cleanly (exit 0), on each of 10 starts: its signals are caught before it says so")
+    func sigtermAtOnce() throws {
+        let dir = Scratch.directory("serve-sigterm")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for attempt in 1...10 {
+            // Not LiveProcess, whose lines are polled: the signal goes the instant the line is read.
+            let serve = Process()
+            serve.executableURL = URL(fileURLWithPath: LiveProcess.binary)
+            serve.arguments = ["serve", "--listen", "127.0.0.1:0", "--state-dir", dir, "--token-file", dir + "/token"]
+            let out = Pipe()
+            serve.standardOutput = out
+            serve.standardError = FileHandle.nullDevice
+            try serve.run()
+            defer { if serve.isRunning { kill(serve.processIdentifier, SIGKILL) }; serve.waitUntilExit() }
+            let first = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+            kill(serve.processIdentifier, SIGTERM)
+            let rest = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            serve.waitUntilExit()
+            #expect(first.hasPrefix("serving http://") && serve.terminationReason == .exit && serve.terminationStatus == 0,
+                    "start \(attempt): \(serve.terminationReason == .exit ? "exit" : "signal") \(serve.terminationStatus) \(first + rest)")
+        }
+    }
+
     @Test("on Redis: the same")
     func redis() throws {
         let server = try RedisServer()
