@@ -61,6 +61,21 @@ public final class RedisSentinelGroup: @unchecked Sendable {
         throw RedisServer.Failure(message: "the sentinels did not settle within \(timeout) s")
     }
 
+    /// What a failed failover test attaches: each server's replication state and
+    /// the last lines of each sentinel's log (its view of the failover).
+    public func diagnosis(lines: Int = 40) -> String {
+        var parts: [String] = []
+        for server in [primary, replica] {
+            let info = (try? server.cli("INFO", "replication")) ?? "(no answer)"
+            parts.append("server \(server.port): " + info.split(whereSeparator: \.isNewline).prefix(4).joined(separator: " "))
+        }
+        for sentinel in sentinels {
+            let log = (try? String(contentsOfFile: sentinel.directory + "/log", encoding: .utf8)) ?? "(no log)"
+            parts.append("sentinel \(sentinel.port):\n" + log.split(separator: "\n").suffix(lines).joined(separator: "\n"))
+        }
+        return parts.joined(separator: "\n")
+    }
+
     /// Waits until the sentinels name a primary other than `port`; returns it.
     public func waitForFailover(from port: Int, timeout: TimeInterval = 60) throws -> Int {
         let deadline = Date().addingTimeInterval(timeout)
