@@ -59,13 +59,14 @@ struct ServeCommand: ParsableCommand {
         guard let startWeb = ServeWeb.start else {
             try ServeProgram.handOver(arguments: Array(CommandLine.arguments.dropFirst()))
         }
-        // Caught from here on, not only once the runner runs: a SIGTERM sent just
-        // after "serving http://…" is printed must stop serve cleanly (exit 0).
-        EndActionRunner.catchSignals()
         let shared = try storeOptions.openShared()
         let served = EndActionServing.served(shared, location: StoreLocation(stateDir: storeOptions.stateDir))
         var configuration = EndActionRunner.Configuration(owner: ActionCatalogSource.owner())
         if let lease { configuration.lease = try DurationArgument.read(lease, as: "--lease", in: .tickInterval) }
+        // Caught from here on, not only once the runner runs: a SIGTERM sent just after
+        // "serving http://…" is printed must stop serve cleanly (exit 0). Not before the
+        // store is open: Ctrl-C still ends a serve stuck reaching its store at once.
+        EndActionRunner.catchSignals()
         // The pages and the API (ServeCommand+Web.swift): their own thread and store handle,
         // told of every change the runner's feed reports.
         let server = web.noWeb ? nil : try startWeb(webRequest(redis: shared.persistence is RedisCountdownStore))
