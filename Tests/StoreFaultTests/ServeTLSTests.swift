@@ -132,14 +132,14 @@ struct ServeTLSTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let files = try Self.certificate(in: dir)
         let plain = try LiveProcess(["serve", "--listen", "0.0.0.0:0", "--state-dir", dir, "--token-file", dir + "/token"])
-        _ = plain.waitForLine(timeout: 20) { $0.hasPrefix("serving http://") }
+        #expect(plain.waitForLine(timeout: 20) { $0.hasPrefix("serving http://") } != nil, "\(plain.texts) \(plain.stderr)")
         plain.signal(SIGTERM)
         #expect(plain.wait() == 0)
         let warnings = plain.stderr.split(separator: "\n").filter { $0.contains("warning") }
         #expect(warnings.count == 1 && warnings[0].contains("over plain HTTP"), "\(plain.stderr)")
         let secure = try LiveProcess(["serve", "--listen", "0.0.0.0:0", "--state-dir", dir, "--token-file", dir + "/token",
                                       "--tls-cert", files.certificate, "--tls-key", files.key])
-        _ = secure.waitForLine(timeout: 20) { $0.hasPrefix("serving https://") }
+        #expect(secure.waitForLine(timeout: 20) { $0.hasPrefix("serving https://") } != nil, "\(secure.texts) \(secure.stderr)")
         secure.signal(SIGTERM)
         #expect(secure.wait() == 0)
         #expect(!secure.stderr.contains("warning"), "\(secure.stderr)")
