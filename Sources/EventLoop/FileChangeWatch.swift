@@ -21,6 +21,9 @@ public final class FileChangeWatch {
 
     deinit { close(descriptor) }
 
+    /// The folders watched now.
+    public var watchedFolders: Set<String> { Set(folders.values) }
+
     /// Watches exactly `paths` (folders) from now on; ones that cannot be watched
     /// (missing, no permission) are left out.
     public func watch(folders paths: Set<String>) {

@@ -61,7 +61,7 @@ final class ScriptReloader {
         self.makeHost = makeHost
         self.close = close
         files = try FileChangeWatch()
-        follow()
+        follow(script: Self.linkAndTarget(scriptPath))
         loop.watch(files.descriptor) { [unowned self] in
             let saved = files.drain()
             if saved.contains(where: isFollowed) { reload() }
@@ -93,11 +93,16 @@ final class ScriptReloader {
     /// folders, `package.path`, which starts with the current folder).
     private var followed: Set<String> = []
 
-    /// Follows the current version's files: their folders are watched, so that a
-    /// file replaced by a rename (an editor's save) is seen too.
-    private func follow() {
-        followed = Set(Self.linkAndTarget(scriptPath) + live.host.loadedModuleFiles().map(Self.absolute))
-        files.watch(folders: Set(followed.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }))
+    /// Follows the current version's files: `script` (the link and the target it
+    /// was read through), its modules and plugins. Their folders are watched, so
+    /// that a file replaced by a rename (an editor's save) is seen too.
+    private func follow(script: [String]) {
+        followed = Set(script + live.host.loadedModuleFiles().map(Self.absolute))
+        var folders = Set(followed.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+        // Not resolved (a link caught between its removal and its new making):
+        // the folders watched stay watched, the old target's among them.
+        if script.count < 2 { folders.formUnion(files.watchedFolders) }
+        files.watch(folders: folders)
     }
 
     /// `path`, and the file it resolves to when that is another: saving the
@@ -124,6 +129,11 @@ final class ScriptReloader {
         // Signals, the CPU limit and Ctrl-Z reach the new version's Lua code from
         // its first line (its script, or a first tick, may never return).
         new.vm.takeSignals()
+        // The target as the script is read, not once it has run: a link being replaced
+        // meanwhile (`ln -sf`: removed, then made again) resolves to nothing, and
+        // following nothing would unwatch the target's folder, missing a save there
+        // (the link's new making reloads again, through the new target).
+        let script = Self.linkAndTarget(scriptPath)
         if let failure = new.runScript(atPath: path, arguments: arguments, regularFileOnly: true) {
             old.vm.takeSignals()
             close(new)
@@ -140,7 +150,7 @@ final class ScriptReloader {
         loop.scheduler = scheduler
         live.replace(with: new)
         close(old)
-        follow()
+        follow(script: script)
     }
 
     static func describe(_ failure: ScriptFailure) -> String {
