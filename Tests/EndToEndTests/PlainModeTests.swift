@@ -108,8 +108,11 @@ final class InteractiveRun: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        output.fileHandleForReading.readabilityHandler = { [unowned self] handle in
+        // Weak: a test that fails (a timeout thrown) drops the run while the pipe may
+        // still call; an unowned reference then stopped the whole test process.
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
+            guard let self else { return }
             lock.lock()
             received.append(data)
             lock.unlock()
