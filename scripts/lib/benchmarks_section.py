@@ -34,9 +34,15 @@ def write(script, text):
         new = before + text.rstrip("\n") + rest.split(end, 1)[1]
     else:
         new = old.rstrip("\n") + "\n\n" + text
+    replace_file(new)
+    print(f"scripts/{script}: wrote its section of BENCHMARKS.md")
+
+
+def replace_file(text):
+    """BENCHMARKS.md replaced whole by `text`: a temporary file beside it, then a
+    rename, never a write through it (an interrupted run leaves the old file)."""
     fd, temporary = tempfile.mkstemp(dir=os.path.dirname(PATH), prefix=".BENCHMARKS.md.")
     with os.fdopen(fd, "w") as f:
-        f.write(new)
+        f.write(text)
     os.chmod(temporary, 0o644)
     os.replace(temporary, PATH)
-    print(f"scripts/{script}: wrote its section of BENCHMARKS.md")
